@@ -1,0 +1,92 @@
+//! The `Adapter` trait: the one interface between the runner and an implementation under test
+//! (ARCHITECTURE "Harness"). The in-process reference adapter and the stdio process adapter are its
+//! implementations. A mismatch is never an `Err`: adapters report what they observed and the runner
+//! judges. `Err` means the adapter itself broke (infrastructure), which gives an `errored` verdict.
+
+use std::collections::BTreeSet;
+use std::fmt;
+
+use serde_json::Value;
+
+/// Which protocol a case belongs to: the first segment of its id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Protocol {
+    Rcip,
+    Rui,
+}
+
+impl Protocol {
+    pub fn from_case_id(id: &str) -> Option<Protocol> {
+        match id.split('.').next() {
+            Some("rcip") => Some(Protocol::Rcip),
+            Some("rui") => Some(Protocol::Rui),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Protocol::Rcip => "rcip",
+            Protocol::Rui => "rui",
+        }
+    }
+}
+
+/// What an implementation declares about itself before any case runs (the handshake).
+#[derive(Debug, Clone, Default)]
+pub struct Implementation {
+    pub name: String,
+    pub version: String,
+    /// Protocols it implements; cases of other protocols are `unsupported`.
+    pub protocols: BTreeSet<Protocol>,
+    /// Declared profiles: `events`, `preflight`, `assist`, and the framings it decodes.
+    pub profiles: BTreeSet<String>,
+    /// Declared Rixx UI limits profile (CL-D04), as the `limits` object of the vector format.
+    pub rui_limits: Option<Value>,
+    /// Declared Assist batch bound (CL-C01).
+    pub assist_batch_bound: Option<u64>,
+}
+
+/// The answer to one request (start a case, or one step).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reply {
+    /// The action ran and returned normally.
+    Done,
+    /// The action threw (a host configuration error).
+    Threw,
+    /// The observation an expectation asked for, in the canonical form of `vectors/README.md`.
+    Observed(Value),
+    /// The implementation cannot do this step (or this setup); the case becomes `unsupported`.
+    Unsupported(String),
+}
+
+/// The adapter broke: crash, hang, malformed reply, protocol violation, or a step it could not
+/// even interpret. The case gets an `errored` verdict; the run goes on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AdapterError(pub String);
+
+impl fmt::Display for AdapterError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for AdapterError {}
+
+/// Drives one implementation. One case at a time: `start` builds a fresh runtime from the case's
+/// setup, then `step` is called once per step. Action steps arrive without `throws`,
+/// `strictness`, `requirements` and `note`; expectation steps arrive without `is` as well, so an
+/// adapter answers with what it observes and never sees what is expected.
+pub trait Adapter {
+    fn implementation(&self) -> &Implementation;
+
+    /// Builds a fresh runtime for a case. `Done`: built; `Threw`: construction threw a host
+    /// configuration error; `Unsupported`: this setup cannot be run (e.g. limits it cannot take).
+    fn start(&mut self, protocol: Protocol, setup: &Value) -> Result<Reply, AdapterError>;
+
+    /// Runs one step of the current case.
+    fn step(&mut self, step: &Value) -> Result<Reply, AdapterError>;
+
+    /// The case is over; release its runtime.
+    fn finish(&mut self) {}
+}
