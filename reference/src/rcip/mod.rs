@@ -1,0 +1,1 @@
+//! RCIP 1.0 reference runtime (placeholder until the RCIP issue lands).
