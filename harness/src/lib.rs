@@ -3,3 +3,19 @@
 
 pub mod adapter;
 pub mod adapters;
+pub mod console;
+pub mod digest;
+pub mod loader;
+pub mod matching;
+pub mod report;
+pub mod runner;
+pub mod schema;
+pub mod verdict;
+
+use std::path::PathBuf;
+
+/// The vector directory of this repository, found from the crate's own location so the CLI and
+/// the test work from any working directory.
+pub fn bundled_vectors() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join("vectors")
+}

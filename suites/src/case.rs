@@ -181,6 +181,7 @@ impl Section {
 
     pub fn to_json(&self) -> Value {
         json!({
+            "$schema": "../schema/file.schema.json",
             "format": crate::FORMAT,
             "protocol": self.protocol(),
             "section": self.id,

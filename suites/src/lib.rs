@@ -1,9 +1,13 @@
-//! The suite's source of truth: the requirement register (`register/`), the case builders
-//! (`cases/`) and the generator that writes `vectors/` from them, with its self-lint.
+//! The suite's source of truth: the requirement register (`register`), the case builders
+//! (`cases`) and the generator that writes `vectors/` from them (`regen`), with its self-lint
+//! (`lint`).
 
 pub mod case;
 pub mod cases;
+pub mod lint;
 pub mod pattern;
+pub mod regen;
+pub mod register;
 
 /// The vector format version written into every file (`vectors/schema/file.schema.json`).
 pub const FORMAT: &str = "rcip-rui-vectors/1";

@@ -1,0 +1,316 @@
+//! Matching an observation against an expectation pattern (`vectors/README.md`, "Patterns"):
+//! exact objects unless `subset`, ordered arrays unless `unordered`, numbers by value, and the
+//! `$match` matchers. Also builds the "expected" side of a diff: the observation with only the
+//! mismatching parts replaced by the pattern, so a diff shows real differences and no matcher noise.
+
+use serde_json::{Map, Value};
+
+/// One place where an observation differs from its pattern.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mismatch {
+    /// JSON Pointer into the observation.
+    pub pointer: String,
+    pub reason: String,
+}
+
+/// The result of matching: the mismatches (none when it matched) and, for each `one-of` that
+/// matched, which alternative did (the IMPL-DEFINED result that was seen).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Outcome {
+    pub mismatches: Vec<Mismatch>,
+    pub alternatives: Vec<String>,
+}
+
+impl Outcome {
+    pub fn matched(&self) -> bool {
+        self.mismatches.is_empty()
+    }
+}
+
+/// Matches `actual` (None: the member is absent) against `pattern`.
+pub fn match_value(pattern: &Value, actual: Option<&Value>) -> Outcome {
+    let mut outcome = Outcome::default();
+    walk(pattern, actual, "", &mut outcome);
+    outcome
+}
+
+fn matcher(pattern: &Value) -> Option<&str> {
+    pattern.as_object().and_then(|o| o.get("$match")).and_then(Value::as_str)
+}
+
+fn push(outcome: &mut Outcome, pointer: &str, reason: impl Into<String>) {
+    outcome.mismatches.push(Mismatch { pointer: pointer.to_string(), reason: reason.into() });
+}
+
+fn escape_segment(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
+
+fn type_name(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+fn has_type(value: &Value, wanted: &str) -> bool {
+    match wanted {
+        "integer" => value.as_f64().is_some_and(|n| n.fract() == 0.0),
+        other => type_name(value) == other,
+    }
+}
+
+fn numbers_equal(a: &serde_json::Number, b: &serde_json::Number) -> bool {
+    match (a.as_i64(), b.as_i64(), a.as_u64(), b.as_u64()) {
+        (Some(x), Some(y), _, _) => x == y,
+        (_, _, Some(x), Some(y)) => x == y,
+        _ => a.as_f64() == b.as_f64(),
+    }
+}
+
+fn walk(pattern: &Value, actual: Option<&Value>, pointer: &str, outcome: &mut Outcome) {
+    if let Some(kind) = matcher(pattern) {
+        return walk_matcher(kind, pattern, actual, pointer, outcome);
+    }
+    let Some(actual) = actual else {
+        return push(outcome, pointer, "missing");
+    };
+    match (pattern, actual) {
+        (Value::Object(expected), Value::Object(found)) => {
+            for (key, sub) in expected {
+                walk(sub, found.get(key), &format!("{pointer}/{}", escape_segment(key)), outcome);
+            }
+            for key in found.keys().filter(|k| !expected.contains_key(*k)) {
+                push(outcome, &format!("{pointer}/{}", escape_segment(key)), "unexpected member");
+            }
+        }
+        (Value::Array(expected), Value::Array(found)) => {
+            if expected.len() != found.len() {
+                push(outcome, pointer, format!("expected {} items, found {}", expected.len(), found.len()));
+            }
+            for (i, (sub, item)) in expected.iter().zip(found).enumerate() {
+                walk(sub, Some(item), &format!("{pointer}/{i}"), outcome);
+            }
+        }
+        (Value::Number(a), Value::Number(b)) => {
+            if !numbers_equal(a, b) {
+                push(outcome, pointer, "different number");
+            }
+        }
+        (expected, found) => {
+            if expected != found {
+                push(outcome, pointer, format!("expected {}, found {}", type_or_value(expected), type_or_value(found)));
+            }
+        }
+    }
+}
+
+fn type_or_value(value: &Value) -> String {
+    match value {
+        Value::Object(_) | Value::Array(_) => type_name(value).to_string(),
+        other => other.to_string(),
+    }
+}
+
+fn walk_matcher(kind: &str, pattern: &Value, actual: Option<&Value>, pointer: &str, outcome: &mut Outcome) {
+    match kind {
+        "any" => {}
+        "present" => {
+            if actual.is_none() {
+                push(outcome, pointer, "missing");
+            }
+        }
+        "absent" => {
+            if actual.is_some() {
+                push(outcome, pointer, "expected absent");
+            }
+        }
+        "type" => {
+            let wanted = pattern.get("type").and_then(Value::as_str).unwrap_or("");
+            match actual {
+                Some(value) if has_type(value, wanted) => {}
+                Some(value) => push(outcome, pointer, format!("expected a {wanted}, found {}", type_name(value))),
+                None => push(outcome, pointer, "missing"),
+            }
+        }
+        "one-of" => {
+            let options = pattern.get("options").and_then(Value::as_array).cloned().unwrap_or_default();
+            for (i, option) in options.iter().enumerate() {
+                let mut attempt = Outcome::default();
+                walk(option, actual, pointer, &mut attempt);
+                if attempt.matched() {
+                    outcome.alternatives.push(format!("{}: alternative {} of {}", display_pointer(pointer), i + 1, options.len()));
+                    outcome.alternatives.extend(attempt.alternatives);
+                    return;
+                }
+            }
+            push(outcome, pointer, format!("matches none of the {} alternatives", options.len()));
+        }
+        "subset" => {
+            let fields = pattern.get("fields").and_then(Value::as_object).cloned().unwrap_or_default();
+            match actual {
+                Some(Value::Object(found)) => {
+                    for (key, sub) in &fields {
+                        walk(sub, found.get(key), &format!("{pointer}/{}", escape_segment(key)), outcome);
+                    }
+                }
+                Some(other) => push(outcome, pointer, format!("expected an object, found {}", type_name(other))),
+                None => push(outcome, pointer, "missing"),
+            }
+        }
+        "unordered" => {
+            let items = pattern.get("items").and_then(Value::as_array).cloned().unwrap_or_default();
+            match actual {
+                Some(Value::Array(found)) => {
+                    if items.len() != found.len() {
+                        push(outcome, pointer, format!("expected {} items, found {}", items.len(), found.len()));
+                    } else if !assign(&items, found, &mut vec![false; found.len()], 0) {
+                        push(outcome, pointer, "items differ (in any order)");
+                    }
+                }
+                Some(other) => push(outcome, pointer, format!("expected an array, found {}", type_name(other))),
+                None => push(outcome, pointer, "missing"),
+            }
+        }
+        other => push(outcome, pointer, format!("unknown matcher {other}")),
+    }
+}
+
+fn display_pointer(pointer: &str) -> &str {
+    if pointer.is_empty() {
+        "(whole observation)"
+    } else {
+        pointer
+    }
+}
+
+/// Backtracking assignment of patterns to distinct items: arrays in vectors are small.
+fn assign(patterns: &[Value], items: &[Value], used: &mut Vec<bool>, next: usize) -> bool {
+    let Some(pattern) = patterns.get(next) else {
+        return true;
+    };
+    for i in 0..items.len() {
+        if used[i] || !match_value(pattern, items.get(i)).matched() {
+            continue;
+        }
+        used[i] = true;
+        if assign(patterns, items, used, next + 1) {
+            return true;
+        }
+        used[i] = false;
+    }
+    false
+}
+
+/// The "expected" side of a diff: `actual` where it matched, the pattern where it did not.
+pub fn expected_view(pattern: &Value, actual: Option<&Value>) -> Option<Value> {
+    if match_value(pattern, actual).matched() {
+        return actual.cloned();
+    }
+    match (matcher(pattern), pattern, actual) {
+        (Some("absent"), _, _) => None,
+        (Some("subset"), _, Some(Value::Object(found))) => {
+            let fields = pattern.get("fields").and_then(Value::as_object).cloned().unwrap_or_default();
+            let mut view = found.clone();
+            for (key, sub) in &fields {
+                match expected_view(sub, found.get(key)) {
+                    Some(v) => view.insert(key.clone(), v),
+                    None => view.remove(key),
+                };
+            }
+            Some(Value::Object(view))
+        }
+        (None, Value::Object(expected), Some(Value::Object(found))) => {
+            let mut view = Map::new();
+            for (key, value) in found {
+                if let Some(sub) = expected.get(key) {
+                    if let Some(v) = expected_view(sub, Some(value)) {
+                        view.insert(key.clone(), v);
+                    }
+                }
+            }
+            for (key, sub) in expected.iter().filter(|(k, _)| !found.contains_key(*k)) {
+                if let Some(v) = expected_view(sub, None) {
+                    view.insert(key.clone(), v);
+                }
+            }
+            Some(Value::Object(view))
+        }
+        (None, Value::Array(expected), Some(Value::Array(found))) => Some(Value::Array(
+            expected
+                .iter()
+                .enumerate()
+                .filter_map(|(i, sub)| expected_view(sub, found.get(i)))
+                .collect(),
+        )),
+        _ => Some(pattern.clone()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn ok(pattern: Value, actual: Value) -> bool {
+        match_value(&pattern, Some(&actual)).matched()
+    }
+
+    #[test]
+    fn objects_match_exactly_unless_subset() {
+        assert!(ok(json!({"a": 1}), json!({"a": 1})));
+        assert!(!ok(json!({"a": 1}), json!({"a": 1, "b": 2})));
+        assert!(ok(json!({"$match": "subset", "fields": {"a": 1}}), json!({"a": 1, "b": 2})));
+        assert!(!ok(json!({"$match": "subset", "fields": {"a": 2}}), json!({"a": 1, "b": 2})));
+    }
+
+    #[test]
+    fn numbers_compare_by_value() {
+        assert!(ok(json!(1), json!(1.0)));
+        assert!(!ok(json!(1), json!(2)));
+    }
+
+    #[test]
+    fn absent_present_and_any() {
+        assert!(ok(json!({"a": {"$match": "absent"}}), json!({})));
+        assert!(!ok(json!({"a": {"$match": "absent"}}), json!({"a": null})));
+        assert!(!ok(json!({"a": {"$match": "present"}}), json!({})));
+        assert!(ok(json!({"a": {"$match": "any"}}), json!({})));
+    }
+
+    #[test]
+    fn one_of_records_the_alternative_seen() {
+        let outcome = match_value(&json!({"$match": "one-of", "options": [0, 1]}), Some(&json!(1)));
+        assert!(outcome.matched());
+        assert_eq!(outcome.alternatives, vec!["(whole observation): alternative 2 of 2".to_string()]);
+        assert!(!ok(json!({"$match": "one-of", "options": [0, 1]}), json!(2)));
+    }
+
+    #[test]
+    fn unordered_needs_a_one_to_one_assignment() {
+        let p = json!({"$match": "unordered", "items": [1, {"$match": "type", "type": "integer"}]});
+        assert!(ok(p.clone(), json!([5, 1])));
+        assert!(!ok(p.clone(), json!([5, 6])));
+        assert!(!ok(p, json!([1])));
+    }
+
+    #[test]
+    fn arrays_are_ordered_and_sized() {
+        assert!(!ok(json!([1, 2]), json!([2, 1])));
+        assert!(!ok(json!([1]), json!([1, 1])));
+    }
+
+    #[test]
+    fn expected_view_keeps_matching_parts() {
+        let pattern = json!({"status": "failed", "code": "X", "invocationId": {"$match": "any"}});
+        let actual = json!({"status": "failed", "code": "Y", "invocationId": "i-1"});
+        assert_eq!(
+            expected_view(&pattern, Some(&actual)),
+            Some(json!({"status": "failed", "code": "X", "invocationId": "i-1"}))
+        );
+    }
+}

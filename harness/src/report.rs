@@ -1,0 +1,141 @@
+//! Run summaries and the JSON report: counts per verdict, per section and per strictness, and
+//! every case's verdict with its differences, so a report alone explains each failure.
+
+use std::collections::BTreeMap;
+
+use serde_json::{json, Value};
+
+use crate::adapter::Implementation;
+use crate::loader::{Case, Vectors};
+use crate::runner::CaseResult;
+use crate::verdict::Verdict;
+
+/// The results of a run, in case order.
+pub struct Run<'v> {
+    pub vectors: &'v Vectors,
+    pub implementation: Implementation,
+    pub results: Vec<(&'v Case, CaseResult)>,
+}
+
+pub type Counts = BTreeMap<Verdict, usize>;
+
+impl Run<'_> {
+    pub fn counts(&self) -> Counts {
+        let mut counts = Counts::new();
+        for (_, result) in &self.results {
+            *counts.entry(result.verdict).or_default() += 1;
+        }
+        counts
+    }
+
+    /// Counts per key (section, strictness...), keys sorted.
+    pub fn counts_by(&self, key: impl Fn(&Case) -> String) -> BTreeMap<String, Counts> {
+        let mut table: BTreeMap<String, Counts> = BTreeMap::new();
+        for (case, result) in &self.results {
+            *table.entry(key(case)).or_default().entry(result.verdict).or_default() += 1;
+        }
+        table
+    }
+
+    pub fn failed(&self) -> bool {
+        self.results.iter().any(|(_, r)| r.verdict.is_failure())
+    }
+
+    /// The plain-text summary: totals, then a table per section and per strictness.
+    pub fn summary(&self) -> String {
+        let mut out = String::new();
+        let header = |title: &str| {
+            let mut line = format!("{title:<36}");
+            for verdict in Verdict::ALL {
+                line.push_str(&format!("{:>12}", verdict.as_str()));
+            }
+            line
+        };
+        let row = |name: &str, counts: &Counts| {
+            let mut line = format!("{name:<36}");
+            for verdict in Verdict::ALL {
+                line.push_str(&format!("{:>12}", counts.get(&verdict).copied().unwrap_or(0)));
+            }
+            line
+        };
+        out.push_str(&format!(
+            "implementation {} {}; {} cases from {} (digest {})\n\n",
+            self.implementation.name,
+            self.implementation.version,
+            self.results.len(),
+            self.vectors.root.display(),
+            &self.vectors.digest[..self.vectors.digest.len().min(16)]
+        ));
+        for (title, table) in [
+            ("section", self.counts_by(|c| c.section.clone())),
+            ("strictness", self.counts_by(|c| c.strictness.clone())),
+        ] {
+            out.push_str(&header(title));
+            out.push('\n');
+            for (name, counts) in &table {
+                out.push_str(&row(name, counts));
+                out.push('\n');
+            }
+            out.push('\n');
+        }
+        out.push_str(&row("total", &self.counts()));
+        out.push('\n');
+        out
+    }
+
+    pub fn to_json(&self) -> Value {
+        let counts_json = |counts: &Counts| -> Value {
+            Verdict::ALL
+                .iter()
+                .map(|v| (v.as_str().to_string(), json!(counts.get(v).copied().unwrap_or(0))))
+                .collect::<serde_json::Map<_, _>>()
+                .into()
+        };
+        let table_json = |table: BTreeMap<String, Counts>| -> Value {
+            table.iter().map(|(k, c)| (k.clone(), counts_json(c))).collect::<serde_json::Map<_, _>>().into()
+        };
+        let cases: Vec<Value> = self
+            .results
+            .iter()
+            .map(|(case, result)| {
+                json!({
+                    "id": case.id,
+                    "section": case.section,
+                    "strictness": case.strictness,
+                    "requirements": case.requirements,
+                    "verdict": result.verdict.as_str(),
+                    "reason": result.reason,
+                    "alternatives": result.alternatives,
+                    "differences": result.differences.iter().map(|d| json!({
+                        "step": d.step,
+                        "strictness": d.strictness,
+                        "requirements": d.requirements,
+                        "request": d.request,
+                        "expected": d.expected,
+                        "actual": d.actual,
+                        "mismatches": d.mismatches.iter().map(|m| json!({"pointer": m.pointer, "reason": m.reason})).collect::<Vec<_>>(),
+                    })).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+        json!({
+            "format": "rcip-rui-report/1",
+            "implementation": {
+                "name": self.implementation.name,
+                "version": self.implementation.version,
+                "profiles": self.implementation.profiles,
+            },
+            "suite": {
+                "version": env!("CARGO_PKG_VERSION"),
+                "vectorsDigest": self.vectors.digest,
+            },
+            "loadErrors": self.vectors.errors.iter().map(|e| e.to_string()).collect::<Vec<_>>(),
+            "summary": {
+                "total": counts_json(&self.counts()),
+                "bySection": table_json(self.counts_by(|c| c.section.clone())),
+                "byStrictness": table_json(self.counts_by(|c| c.strictness.clone())),
+            },
+            "cases": cases,
+        })
+    }
+}

@@ -1,0 +1,240 @@
+//! Runs one case through an adapter and judges it: sends the setup and every step (stripped of
+//! what is expected), compares each reply with the step's expectation, and derives the verdict
+//! from the strictness of every check that differed (`vectors/README.md`, "Verdicts").
+
+use serde_json::{json, Map, Value};
+
+use crate::adapter::{Adapter, Reply};
+use crate::loader::Case;
+use crate::matching::{expected_view, match_value, Mismatch};
+use crate::verdict::Verdict;
+
+/// Members the runner keeps to itself: the implementation never sees what is expected.
+const EXPECTATION_KEYS: [&str; 5] = ["is", "throws", "strictness", "requirements", "note"];
+
+/// One check that did not match.
+#[derive(Debug, Clone)]
+pub struct Difference {
+    /// Index of the step, or None for the setup (runtime creation).
+    pub step: Option<usize>,
+    pub strictness: String,
+    pub requirements: Vec<String>,
+    /// What the step asked (as sent to the adapter).
+    pub request: Value,
+    /// The expected view (observation with the differing parts replaced by the pattern).
+    pub expected: Option<Value>,
+    pub actual: Option<Value>,
+    pub mismatches: Vec<Mismatch>,
+}
+
+/// Everything known about one case after its run.
+#[derive(Debug, Clone)]
+pub struct CaseResult {
+    pub id: String,
+    pub verdict: Verdict,
+    /// Why, for unsupported, skip, xfail and errored.
+    pub reason: Option<String>,
+    pub differences: Vec<Difference>,
+    /// IMPL-DEFINED alternatives seen, per step: "step 4 /code: alternative 2 of 2".
+    pub alternatives: Vec<String>,
+    /// Number of expectations checked (creation included when the setup states one).
+    pub checks: usize,
+}
+
+impl CaseResult {
+    pub fn not_run(case: &Case, verdict: Verdict, reason: impl Into<String>) -> CaseResult {
+        CaseResult {
+            id: case.id.clone(),
+            verdict,
+            reason: Some(reason.into()),
+            differences: Vec::new(),
+            alternatives: Vec::new(),
+            checks: 0,
+        }
+    }
+}
+
+/// The step as sent to the adapter.
+pub fn request_of(step: &Value) -> Value {
+    match step.as_object() {
+        Some(object) => {
+            let kept: Map<String, Value> = object
+                .iter()
+                .filter(|(k, _)| !EXPECTATION_KEYS.contains(&k.as_str()))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            Value::Object(kept)
+        }
+        None => step.clone(),
+    }
+}
+
+/// Why a case cannot run on this implementation, if it cannot.
+pub fn unsupported_reason(adapter: &dyn Adapter, case: &Case) -> Option<String> {
+    let implementation = adapter.implementation();
+    if !implementation.protocols.contains(&case.protocol) {
+        return Some(format!("implementation does not declare protocol {}", case.protocol.as_str()));
+    }
+    let missing: Vec<&str> = case
+        .profiles
+        .iter()
+        .filter(|p| !implementation.profiles.contains(*p))
+        .map(String::as_str)
+        .collect();
+    if missing.is_empty() {
+        None
+    } else {
+        Some(format!("profile not declared: {}", missing.join(", ")))
+    }
+}
+
+/// Runs `case` on `adapter` and judges it.
+pub fn run_case(adapter: &mut dyn Adapter, case: &Case) -> CaseResult {
+    if let Some(reason) = unsupported_reason(adapter, case) {
+        return CaseResult::not_run(case, Verdict::Unsupported, reason);
+    }
+    let mut judge = Judge { case, differences: Vec::new(), alternatives: Vec::new(), checks: 0 };
+    let result = judge.run(adapter);
+    adapter.finish();
+    let (verdict, reason) = match result {
+        Ok(None) => (judge.verdict(), None),
+        Ok(Some(unsupported)) => (Verdict::Unsupported, Some(unsupported)),
+        Err(error) => (Verdict::Errored, Some(error)),
+    };
+    CaseResult {
+        id: case.id.clone(),
+        verdict,
+        reason,
+        differences: judge.differences,
+        alternatives: judge.alternatives,
+        checks: judge.checks,
+    }
+}
+
+struct Judge<'c> {
+    case: &'c Case,
+    differences: Vec<Difference>,
+    alternatives: Vec<String>,
+    checks: usize,
+}
+
+impl Judge<'_> {
+    /// Ok(None): ran to the end; Ok(Some(reason)): unsupported; Err: the adapter broke.
+    fn run(&mut self, adapter: &mut dyn Adapter) -> Result<Option<String>, String> {
+        let creation = self.case.setup.get("creation").and_then(Value::as_str).unwrap_or("succeeds");
+        let reply = adapter
+            .start(self.case.protocol, &self.case.setup)
+            .map_err(|e| format!("adapter failed to start the case: {e}"))?;
+        self.checks += 1;
+        match (reply, creation) {
+            (Reply::Unsupported(reason), _) => return Ok(Some(reason)),
+            (Reply::Done, "succeeds" | "may-throw") => {}
+            (Reply::Threw, "throws" | "may-throw") => return Ok(None),
+            (Reply::Done, _) => self.creation_differs(creation, "succeeded"),
+            (Reply::Threw, _) => {
+                self.creation_differs(creation, "threw");
+                return Ok(None);
+            }
+            (Reply::Observed(_), _) => return Err("adapter answered the setup with an observation".into()),
+        }
+        for (index, step) in self.case.steps.iter().enumerate() {
+            let request = request_of(step);
+            let reply = adapter
+                .step(&request)
+                .map_err(|e| format!("adapter failed at step {index}: {e}"))?;
+            if let Reply::Unsupported(reason) = reply {
+                return Ok(Some(format!("step {index}: {reason}")));
+            }
+            if step.get("expect").is_some() {
+                let Reply::Observed(actual) = reply else {
+                    return Err(format!("step {index} asked for an observation, the adapter answered {reply:?}"));
+                };
+                self.check_observation(index, step, request, actual);
+            } else {
+                let threw = match reply {
+                    Reply::Done => false,
+                    Reply::Threw => true,
+                    other => return Err(format!("step {index} is an action, the adapter answered {other:?}")),
+                };
+                self.check_action(index, step, request, threw);
+            }
+        }
+        Ok(None)
+    }
+
+    fn strictness_of(&self, step: &Value) -> String {
+        step.get("strictness")
+            .and_then(Value::as_str)
+            .unwrap_or(&self.case.strictness)
+            .to_string()
+    }
+
+    fn requirements_of(&self, step: &Value) -> Vec<String> {
+        match step.get("requirements").and_then(Value::as_array) {
+            Some(ids) => ids.iter().filter_map(Value::as_str).map(str::to_string).collect(),
+            None => self.case.requirements.clone(),
+        }
+    }
+
+    fn creation_differs(&mut self, expected: &str, actual: &str) {
+        self.differences.push(Difference {
+            step: None,
+            strictness: self.case.strictness.clone(),
+            requirements: self.case.requirements.clone(),
+            request: json!({ "setup": "create runtime" }),
+            expected: Some(json!({ "creation": expected })),
+            actual: Some(json!({ "creation": actual })),
+            mismatches: vec![Mismatch { pointer: "/creation".into(), reason: format!("expected creation to be {expected}") }],
+        });
+    }
+
+    fn check_observation(&mut self, index: usize, step: &Value, request: Value, actual: Value) {
+        self.checks += 1;
+        let pattern = step.get("is").cloned().unwrap_or(Value::Null);
+        let outcome = match_value(&pattern, Some(&actual));
+        self.alternatives.extend(outcome.alternatives.iter().map(|a| format!("step {index} {a}")));
+        if !outcome.matched() {
+            self.differences.push(Difference {
+                step: Some(index),
+                strictness: self.strictness_of(step),
+                requirements: self.requirements_of(step),
+                request,
+                expected: expected_view(&pattern, Some(&actual)),
+                actual: Some(actual),
+                mismatches: outcome.mismatches,
+            });
+        }
+    }
+
+    fn check_action(&mut self, index: usize, step: &Value, request: Value, threw: bool) {
+        let expected = step.get("throws").and_then(Value::as_bool).unwrap_or(false);
+        if step.get("throws").is_some() {
+            self.checks += 1;
+        }
+        if threw != expected {
+            self.checks += usize::from(step.get("throws").is_none());
+            self.differences.push(Difference {
+                step: Some(index),
+                strictness: self.strictness_of(step),
+                requirements: self.requirements_of(step),
+                request,
+                expected: Some(json!({ "threw": expected })),
+                actual: Some(json!({ "threw": threw })),
+                mismatches: vec![Mismatch {
+                    pointer: "/threw".into(),
+                    reason: if expected { "expected the call to throw".into() } else { "the call threw".into() },
+                }],
+            });
+        }
+    }
+
+    fn verdict(&self) -> Verdict {
+        if self.differences.is_empty() {
+            Verdict::Pass
+        } else if self.differences.iter().all(|d| d.strictness == "RECOMMENDED") {
+            Verdict::NonStrict
+        } else {
+            Verdict::Fail
+        }
+    }
+}

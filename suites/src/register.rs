@@ -1,0 +1,251 @@
+//! The requirement register (`suites/register/*.toml`, format in its README): loading, the checks
+//! that tie each entry to its spec sentence (quote found, hash current), and the export to
+//! `vectors/requirements.json`.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+
+/// Register files in export order, with the id prefix each must use and its source.
+pub const FILES: [(&str, &str, &str); 4] = [
+    ("rcip-proto.toml", "RCIP-PROTO-", "000_0e13f370fee243d1.txt"),
+    ("rcip-life.toml", "RCIP-LIFE-", "001_2b4ed8e7da12f44d.txt"),
+    ("rui.toml", "RUI-", "004_b82a472ccae36e7c.txt"),
+    ("clarifications.toml", "CL-", "CLARIFICATIONS.md"),
+];
+
+/// Source files with their titles, as in `suites/spec/SOURCES.md`.
+pub const SOURCES: [(&str, &str); 4] = [
+    ("000_0e13f370fee243d1.txt", "RCIP protocol 1.0"),
+    ("001_2b4ed8e7da12f44d.txt", "RCIP lifecycle and troubleshooting"),
+    ("004_b82a472ccae36e7c.txt", "Rixx UI Protocol 0.1"),
+    ("CLARIFICATIONS.md", "Clarifications of the product owner"),
+];
+
+pub const STRICTNESS: [&str; 4] = ["REQUIRED", "RECOMMENDED", "IMPL-DEFINED", "PROFILE"];
+pub const TESTABILITY: [&str; 3] = ["vector", "host-obligation", "untestable"];
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Requirement {
+    pub id: String,
+    pub source: String,
+    pub locator: String,
+    pub quote: String,
+    pub hash: String,
+    pub strictness: String,
+    pub testability: String,
+    pub reason: Option<String>,
+    pub profile: Option<String>,
+    #[serde(default)]
+    pub clarified_by: Vec<String>,
+    #[serde(default)]
+    pub codes: Vec<String>,
+    /// The register file it came from (not in the TOML).
+    #[serde(skip)]
+    pub file: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RegisterFile {
+    #[serde(default)]
+    requirement: Vec<Requirement>,
+}
+
+/// Collapses every run of whitespace to one space and trims: how quotes are matched and hashed.
+pub fn normalise(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// `sha256:` and the first 16 hex digits of SHA-256 over the normalised quote.
+pub fn quote_hash(quote: &str) -> String {
+    let digest = Sha256::digest(normalise(quote).as_bytes());
+    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    format!("sha256:{}", &hex[..16])
+}
+
+fn file_sha256(bytes: &[u8]) -> String {
+    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The spec sources, read from a directory (`suites/spec/`, or `RCIP_SPEC_DIR` to check the
+/// register against a revised spec).
+pub struct Sources {
+    pub dir: PathBuf,
+    /// file name -> (raw bytes, normalised text)
+    pub texts: BTreeMap<String, (Vec<u8>, String)>,
+}
+
+impl Sources {
+    pub fn load(dir: &Path) -> Result<Sources, String> {
+        let mut texts = BTreeMap::new();
+        for (file, _) in SOURCES {
+            let path = dir.join(file);
+            let bytes = fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let text = normalise(&String::from_utf8_lossy(&bytes));
+            texts.insert(file.to_string(), (bytes, text));
+        }
+        Ok(Sources { dir: dir.to_path_buf(), texts })
+    }
+}
+
+/// The register, in export order.
+pub struct Register {
+    pub requirements: Vec<Requirement>,
+}
+
+impl Register {
+    /// Loads the four spec registers, then every `project*.toml`, sorted by name.
+    pub fn load(dir: &Path) -> Result<Register, String> {
+        let mut names: Vec<String> = FILES.iter().map(|(f, _, _)| f.to_string()).collect();
+        let mut project: Vec<String> = fs::read_dir(dir)
+            .map_err(|e| format!("{}: {e}", dir.display()))?
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with("project") && n.ends_with(".toml"))
+            .collect();
+        project.sort();
+        names.extend(project);
+        let mut requirements = Vec::new();
+        for name in names {
+            let path = dir.join(&name);
+            let text = fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let parsed: RegisterFile = toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+            for mut requirement in parsed.requirement {
+                requirement.file = name.clone();
+                requirements.push(requirement);
+            }
+        }
+        Ok(Register { requirements })
+    }
+
+    pub fn by_id(&self) -> BTreeMap<&str, &Requirement> {
+        self.requirements.iter().map(|r| (r.id.as_str(), r)).collect()
+    }
+
+    /// Every problem of the register itself: ids, quotes against the sources, hashes, fields.
+    pub fn problems(&self, sources: &Sources) -> Vec<String> {
+        let mut problems = Vec::new();
+        let mut seen = BTreeSet::new();
+        let ids: BTreeSet<&str> = self.requirements.iter().map(|r| r.id.as_str()).collect();
+        for r in &self.requirements {
+            let at = format!("{}: {}", r.file, r.id);
+            if !seen.insert(r.id.as_str()) {
+                problems.push(format!("{at}: duplicate id"));
+            }
+            let expected = FILES.iter().find(|(f, _, _)| *f == r.file);
+            match expected {
+                Some((_, prefix, source)) => {
+                    if !r.id.starts_with(prefix) {
+                        problems.push(format!("{at}: id must start with {prefix}"));
+                    }
+                    if r.source != *source {
+                        problems.push(format!("{at}: source must be {source}"));
+                    }
+                }
+                None => {
+                    if !r.id.starts_with("PRJ-") {
+                        problems.push(format!("{at}: project decisions use ids PRJ-..."));
+                    }
+                    if r.source != "project" {
+                        problems.push(format!("{at}: project decisions have source = \"project\""));
+                    }
+                    if r.reason.as_deref().unwrap_or("").trim().is_empty() {
+                        problems.push(format!("{at}: a project decision needs its reasoning in `reason`"));
+                    }
+                }
+            }
+            if r.source != "project" {
+                match sources.texts.get(&r.source) {
+                    Some((_, text)) => {
+                        if !text.contains(&normalise(&r.quote)) {
+                            problems.push(format!(
+                                "{at}: quote no longer found in {} ({}): the spec text changed or the quote is wrong",
+                                r.source,
+                                sources.dir.display()
+                            ));
+                        }
+                    }
+                    None => problems.push(format!("{at}: unknown source {}", r.source)),
+                }
+            }
+            let hash = quote_hash(&r.quote);
+            if r.hash != hash {
+                problems.push(format!("{at}: hash {} does not match its quote (now {hash})", r.hash));
+            }
+            if !STRICTNESS.contains(&r.strictness.as_str()) {
+                problems.push(format!("{at}: unknown strictness {}", r.strictness));
+            }
+            if !TESTABILITY.contains(&r.testability.as_str()) {
+                problems.push(format!("{at}: unknown testability {}", r.testability));
+            }
+            if r.testability != "vector" && r.reason.as_deref().unwrap_or("").trim().is_empty() {
+                problems.push(format!("{at}: testability {} needs a one-line reason", r.testability));
+            }
+            if (r.strictness == "PROFILE") != r.profile.is_some() {
+                problems.push(format!("{at}: a profile is given exactly when strictness is PROFILE"));
+            }
+            if r.quote.trim().is_empty() || r.locator.trim().is_empty() {
+                problems.push(format!("{at}: quote and locator must not be blank"));
+            }
+            for c in &r.clarified_by {
+                if !ids.contains(c.as_str()) {
+                    problems.push(format!("{at}: clarified_by names unknown id {c}"));
+                }
+            }
+        }
+        problems
+    }
+
+    /// `vectors/requirements.json`.
+    pub fn export(&self, sources: &Sources) -> Value {
+        let sources_json: Vec<Value> = SOURCES
+            .iter()
+            .map(|(file, title)| {
+                let sha = sources.texts.get(*file).map(|(bytes, _)| file_sha256(bytes)).unwrap_or_default();
+                json!({ "file": file, "title": title, "sha256": sha })
+            })
+            .collect();
+        let requirements: Vec<Value> = self
+            .requirements
+            .iter()
+            .map(|r| {
+                let mut entry = json!({
+                    "id": r.id, "source": r.source, "locator": r.locator, "quote": normalise(&r.quote),
+                    "hash": r.hash, "strictness": r.strictness, "testability": r.testability,
+                });
+                if let Some(object) = entry.as_object_mut() {
+                    if let Some(reason) = &r.reason {
+                        object.insert("reason".into(), json!(reason));
+                    }
+                    if let Some(profile) = &r.profile {
+                        object.insert("profile".into(), json!(profile));
+                    }
+                    if !r.clarified_by.is_empty() {
+                        object.insert("clarified_by".into(), json!(r.clarified_by));
+                    }
+                    if !r.codes.is_empty() {
+                        object.insert("codes".into(), json!(r.codes));
+                    }
+                }
+                entry
+            })
+            .collect();
+        json!({
+            "$schema": "schema/requirements.schema.json",
+            "format": "rcip-rui-requirements/1",
+            "generated": {
+                "by": "suites::register",
+                "command": crate::REGEN_COMMAND,
+                "notice": crate::GENERATED_NOTICE,
+            },
+            "sources": sources_json,
+            "requirements": requirements,
+        })
+    }
+}
