@@ -25,7 +25,10 @@ pub struct FormatSchemas {
     file: Validator,
     case: Validator,
     requirements: Validator,
+    /// (protocol, step key) -> validator of that step kind.
     steps: BTreeMap<(&'static str, &'static str), Validator>,
+    /// (protocol, step key, value of the key) -> validator of that one variant (e.g. host: bind).
+    variants: BTreeMap<(&'static str, &'static str, String), Validator>,
 }
 
 struct SchemaDirectory {
@@ -69,15 +72,26 @@ impl FormatSchemas {
                 .map_err(|e| format!("vector schema {name}#{pointer} does not compile: {e}"))
         };
         let mut steps = BTreeMap::new();
+        let mut variants = BTreeMap::new();
         for protocol in ["rcip", "rui"] {
             let defs = by_uri
                 .get(&format!("{SCHEMA_BASE}{protocol}.schema.json"))
                 .and_then(|schema| schema.get("$defs"))
                 .and_then(Value::as_object)
                 .ok_or_else(|| format!("{protocol}.schema.json has no $defs"))?;
+            let file = format!("{protocol}.schema.json");
             for &(key, def) in step_kinds(protocol) {
-                if defs.contains_key(def) {
-                    steps.insert((protocol, key), compile(&format!("{protocol}.schema.json"), &format!("/$defs/{def}"))?);
+                let Some(kind) = defs.get(def) else { continue };
+                steps.insert((protocol, key), compile(&file, &format!("/$defs/{def}"))?);
+                let branches = kind.get("oneOf").and_then(Value::as_array).cloned().unwrap_or_default();
+                for (i, branch) in branches.iter().enumerate() {
+                    let Some(tag) = branch.pointer(&format!("/properties/{key}/const")).and_then(Value::as_str) else {
+                        continue;
+                    };
+                    variants.insert(
+                        (protocol, key, tag.to_string()),
+                        compile(&file, &format!("/$defs/{def}/oneOf/{i}"))?,
+                    );
                 }
             }
         }
@@ -86,6 +100,7 @@ impl FormatSchemas {
             case: compile("case.schema.json", "")?,
             requirements: compile("requirements.schema.json", "")?,
             steps,
+            variants,
         })
     }
 
@@ -131,7 +146,28 @@ impl FormatSchemas {
                         .find(|(key, _)| step.get(*key).is_some())
                         .map(|(key, _)| *key);
                     let pointer = format!("{case_pointer}/steps/{s}");
-                    match kind.and_then(|k| self.steps.get(&(protocol_static(protocol), k))) {
+                    let protocol = protocol_static(protocol);
+                    let variant = kind.and_then(|k| {
+                        let tag = step.get(k).and_then(Value::as_str)?;
+                        self.variants.get(&(protocol, k, tag.to_string()))
+                    });
+                    if let (Some(k), None) = (kind, variant) {
+                        let known: Vec<&str> = self
+                            .variants
+                            .keys()
+                            .filter(|(p, key, _)| *p == protocol && *key == k)
+                            .map(|(_, _, tag)| tag.as_str())
+                            .collect();
+                        if !known.is_empty() {
+                            step_found = true;
+                            found.push(SchemaViolation {
+                                pointer: format!("{pointer}/{k}"),
+                                message: format!("unknown {k} step {}; known: {}", step.get(k).unwrap_or(&Value::Null), known.join(", ")),
+                            });
+                            continue;
+                        }
+                    }
+                    match variant.or_else(|| kind.and_then(|k| self.steps.get(&(protocol, k)))) {
                         Some(validator) => {
                             let v = violations(validator, step, &pointer);
                             step_found |= !v.is_empty();

@@ -1,0 +1,164 @@
+//! The runner's judgement, against a scripted adapter: each verdict of `vectors/README.md`
+//! ("Verdicts") arises exactly when it should, expectations never reach the adapter, and a broken
+//! adapter is `errored`, not a failure of the implementation.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+use harness::adapter::{Adapter, AdapterError, Implementation, Protocol, Reply};
+use harness::loader::Case;
+use harness::runner::run_case;
+use harness::verdict::Verdict;
+use serde_json::{json, Value};
+
+/// Answers each request with the next scripted reply and records what it was sent.
+struct Scripted {
+    implementation: Implementation,
+    start: Reply,
+    replies: Vec<Result<Reply, AdapterError>>,
+    sent: Vec<Value>,
+}
+
+impl Scripted {
+    fn new(start: Reply, replies: Vec<Result<Reply, AdapterError>>) -> Scripted {
+        Scripted {
+            implementation: Implementation {
+                name: "scripted".into(),
+                version: "0".into(),
+                protocols: [Protocol::Rcip].into_iter().collect(),
+                profiles: BTreeSet::from(["events".to_string()]),
+                ..Implementation::default()
+            },
+            start,
+            replies,
+            sent: Vec::new(),
+        }
+    }
+}
+
+impl Adapter for Scripted {
+    fn implementation(&self) -> &Implementation {
+        &self.implementation
+    }
+    fn start(&mut self, _: Protocol, _: &Value) -> Result<Reply, AdapterError> {
+        Ok(self.start.clone())
+    }
+    fn step(&mut self, step: &Value) -> Result<Reply, AdapterError> {
+        self.sent.push(step.clone());
+        if self.replies.is_empty() {
+            return Err(AdapterError("script exhausted".into()));
+        }
+        self.replies.remove(0)
+    }
+}
+
+fn case(setup: Value, steps: Vec<Value>, profiles: &[&str]) -> Case {
+    Case {
+        id: "rcip.test.case.001".into(),
+        protocol: Protocol::Rcip,
+        section: "rcip.test".into(),
+        file: PathBuf::from("test.json"),
+        description: "d".into(),
+        requirements: vec!["CL-B05-1".into()],
+        strictness: "REQUIRED".into(),
+        profiles: profiles.iter().map(|p| p.to_string()).collect(),
+        setup,
+        steps,
+        notes: None,
+        raw: Value::Null,
+    }
+}
+
+fn outcome_step(strictness: Option<&str>) -> Value {
+    let mut step = json!({ "expect": "outcome", "of": "i1", "is": { "status": "failed", "code": "CAPABILITY_UNBOUND" }, "note": "n" });
+    if let Some(s) = strictness {
+        step["strictness"] = json!(s);
+    }
+    step
+}
+
+fn observed(code: &str) -> Result<Reply, AdapterError> {
+    Ok(Reply::Observed(json!({ "status": "failed", "code": code })))
+}
+
+#[test]
+fn a_matching_observation_passes_and_the_adapter_never_sees_the_expectation() {
+    let mut adapter = Scripted::new(Reply::Done, vec![Ok(Reply::Done), observed("CAPABILITY_UNBOUND")]);
+    let c = case(json!({}), vec![json!({"host": "refresh", "requirements": ["CL-B15-1"]}), outcome_step(None)], &[]);
+    let result = run_case(&mut adapter, &c);
+    assert_eq!(result.verdict, Verdict::Pass);
+    assert_eq!(adapter.sent, vec![json!({"host": "refresh"}), json!({"expect": "outcome", "of": "i1"})]);
+}
+
+#[test]
+fn a_required_difference_fails_with_a_diff() {
+    let mut adapter = Scripted::new(Reply::Done, vec![observed("POLICY_DENIED")]);
+    let result = run_case(&mut adapter, &case(json!({}), vec![outcome_step(None)], &[]));
+    assert_eq!(result.verdict, Verdict::Fail);
+    let text = harness::console::render_case(&result);
+    assert!(text.contains("-  \"code\": \"CAPABILITY_UNBOUND\""), "{text}");
+    assert!(text.contains("+  \"code\": \"POLICY_DENIED\""), "{text}");
+}
+
+#[test]
+fn a_recommended_difference_alone_is_non_strict() {
+    let mut adapter = Scripted::new(Reply::Done, vec![observed("POLICY_DENIED")]);
+    let result = run_case(&mut adapter, &case(json!({}), vec![outcome_step(Some("RECOMMENDED"))], &[]));
+    assert_eq!(result.verdict, Verdict::NonStrict);
+}
+
+#[test]
+fn a_recommended_and_a_required_difference_fail() {
+    let mut adapter = Scripted::new(Reply::Done, vec![observed("X"), observed("Y")]);
+    let steps = vec![outcome_step(Some("RECOMMENDED")), outcome_step(None)];
+    assert_eq!(run_case(&mut adapter, &case(json!({}), steps, &[])).verdict, Verdict::Fail);
+}
+
+#[test]
+fn an_action_that_throws_unexpectedly_fails_and_an_expected_throw_passes() {
+    let mut adapter = Scripted::new(Reply::Done, vec![Ok(Reply::Threw)]);
+    let step = json!({"host": "set-context", "context": {}});
+    assert_eq!(run_case(&mut adapter, &case(json!({}), vec![step.clone()], &[])).verdict, Verdict::Fail);
+    let mut adapter = Scripted::new(Reply::Done, vec![Ok(Reply::Threw)]);
+    let mut expected = step;
+    expected["throws"] = json!(true);
+    assert_eq!(run_case(&mut adapter, &case(json!({}), vec![expected], &[])).verdict, Verdict::Pass);
+}
+
+#[test]
+fn creation_expectations_are_checked() {
+    let mut adapter = Scripted::new(Reply::Threw, vec![]);
+    assert_eq!(run_case(&mut adapter, &case(json!({"creation": "throws"}), vec![], &[])).verdict, Verdict::Pass);
+    let mut adapter = Scripted::new(Reply::Done, vec![]);
+    assert_eq!(run_case(&mut adapter, &case(json!({"creation": "throws"}), vec![], &[])).verdict, Verdict::Fail);
+    let mut adapter = Scripted::new(Reply::Threw, vec![]);
+    assert_eq!(run_case(&mut adapter, &case(json!({}), vec![], &[])).verdict, Verdict::Fail);
+    let mut adapter = Scripted::new(Reply::Threw, vec![]);
+    assert_eq!(run_case(&mut adapter, &case(json!({"creation": "may-throw"}), vec![outcome_step(None)], &[])).verdict, Verdict::Pass);
+}
+
+#[test]
+fn a_missing_profile_or_an_unsupported_step_is_unsupported() {
+    let mut adapter = Scripted::new(Reply::Done, vec![]);
+    assert_eq!(run_case(&mut adapter, &case(json!({}), vec![], &["assist"])).verdict, Verdict::Unsupported);
+    assert!(adapter.sent.is_empty());
+    let mut adapter = Scripted::new(Reply::Done, vec![Ok(Reply::Unsupported("no".into()))]);
+    assert_eq!(run_case(&mut adapter, &case(json!({}), vec![outcome_step(None)], &["events"])).verdict, Verdict::Unsupported);
+}
+
+#[test]
+fn a_broken_adapter_is_errored() {
+    let mut adapter = Scripted::new(Reply::Done, vec![Err(AdapterError("crashed".into()))]);
+    assert_eq!(run_case(&mut adapter, &case(json!({}), vec![outcome_step(None)], &[])).verdict, Verdict::Errored);
+    let mut adapter = Scripted::new(Reply::Done, vec![Ok(Reply::Done)]);
+    assert_eq!(run_case(&mut adapter, &case(json!({}), vec![outcome_step(None)], &[])).verdict, Verdict::Errored);
+}
+
+#[test]
+fn impl_defined_alternatives_are_reported() {
+    let mut adapter = Scripted::new(Reply::Done, vec![Ok(Reply::Observed(json!(0)))]);
+    let step = json!({"expect": "outcome", "of": "i1", "is": {"$match": "one-of", "options": [{"$value": "-0"}, 0]}});
+    let result = run_case(&mut adapter, &case(json!({}), vec![step], &[]));
+    assert_eq!(result.verdict, Verdict::Pass);
+    assert_eq!(result.alternatives.len(), 1);
+}
