@@ -80,9 +80,9 @@ impl std::error::Error for AdapterError {}
 pub trait Adapter {
     fn implementation(&self) -> &Implementation;
 
-    /// Builds a fresh runtime for a case. `Done`: built; `Threw`: construction threw a host
+    /// Builds a fresh runtime for case `case` (its id, for diagnostics). `Done`: built; `Threw`: construction threw a host
     /// configuration error; `Unsupported`: this setup cannot be run (e.g. limits it cannot take).
-    fn start(&mut self, protocol: Protocol, setup: &Value) -> Result<Reply, AdapterError>;
+    fn start(&mut self, case: &str, protocol: Protocol, setup: &Value) -> Result<Reply, AdapterError>;
 
     /// Runs one step of the current case.
     fn step(&mut self, step: &Value) -> Result<Reply, AdapterError>;

@@ -5,6 +5,7 @@ pub mod adapter;
 pub mod adapters;
 pub mod console;
 pub mod digest;
+pub mod driver;
 pub mod loader;
 pub mod matching;
 pub mod report;

@@ -123,7 +123,7 @@ impl Judge<'_> {
     fn run(&mut self, adapter: &mut dyn Adapter) -> Result<Option<String>, String> {
         let creation = self.case.setup.get("creation").and_then(Value::as_str).unwrap_or("succeeds");
         let reply = adapter
-            .start(self.case.protocol, &self.case.setup)
+            .start(&self.case.id, self.case.protocol, &self.case.setup)
             .map_err(|e| format!("adapter failed to start the case: {e}"))?;
         self.checks += 1;
         match (reply, creation) {

@@ -40,7 +40,7 @@ impl Adapter for Scripted {
     fn implementation(&self) -> &Implementation {
         &self.implementation
     }
-    fn start(&mut self, _: Protocol, _: &Value) -> Result<Reply, AdapterError> {
+    fn start(&mut self, _: &str, _: Protocol, _: &Value) -> Result<Reply, AdapterError> {
         Ok(self.start.clone())
     }
     fn step(&mut self, step: &Value) -> Result<Reply, AdapterError> {

@@ -1,3 +1,5 @@
-//! Adapters: the implementations of the `Adapter` trait that ship with the harness.
+//! Adapters: the implementations of the `Adapter` trait that ship with the harness: the
+//! in-process reference and the process adapter for anything speaking the driver protocol.
 
+pub mod process;
 pub mod reference;

@@ -54,7 +54,7 @@ impl Adapter for ReferenceAdapter {
         &self.implementation
     }
 
-    fn start(&mut self, protocol: Protocol, setup: &Value) -> Result<Reply, AdapterError> {
+    fn start(&mut self, _case: &str, protocol: Protocol, setup: &Value) -> Result<Reply, AdapterError> {
         let (reply, driver) = match protocol {
             Protocol::Rcip => rcip::start(setup)?,
             Protocol::Rui => rui::start(setup)?,

@@ -1,0 +1,64 @@
+//! The bundled reference as a driver-protocol executable (`harness/driver/README.md`): reads
+//! requests from stdin, answers on stdout. CI runs the whole suite through it with the process
+//! adapter and requires the same verdict for every case as in-process.
+
+use std::io::{self, BufRead, Write};
+
+use serde_json::Value;
+
+use harness::adapter::{Adapter, Protocol};
+use harness::adapters::reference::ReferenceAdapter;
+use harness::driver;
+
+fn handle(adapter: &mut ReferenceAdapter, request: &Value) -> Option<Value> {
+    let field = |key: &str| request.get(key);
+    match field("cmd").and_then(Value::as_str) {
+        Some("hello") => Some(match field("protocol").and_then(Value::as_str) {
+            Some(driver::DRIVER_PROTOCOL) => driver::encode_hello(adapter.implementation()),
+            other => driver::encode_reply(Err(format!("unsupported driver protocol {other:?}"))),
+        }),
+        Some("start") => {
+            let protocol = match field("protocol").and_then(Value::as_str) {
+                Some("rcip") => Protocol::Rcip,
+                Some("rui") => Protocol::Rui,
+                other => return Some(driver::encode_reply(Err(format!("unknown protocol {other:?}")))),
+            };
+            let case = field("case").and_then(Value::as_str).unwrap_or("");
+            let setup = field("setup").cloned().unwrap_or(Value::Null);
+            Some(driver::encode_reply(adapter.start(case, protocol, &setup).map_err(|e| e.0)))
+        }
+        Some("step") => {
+            let step = field("step").cloned().unwrap_or(Value::Null);
+            Some(driver::encode_reply(adapter.step(&step).map_err(|e| e.0)))
+        }
+        Some("finish") => {
+            adapter.finish();
+            Some(driver::encode_reply(Ok(harness::adapter::Reply::Done)))
+        }
+        Some("bye") => None,
+        other => Some(driver::encode_reply(Err(format!("unknown request {other:?}")))),
+    }
+}
+
+fn main() {
+    let mut adapter = ReferenceAdapter::new();
+    let stdin = io::stdin();
+    let mut stdout = io::stdout().lock();
+    for line in stdin.lock().lines() {
+        let Ok(line) = line else { return };
+        if line.trim().is_empty() {
+            continue;
+        }
+        let response = match serde_json::from_str::<Value>(&line) {
+            Ok(request) => match handle(&mut adapter, &request) {
+                Some(response) => response,
+                None => return,
+            },
+            Err(e) => driver::encode_reply(Err(format!("request is not JSON: {e}"))),
+        };
+        let text = serde_json::to_string(&response).unwrap_or_else(|_| r#"{"reply":"error","message":"unencodable"}"#.into());
+        if writeln!(stdout, "{text}").and_then(|_| stdout.flush()).is_err() {
+            return;
+        }
+    }
+}

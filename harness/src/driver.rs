@@ -1,0 +1,147 @@
+//! The driver protocol `rcip-rui-driver/1` (`harness/driver/README.md`): encoding requests and
+//! decoding responses strictly, shared by the process adapter (the harness side) and the
+//! reference driver executable (an adapter side).
+
+use std::collections::BTreeSet;
+
+use serde_json::{json, Map, Value};
+
+use crate::adapter::{Implementation, Protocol, Reply};
+
+pub const DRIVER_PROTOCOL: &str = "rcip-rui-driver/1";
+
+/// A response line longer than this is a protocol violation.
+pub const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
+
+pub fn hello() -> Value {
+    json!({ "cmd": "hello", "protocol": DRIVER_PROTOCOL })
+}
+
+pub fn start(case: &str, protocol: Protocol, setup: &Value) -> Value {
+    json!({ "cmd": "start", "case": case, "protocol": protocol.as_str(), "setup": setup })
+}
+
+pub fn step(index: usize, step: &Value) -> Value {
+    json!({ "cmd": "step", "index": index, "step": step })
+}
+
+pub fn finish() -> Value {
+    json!({ "cmd": "finish" })
+}
+
+pub fn bye() -> Value {
+    json!({ "cmd": "bye" })
+}
+
+fn exact_keys(object: &Map<String, Value>, allowed: &[&str]) -> Result<(), String> {
+    match object.keys().find(|k| !allowed.contains(&k.as_str())) {
+        Some(extra) => Err(format!("unexpected member {extra:?} in response")),
+        None => Ok(()),
+    }
+}
+
+fn string_field<'a>(object: &'a Map<String, Value>, key: &str) -> Result<&'a str, String> {
+    object.get(key).and_then(Value::as_str).ok_or_else(|| format!("response member {key:?} must be a string"))
+}
+
+/// Decodes a response to `start`, `step` or `finish`. `Err(text)`: a protocol violation or the
+/// adapter's own `error` reply; either way the case is `errored`.
+pub fn decode_reply(line: &str) -> Result<Reply, String> {
+    let value: Value = serde_json::from_str(line).map_err(|e| format!("response is not JSON: {e}"))?;
+    let object = value.as_object().ok_or("response is not a JSON object")?;
+    match string_field(object, "reply")? {
+        "done" => exact_keys(object, &["reply"]).map(|_| Reply::Done),
+        "threw" => exact_keys(object, &["reply"]).map(|_| Reply::Threw),
+        "observed" => {
+            exact_keys(object, &["reply", "value"])?;
+            object.get("value").cloned().map(Reply::Observed).ok_or_else(|| "observed reply without value".to_string())
+        }
+        "unsupported" => {
+            exact_keys(object, &["reply", "reason"])?;
+            Ok(Reply::Unsupported(string_field(object, "reason")?.to_string()))
+        }
+        "error" => {
+            exact_keys(object, &["reply", "message"])?;
+            Err(format!("adapter error: {}", string_field(object, "message")?))
+        }
+        other => Err(format!("unknown reply kind {other:?}")),
+    }
+}
+
+/// Decodes the handshake response.
+pub fn decode_hello(line: &str) -> Result<Implementation, String> {
+    let value: Value = serde_json::from_str(line).map_err(|e| format!("handshake response is not JSON: {e}"))?;
+    let object = value.as_object().ok_or("handshake response is not a JSON object")?;
+    if let Ok("error") = string_field(object, "reply") {
+        return Err(format!("adapter refused the handshake: {}", object.get("message").and_then(Value::as_str).unwrap_or("")));
+    }
+    exact_keys(object, &["reply", "protocol", "implementation", "protocols", "profiles", "limits", "assistBatchBound"])?;
+    if string_field(object, "reply")? != "hello" {
+        return Err("the first response must be the hello reply".into());
+    }
+    let protocol = string_field(object, "protocol")?;
+    if protocol != DRIVER_PROTOCOL {
+        return Err(format!("adapter speaks driver protocol {protocol:?}; this harness speaks {DRIVER_PROTOCOL:?}"));
+    }
+    let implementation = object.get("implementation").and_then(Value::as_object).ok_or("implementation must be an object")?;
+    exact_keys(implementation, &["name", "version", "language"])?;
+    let strings = |key: &str| -> Result<BTreeSet<String>, String> {
+        object
+            .get(key)
+            .and_then(Value::as_array)
+            .ok_or_else(|| format!("{key} must be an array"))?
+            .iter()
+            .map(|v| v.as_str().map(str::to_string).ok_or_else(|| format!("{key} must hold strings")))
+            .collect()
+    };
+    let mut protocols = BTreeSet::new();
+    for name in strings("protocols")? {
+        match name.as_str() {
+            "rcip" => protocols.insert(Protocol::Rcip),
+            "rui" => protocols.insert(Protocol::Rui),
+            other => return Err(format!("unknown protocol {other:?} in handshake")),
+        };
+    }
+    let limits = match object.get("limits") {
+        Some(Value::Null) => None,
+        Some(Value::Object(l)) => Some(Value::Object(l.clone())),
+        _ => return Err("limits must be an object or null".into()),
+    };
+    let assist_batch_bound = match object.get("assistBatchBound") {
+        Some(Value::Null) => None,
+        Some(v) => Some(v.as_u64().filter(|n| (1..=32).contains(n)).ok_or("assistBatchBound must be 1..32 or null")?),
+        None => return Err("assistBatchBound is required".into()),
+    };
+    Ok(Implementation {
+        name: string_field(implementation, "name")?.to_string(),
+        version: string_field(implementation, "version")?.to_string(),
+        protocols,
+        profiles: strings("profiles")?,
+        rui_limits: limits,
+        assist_batch_bound,
+    })
+}
+
+/// Encodes the handshake response (adapter side).
+pub fn encode_hello(implementation: &Implementation) -> Value {
+    json!({
+        "reply": "hello",
+        "protocol": DRIVER_PROTOCOL,
+        "implementation": { "name": implementation.name, "version": implementation.version, "language": "rust" },
+        "protocols": implementation.protocols.iter().map(|p| p.as_str()).collect::<Vec<_>>(),
+        "profiles": implementation.profiles,
+        "limits": implementation.rui_limits,
+        "assistBatchBound": implementation.assist_batch_bound,
+    })
+}
+
+/// Encodes a reply (adapter side); `Err` becomes the `error` reply.
+pub fn encode_reply(reply: Result<Reply, String>) -> Value {
+    match reply {
+        Ok(Reply::Done) => json!({ "reply": "done" }),
+        Ok(Reply::Threw) => json!({ "reply": "threw" }),
+        Ok(Reply::Observed(value)) => json!({ "reply": "observed", "value": value }),
+        Ok(Reply::Unsupported(reason)) => json!({ "reply": "unsupported", "reason": reason }),
+        Err(message) => json!({ "reply": "error", "message": message }),
+    }
+}

@@ -1,0 +1,104 @@
+//! The process adapter against misbehaving adapters (`harness/driver/README.md`, "Timeouts,
+//! crashes and restarts"): a hang, a crash, a malformed or out-of-shape reply each give an
+//! `AdapterError` for that case, and the next case gets a fresh process. Also the handshake
+//! against the bundled reference driver.
+
+use std::time::{Duration, Instant};
+
+use harness::adapter::{Adapter, Protocol, Reply};
+use harness::adapters::process::ProcessAdapter;
+use serde_json::json;
+
+const HELLO: &str = r#"{"reply":"hello","protocol":"rcip-rui-driver/1","implementation":{"name":"sh","version":"1"},"protocols":["rcip"],"profiles":["events"],"limits":null,"assistBatchBound":null}"#;
+
+/// A shell adapter that answers the handshake, `start` and `finish` correctly and does
+/// `on_step` (shell code) for every step.
+fn shell_adapter(on_step: &str) -> Vec<String> {
+    let script = format!(
+        "read l; echo '{HELLO}'; while read l; do case \"$l\" in \
+         *'\"start\"'*) echo '{{\"reply\":\"done\"}}';; \
+         *'\"step\"'*) {on_step};; \
+         *'\"finish\"'*) echo '{{\"reply\":\"done\"}}';; \
+         *) exit 0;; esac; done"
+    );
+    vec!["sh".into(), "-c".into(), script]
+}
+
+fn launch(argv: Vec<String>) -> ProcessAdapter {
+    ProcessAdapter::launch(argv, Duration::from_millis(500)).expect("handshake")
+}
+
+fn start(adapter: &mut ProcessAdapter) -> Reply {
+    adapter.start("rcip.demo.case.001", Protocol::Rcip, &json!({})).expect("start")
+}
+
+#[test]
+fn the_handshake_declares_the_implementation() {
+    let adapter = launch(shell_adapter("echo '{\"reply\":\"done\"}'"));
+    let implementation = adapter.implementation();
+    assert_eq!((implementation.name.as_str(), implementation.version.as_str()), ("sh", "1"));
+    assert!(implementation.protocols.contains(&Protocol::Rcip));
+    assert!(!implementation.protocols.contains(&Protocol::Rui));
+    assert!(implementation.profiles.contains("events"));
+}
+
+#[test]
+fn a_well_behaved_step_is_decoded() {
+    let mut adapter = launch(shell_adapter("echo '{\"reply\":\"observed\",\"value\":{\"status\":\"succeeded\"}}'"));
+    assert_eq!(start(&mut adapter), Reply::Done);
+    let reply = adapter.step(&json!({"expect": "outcome", "of": "i1"})).unwrap();
+    assert_eq!(reply, Reply::Observed(json!({"status": "succeeded"})));
+}
+
+#[test]
+fn a_hang_times_out_and_the_next_case_gets_a_fresh_process() {
+    let mut adapter = launch(shell_adapter("exec sleep 30"));
+    assert_eq!(start(&mut adapter), Reply::Done);
+    let began = Instant::now();
+    let error = adapter.step(&json!({"host": "refresh"})).unwrap_err();
+    assert!(error.0.contains("no response within 500 ms"), "{error}");
+    assert!(began.elapsed() < Duration::from_secs(10));
+    assert_eq!(start(&mut adapter), Reply::Done, "restarted for the next case");
+}
+
+#[test]
+fn a_crash_is_an_error_with_the_adapter_stderr() {
+    let mut adapter = launch(shell_adapter("echo 'boom: something broke' >&2; exit 3"));
+    assert_eq!(start(&mut adapter), Reply::Done);
+    let error = adapter.step(&json!({"host": "refresh"})).unwrap_err();
+    assert!(error.0.contains("closed its stdout"), "{error}");
+    assert!(error.0.contains("boom: something broke"), "{error}");
+    assert_eq!(start(&mut adapter), Reply::Done);
+}
+
+#[test]
+fn malformed_and_out_of_shape_replies_are_errors() {
+    for (answer, expected) in [
+        ("echo 'not json'", "not JSON"),
+        ("echo '{\"reply\":\"done\",\"extra\":1}'", "unexpected member"),
+        ("echo '{\"reply\":\"maybe\"}'", "unknown reply kind"),
+        ("echo '{\"reply\":\"error\",\"message\":\"cannot do it\"}'", "adapter error: cannot do it"),
+    ] {
+        let mut adapter = launch(shell_adapter(answer));
+        assert_eq!(start(&mut adapter), Reply::Done);
+        let error = adapter.step(&json!({"host": "refresh"})).unwrap_err();
+        assert!(error.0.contains(expected), "{answer}: {error}");
+    }
+}
+
+#[test]
+fn a_wrong_handshake_is_refused() {
+    let wrong = HELLO.replace("rcip-rui-driver/1", "rcip-rui-driver/9");
+    let argv = vec!["sh".into(), "-c".into(), format!("read l; echo '{wrong}'; sleep 5")];
+    let error = ProcessAdapter::launch(argv, Duration::from_millis(500)).err().unwrap();
+    assert!(error.contains("rcip-rui-driver/9"), "{error}");
+    let error = ProcessAdapter::launch(vec!["/nonexistent/adapter".into()], Duration::from_millis(500)).err().unwrap();
+    assert!(error.contains("cannot start adapter"), "{error}");
+}
+
+#[test]
+fn the_reference_driver_answers_the_handshake() {
+    let adapter = launch(vec![env!("CARGO_BIN_EXE_reference-driver").into()]);
+    assert_eq!(adapter.implementation().name, "reference");
+    assert!(adapter.implementation().protocols.contains(&Protocol::Rcip));
+}
