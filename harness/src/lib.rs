@@ -3,14 +3,19 @@
 
 pub mod adapter;
 pub mod adapters;
+pub mod certification;
 pub mod console;
 pub mod digest;
 pub mod driver;
+pub mod expectations;
+pub mod junit;
 pub mod loader;
 pub mod matching;
 pub mod report;
 pub mod runner;
 pub mod schema;
+pub mod select;
+pub mod session;
 pub mod verdict;
 
 use std::path::PathBuf;

@@ -1,51 +1,133 @@
-//! The `conformance` CLI: runs the vectors against the bundled reference (the default `run`),
-//! lists cases, and explains one case with the requirement sentences it checks.
+//! The `conformance` CLI: runs the vectors against the bundled reference (the default) or any
+//! implementation behind a driver-protocol adapter (`--adapter -- CMD ARGS...`), lists cases, and
+//! explains one case with the requirement sentences it checks.
 //!
-//! Exit codes: 0 every case passed (or was non-strict, unsupported or skipped); 1 a case failed or
-//! errored; 2 bad usage, or a vector file that does not load.
+//! Exit codes of `run`: 0 no unexpected failure; 1 a case failed or errored and is not listed as a
+//! known failure; 2 bad usage, a vector file that does not load, or an adapter that cannot start;
+//! 3 no unexpected failure, but the expectations file is stale (a listed case did not fail, or an
+//! entry matches no case).
 
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
 
 use harness::adapter::Adapter;
+use harness::adapters::process::ProcessAdapter;
 use harness::adapters::reference::ReferenceAdapter;
 use harness::console::render_case;
+use harness::expectations::{baseline, Expectations};
 use harness::loader::{Case, Vectors};
 use harness::report::Run;
-use harness::runner::run_case;
+use harness::select::Selection;
+use harness::session::run_cases;
 use harness::verdict::Verdict;
 
 #[derive(Parser)]
 #[command(name = "conformance", version, about = "RCIP 1.0 and Rixx UI 0.1 conformance runner")]
 struct Cli {
     /// The vector directory (default: the vectors/ of this repository).
-    #[arg(long, global = true)]
+    #[arg(long, global = true, value_name = "DIR")]
     vectors: Option<PathBuf>,
     #[command(subcommand)]
     command: Option<Command>,
 }
 
+#[derive(Args, Default, Clone)]
+struct Filters {
+    /// Only cases whose id starts with PREFIX (repeatable; any matches).
+    #[arg(long = "filter", value_name = "PREFIX")]
+    prefixes: Vec<String>,
+    /// Only cases of this section, e.g. rcip.policy-race (repeatable).
+    #[arg(long = "section", value_name = "SECTION")]
+    sections: Vec<String>,
+    /// Only cases citing this requirement id, or ids under it: CL-B07 selects CL-B07-1, ... (repeatable).
+    #[arg(long = "requirement", value_name = "ID")]
+    requirements: Vec<String>,
+    /// Only cases needing this profile (repeatable).
+    #[arg(long = "profile", value_name = "PROFILE")]
+    profiles: Vec<String>,
+    /// Only cases of this strictness: REQUIRED, RECOMMENDED, IMPL-DEFINED, PROFILE (repeatable).
+    #[arg(long = "strictness", value_name = "LEVEL")]
+    strictness: Vec<String>,
+}
+
+impl Filters {
+    fn selection(&self) -> Selection {
+        Selection {
+            prefixes: self.prefixes.clone(),
+            sections: self.sections.clone(),
+            requirements: self.requirements.clone(),
+            profiles: self.profiles.clone(),
+            strictness: self.strictness.clone(),
+        }
+    }
+}
+
+#[derive(Args)]
+struct RunArgs {
+    #[command(flatten)]
+    filters: Filters,
+    /// Drive an implementation through a driver-protocol adapter: `--adapter -- CMD ARGS...`.
+    #[arg(long)]
+    adapter: bool,
+    /// The adapter command and its arguments, after `--` (no shell).
+    #[arg(last = true, value_name = "CMD")]
+    command: Vec<String>,
+    /// Per-request timeout for a process adapter, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    step_timeout: u64,
+    /// Cases run in parallel (one adapter process each).
+    #[arg(long, short = 'j', value_name = "N", default_value_t = 1)]
+    jobs: usize,
+    /// Known failures and skips, each with a reason (TOML; see harness/README.md).
+    #[arg(long, value_name = "FILE")]
+    expectations: Option<PathBuf>,
+    /// Write the failures of this run as an expectations file (a baseline).
+    #[arg(long, value_name = "FILE")]
+    write_expectations: Option<PathBuf>,
+    /// Write the JSON report (schema: harness/report.schema.json).
+    #[arg(long, value_name = "FILE")]
+    report: Option<PathBuf>,
+    /// Write JUnit XML.
+    #[arg(long, value_name = "FILE")]
+    junit: Option<PathBuf>,
+    /// Write the Markdown certification report.
+    #[arg(long, value_name = "FILE")]
+    markdown: Option<PathBuf>,
+    /// Print only the summary.
+    #[arg(long)]
+    quiet: bool,
+}
+
+impl Default for RunArgs {
+    /// `conformance` with no command: `run` with the defaults clap would give.
+    fn default() -> RunArgs {
+        RunArgs {
+            filters: Filters::default(),
+            adapter: false,
+            command: Vec::new(),
+            step_timeout: 10_000,
+            jobs: 1,
+            expectations: None,
+            write_expectations: None,
+            report: None,
+            junit: None,
+            markdown: None,
+            quiet: false,
+        }
+    }
+}
+
 #[derive(Subcommand)]
 enum Command {
-    /// Run cases against the bundled reference and print a summary (the default command).
-    Run {
-        /// Run only cases whose id starts with this prefix (repeatable).
-        #[arg(long = "filter", value_name = "PREFIX")]
-        filters: Vec<String>,
-        /// Write the JSON report to this file.
-        #[arg(long, value_name = "FILE")]
-        report: Option<PathBuf>,
-        /// Print only the summary, not each difference.
-        #[arg(long)]
-        quiet: bool,
-    },
+    /// Run cases and print a summary per section and strictness (the default command).
+    Run(Box<RunArgs>),
     /// List case ids with their description.
-    List {
-        #[arg(long = "filter", value_name = "PREFIX")]
-        filters: Vec<String>,
-    },
+    List(Filters),
     /// Show one case: its steps, expectations, and the requirement sentences it checks.
     Explain {
         /// The case id.
@@ -53,12 +135,28 @@ enum Command {
     },
 }
 
-fn selected<'v>(vectors: &'v Vectors, filters: &[String]) -> Vec<&'v Case> {
-    vectors
-        .cases
-        .iter()
-        .filter(|c| filters.is_empty() || filters.iter().any(|f| c.id.starts_with(f.as_str())))
-        .collect()
+struct Style {
+    colour: bool,
+}
+
+impl Style {
+    fn detect() -> Style {
+        Style { colour: std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none() }
+    }
+
+    fn verdict(&self, verdict: Verdict) -> String {
+        let code = match verdict {
+            Verdict::Pass => "32",
+            Verdict::Fail | Verdict::Errored => "31",
+            Verdict::NonStrict | Verdict::Xfail => "33",
+            Verdict::Unsupported | Verdict::Skip => "2",
+        };
+        if self.colour {
+            format!("\x1b[{code}m{verdict}\x1b[0m")
+        } else {
+            verdict.to_string()
+        }
+    }
 }
 
 fn load(path: &Option<PathBuf>) -> Result<Vectors, ExitCode> {
@@ -73,36 +171,113 @@ fn load(path: &Option<PathBuf>) -> Result<Vectors, ExitCode> {
     Ok(vectors)
 }
 
-fn run(vectors: &Vectors, filters: &[String], report: &Option<PathBuf>, quiet: bool) -> ExitCode {
-    let mut adapter = ReferenceAdapter::new();
-    let cases = selected(vectors, filters);
-    let mut results = Vec::with_capacity(cases.len());
-    for case in cases {
-        let result = run_case(&mut adapter, case);
-        if !quiet && !matches!(result.verdict, Verdict::Pass | Verdict::Skip) {
-            print!("{}", render_case(&result));
-        }
-        results.push((case, result));
+fn write_file(path: &PathBuf, text: &str, what: &str) -> Result<(), ExitCode> {
+    std::fs::write(path, text).map_err(|e| {
+        eprintln!("error: cannot write the {what} to {}: {e}", path.display());
+        ExitCode::from(2)
+    })?;
+    println!("{what} written to {}", path.display());
+    Ok(())
+}
+
+fn run(vectors: &Vectors, args: &RunArgs) -> Result<ExitCode, ExitCode> {
+    if args.adapter != !args.command.is_empty() {
+        eprintln!("error: give the adapter as `--adapter -- CMD ARGS...`");
+        return Err(ExitCode::from(2));
     }
-    let run = Run { vectors, implementation: adapter.implementation().clone(), results };
-    println!("{}", run.summary());
-    if let Some(path) = report {
-        let text = serde_json::to_string_pretty(&run.to_json()).unwrap_or_default();
-        if let Err(e) = std::fs::write(path, text + "\n") {
-            eprintln!("error: cannot write the report to {}: {e}", path.display());
-            return ExitCode::from(2);
+    let expectations = match &args.expectations {
+        Some(path) => Expectations::load(path).map_err(|e| {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        })?,
+        None => Expectations::default(),
+    };
+    let timeout = Duration::from_millis(args.step_timeout.max(1));
+    let argv = args.command.clone();
+    let factory = move || -> Result<Box<dyn Adapter>, String> {
+        if argv.is_empty() {
+            Ok(Box::new(ReferenceAdapter::new()))
+        } else {
+            Ok(Box::new(ProcessAdapter::launch(argv.clone(), timeout)?))
         }
-        println!("report written to {}", path.display());
+    };
+    // One adapter up front: its handshake says what the implementation declares, and a broken
+    // adapter stops the run before any case.
+    let implementation = factory()
+        .map_err(|e| {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        })?
+        .implementation()
+        .clone();
+    let cases: Vec<&Case> = args.filters.selection().apply(&vectors.cases);
+    let style = Style::detect();
+    let progress = (!args.quiet && std::io::stderr().is_terminal()).then(|| {
+        let bar = ProgressBar::new(cases.len() as u64);
+        if let Ok(template) = ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}") {
+            bar.set_style(template);
+        }
+        bar
+    });
+    let plain = !args.quiet && progress.is_none();
+    let skip = |case: &Case| expectations.skip_reason(&case.id).map(|r| format!("listed as skipped: {r}"));
+    let on_done = |case: &Case, result: &harness::runner::CaseResult| match &progress {
+        Some(bar) => {
+            bar.inc(1);
+            bar.set_message(case.id.clone());
+        }
+        None if plain => println!("{:<11} {}", style.verdict(result.verdict), case.id),
+        None => {}
+    };
+    let mut results = run_cases(&cases, args.jobs, &factory, &skip, &on_done).map_err(|e| {
+        eprintln!("error: {e}");
+        ExitCode::from(2)
+    })?;
+    if let Some(bar) = &progress {
+        bar.finish_and_clear();
+    }
+    let stale = expectations.apply(&vectors.cases, &mut results);
+    if !args.quiet {
+        for result in results.iter().filter(|r| matches!(r.verdict, Verdict::Fail | Verdict::NonStrict | Verdict::Errored)) {
+            println!("\n{}", render_case(result));
+        }
+    }
+    let run = Run { vectors, implementation, results: cases.into_iter().zip(results).collect() };
+    println!("\n{}", run.summary());
+    for level in [harness::adapter::Protocol::Rcip, harness::adapter::Protocol::Rui] {
+        println!("certification: {}", harness::certification::level(&run, level));
+    }
+    if let Some(path) = &args.report {
+        write_file(path, &(serde_json::to_string_pretty(&run.to_json()).unwrap_or_default() + "\n"), "JSON report")?;
+    }
+    if let Some(path) = &args.junit {
+        let xml = harness::junit::render(&run).map_err(|e| {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        })?;
+        write_file(path, &xml, "JUnit report")?;
+    }
+    if let Some(path) = &args.markdown {
+        write_file(path, &harness::certification::render(&run), "certification report")?;
+    }
+    if let Some(path) = &args.write_expectations {
+        let results: Vec<_> = run.results.iter().map(|(_, r)| r.clone()).collect();
+        write_file(path, &baseline(&results, &vectors.digest), "expectations baseline")?;
+    }
+    for problem in &stale {
+        eprintln!("expectations: {problem}");
     }
     if !vectors.errors.is_empty() {
         eprintln!("{} vector file problem(s): see the errors above", vectors.errors.len());
-        return ExitCode::from(2);
+        return Ok(ExitCode::from(2));
     }
-    if run.failed() {
+    Ok(if run.failed() {
         ExitCode::from(1)
+    } else if !stale.is_empty() {
+        ExitCode::from(3)
     } else {
         ExitCode::SUCCESS
-    }
+    })
 }
 
 fn explain(vectors: &Vectors, id: &str) -> ExitCode {
@@ -121,8 +296,8 @@ fn explain(vectors: &Vectors, id: &str) -> ExitCode {
     }
     println!("\nrequirements:");
     let mut clarifications = Vec::new();
-    for rid in &case.requirements {
-        match vectors.requirements.get(rid) {
+    for rid in harness::select::cited_requirements(case) {
+        match vectors.requirements.get(&rid) {
             Some(r) => {
                 println!("  {} [{}] {} ({})\n    \"{}\"", r.id, r.strictness, r.source, r.locator, r.quote);
                 clarifications.extend(r.clarified_by.iter().cloned());
@@ -142,7 +317,7 @@ fn explain(vectors: &Vectors, id: &str) -> ExitCode {
         }
     }
     println!("\nsetup:\n{}", serde_json::to_string_pretty(&case.setup).unwrap_or_default());
-    println!("\nsteps:");
+    println!("\nsteps (actions, then `expect` steps with the pattern the observation must match):");
     for (i, step) in case.steps.iter().enumerate() {
         println!("  {i:>3} {}", serde_json::to_string(step).unwrap_or_default());
     }
@@ -155,13 +330,17 @@ fn main() -> ExitCode {
         Ok(v) => v,
         Err(code) => return code,
     };
-    match cli.command.unwrap_or(Command::Run { filters: Vec::new(), report: None, quiet: false }) {
-        Command::Run { filters, report, quiet } => run(&vectors, &filters, &report, quiet),
-        Command::List { filters } => {
-            for case in selected(&vectors, &filters) {
-                println!("{:<52} {}", case.id, case.description);
+    match cli.command.unwrap_or_else(|| Command::Run(Box::default())) {
+        Command::Run(args) => run(&vectors, &args).unwrap_or_else(|code| code),
+        Command::List(filters) => {
+            for case in filters.selection().apply(&vectors.cases) {
+                println!("{:<56} {}", case.id, case.description);
             }
-            ExitCode::SUCCESS
+            if vectors.errors.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(2)
+            }
         }
         Command::Explain { case } => explain(&vectors, &case),
     }

@@ -1,0 +1,164 @@
+//! The Markdown certification report: implementation and suite versions, vector digest,
+//! declared profiles, results per requirement, section, strictness and profile, and a one-line
+//! certification level per protocol. A skip, an unsupported or an errored case never counts as a
+//! pass: a level is granted only when every case it rests on ran and passed.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+
+use crate::adapter::Protocol;
+use crate::loader::Case;
+use crate::report::{Counts, Run};
+use crate::select::cited_requirements;
+use crate::verdict::Verdict;
+
+fn protocol_title(protocol: Protocol) -> &'static str {
+    match protocol {
+        Protocol::Rcip => "RCIP 1.0",
+        Protocol::Rui => "Rixx UI 0.1",
+    }
+}
+
+/// The certification level of one protocol, as one line.
+pub fn level(run: &Run<'_>, protocol: Protocol) -> String {
+    let title = protocol_title(protocol);
+    if !run.implementation.protocols.contains(&protocol) {
+        return format!("{title}: not implemented");
+    }
+    let declared = &run.implementation.profiles;
+    let of_protocol: Vec<&(&Case, crate::runner::CaseResult)> =
+        run.results.iter().filter(|(c, _)| c.protocol == protocol).collect();
+    let runnable = |c: &Case| c.profiles.iter().all(|p| declared.contains(p));
+    let core: Vec<_> = of_protocol
+        .iter()
+        .filter(|(c, _)| runnable(c) && matches!(c.strictness.as_str(), "REQUIRED" | "IMPL-DEFINED"))
+        .collect();
+    if core.is_empty() {
+        return format!("{title}: not certified (no REQUIRED case ran)");
+    }
+    let blocking: Vec<&str> = core
+        .iter()
+        .filter(|(_, r)| !matches!(r.verdict, Verdict::Pass | Verdict::NonStrict))
+        .map(|(c, _)| c.id.as_str())
+        .collect();
+    if !blocking.is_empty() {
+        return format!("{title}: not certified ({} REQUIRED case(s) did not pass)", blocking.len());
+    }
+    let all_strict = of_protocol
+        .iter()
+        .filter(|(c, _)| runnable(c) && c.strictness != "PROFILE")
+        .all(|(_, r)| r.verdict == Verdict::Pass);
+    let mut line = format!("{title}: REQUIRED{}", if all_strict { " + RECOMMENDED" } else { "" });
+    let mut profiles_passed = Vec::new();
+    let mut profiles_seen: BTreeSet<&str> = BTreeSet::new();
+    for (case, _) in &of_protocol {
+        profiles_seen.extend(case.profiles.iter().map(String::as_str));
+    }
+    for profile in profiles_seen.iter().filter(|p| declared.contains(**p)) {
+        let passed = of_protocol
+            .iter()
+            .filter(|(c, _)| runnable(c) && c.profiles.iter().any(|p| p == profile))
+            .all(|(_, r)| matches!(r.verdict, Verdict::Pass | Verdict::NonStrict));
+        if passed {
+            profiles_passed.push(*profile);
+        }
+    }
+    if !profiles_passed.is_empty() {
+        let _ = write!(line, "; profiles: {}", profiles_passed.join(", "));
+    }
+    line
+}
+
+fn counts_row(name: &str, counts: &Counts) -> String {
+    let cells: Vec<String> = Verdict::ALL.iter().map(|v| counts.get(v).copied().unwrap_or(0).to_string()).collect();
+    format!("| {name} | {} |", cells.join(" | "))
+}
+
+fn counts_header(first: &str) -> String {
+    let names: Vec<&str> = Verdict::ALL.iter().map(|v| v.as_str()).collect();
+    format!("| {first} | {} |\n|---|{}", names.join(" | "), "---:|".repeat(names.len()))
+}
+
+fn table(out: &mut String, title: &str, first: &str, rows: &BTreeMap<String, Counts>) {
+    let _ = writeln!(out, "\n## {title}\n\n{}", counts_header(first));
+    for (name, counts) in rows {
+        let _ = writeln!(out, "{}", counts_row(name, counts));
+    }
+}
+
+/// The worst verdict first: what a requirement's status is.
+fn severity(verdict: Verdict) -> u8 {
+    match verdict {
+        Verdict::Fail => 0,
+        Verdict::Errored => 1,
+        Verdict::Xfail => 2,
+        Verdict::NonStrict => 3,
+        Verdict::Unsupported => 4,
+        Verdict::Skip => 5,
+        Verdict::Pass => 6,
+    }
+}
+
+pub fn render(run: &Run<'_>) -> String {
+    let mut out = String::new();
+    let implementation = &run.implementation;
+    let _ = writeln!(out, "# Conformance report: {} {}\n", implementation.name, implementation.version);
+    let levels: Vec<String> = [Protocol::Rcip, Protocol::Rui].iter().map(|p| level(run, *p)).collect();
+    let _ = writeln!(out, "**Certification:** {}.\n", levels.join(". "));
+    let _ = writeln!(out, "| | |\n|---|---|");
+    let _ = writeln!(out, "| implementation | {} {} |", implementation.name, implementation.version);
+    let _ = writeln!(out, "| suite | rcip-rui conformance {} |", env!("CARGO_PKG_VERSION"));
+    let _ = writeln!(out, "| vector digest | `{}` |", run.vectors.digest);
+    let profiles: Vec<&str> = implementation.profiles.iter().map(String::as_str).collect();
+    let _ = writeln!(out, "| declared profiles | {} |", if profiles.is_empty() { "none".into() } else { profiles.join(", ") });
+    let protocols: Vec<&str> = implementation.protocols.iter().map(|p| p.as_str()).collect();
+    let _ = writeln!(out, "| declared protocols | {} |", protocols.join(", "));
+    let _ = writeln!(out, "| cases run | {} |", run.results.len());
+    let _ = writeln!(out, "\nA level is granted only on passes: skipped, unsupported, errored and known-failure cases never count as passes. `non-strict` means only RECOMMENDED checks differed.");
+
+    let mut total = BTreeMap::new();
+    total.insert("all cases".to_string(), run.counts());
+    table(&mut out, "Results", "", &total);
+    table(&mut out, "Per section", "section", &run.counts_by(|c| c.section.clone()));
+    table(&mut out, "Per strictness", "strictness", &run.counts_by(|c| c.strictness.clone()));
+    let mut per_profile: BTreeMap<String, Counts> = BTreeMap::new();
+    for (case, result) in &run.results {
+        let names = if case.profiles.is_empty() { vec!["(none)".to_string()] } else { case.profiles.clone() };
+        for name in names {
+            *per_profile.entry(name).or_default().entry(result.verdict).or_default() += 1;
+        }
+    }
+    table(&mut out, "Per profile", "profile", &per_profile);
+
+    let mut per_requirement: BTreeMap<String, Vec<Verdict>> = BTreeMap::new();
+    for (case, result) in &run.results {
+        for id in cited_requirements(case) {
+            per_requirement.entry(id).or_default().push(result.verdict);
+        }
+    }
+    let _ = writeln!(out, "\n## Per requirement\n\n| requirement | strictness | status | cases | sentence |\n|---|---|---|---:|---|");
+    for (id, verdicts) in &per_requirement {
+        let status = verdicts.iter().copied().min_by_key(|v| severity(*v)).unwrap_or(Verdict::Skip);
+        let (strictness, quote) = run
+            .vectors
+            .requirements
+            .get(id)
+            .map(|r| (r.strictness.as_str(), r.quote.replace('|', "\\|")))
+            .unwrap_or(("?", String::new()));
+        let _ = writeln!(out, "| {id} | {strictness} | {status} | {} | {quote} |", verdicts.len());
+    }
+    let not_passing: Vec<_> = run.results.iter().filter(|(_, r)| r.verdict != Verdict::Pass).collect();
+    if !not_passing.is_empty() {
+        let _ = writeln!(out, "\n## Cases that did not pass\n\n| case | verdict | reason |\n|---|---|---|");
+        for (case, result) in not_passing {
+            let reason = result
+                .reason
+                .clone()
+                .unwrap_or_else(|| format!("{} check(s) differed", result.differences.len()))
+                .replace('|', "\\|")
+                .replace('\n', " ");
+            let _ = writeln!(out, "| {} | {} | {reason} |", case.id, result.verdict);
+        }
+    }
+    out
+}
