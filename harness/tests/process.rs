@@ -102,3 +102,23 @@ fn the_reference_driver_answers_the_handshake() {
     assert_eq!(adapter.implementation().name, "reference");
     assert!(adapter.implementation().protocols.contains(&Protocol::Rcip));
 }
+
+#[test]
+fn an_answer_out_of_turn_is_an_error() {
+    // Answers every step twice: the second answer arrives with no request pending.
+    let mut adapter = launch(shell_adapter("echo '{\"reply\":\"done\"}'; echo '{\"reply\":\"done\"}'"));
+    assert_eq!(start(&mut adapter), Reply::Done);
+    assert_eq!(adapter.step(&json!({"host": "refresh"})).unwrap(), Reply::Done);
+    std::thread::sleep(Duration::from_millis(100));
+    let error = adapter.step(&json!({"host": "refresh"})).unwrap_err();
+    assert!(error.0.contains("out of turn"), "{error}");
+}
+
+#[test]
+fn a_huge_response_line_is_refused_without_reading_it_all() {
+    // 20 MiB without a newline: more than the 16 MiB bound.
+    let mut adapter = launch(shell_adapter("head -c 20971520 /dev/zero | tr '\\0' 'x'; echo"));
+    assert_eq!(start(&mut adapter), Reply::Done);
+    let error = adapter.step(&json!({"host": "refresh"})).unwrap_err();
+    assert!(error.0.contains("longer than"), "{error}");
+}

@@ -179,6 +179,12 @@ fn with_stderr(message: String, tail: &str) -> String {
 }
 
 fn exchange(running: &mut Running, message: &Value, timeout: Duration) -> Result<String, String> {
+    // Anything already waiting was sent without a request: the adapter answered out of turn, and
+    // every later answer would be matched to the wrong request.
+    if let Ok(unsolicited) = running.lines.try_recv() {
+        let shown: String = unsolicited.unwrap_or_else(|e| e).chars().take(200).collect();
+        return Err(format!("response out of turn (no request was pending): {shown}"));
+    }
     let mut line = serde_json::to_string(message).map_err(|e| e.to_string())?;
     line.push('\n');
     running
