@@ -176,6 +176,15 @@ fn walk_matcher(kind: &str, pattern: &Value, actual: Option<&Value>, pointer: &s
                 None => push(outcome, pointer, "missing"),
             }
         }
+        "excludes" => {
+            let text = pattern.get("text").and_then(Value::as_str).unwrap_or("");
+            match actual {
+                Some(Value::String(found)) if !found.contains(text) => {}
+                Some(Value::String(_)) => push(outcome, pointer, format!("contains {text:?}")),
+                Some(other) => push(outcome, pointer, format!("expected a string, found {}", type_name(other))),
+                None => push(outcome, pointer, "missing"),
+            }
+        }
         other => push(outcome, pointer, format!("unknown matcher {other}")),
     }
 }
@@ -296,6 +305,14 @@ mod tests {
         assert!(ok(p.clone(), json!([5, 1])));
         assert!(!ok(p.clone(), json!([5, 6])));
         assert!(!ok(p, json!([1])));
+    }
+
+    #[test]
+    fn excludes_matches_strings_without_the_text() {
+        let p = json!({"$match": "excludes", "text": "secret"});
+        assert!(ok(p.clone(), json!("Handler failed")));
+        assert!(!ok(p.clone(), json!("boom: secret at line 3")));
+        assert!(!ok(p, json!(3)));
     }
 
     #[test]
