@@ -1,0 +1,126 @@
+//! The self-lint catches each defect class it promises (issue 2, item 5): duplicate or retired
+//! ids, unknown requirements, uncovered testable requirements, bad descriptions, unknown
+//! profiles, and register entries whose quote or hash no longer matches the spec text.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+
+use suites::case::{Case, Section};
+use suites::lint::{lint, Pending};
+use suites::register::{normalise, quote_hash, Register, Requirement, Sources};
+
+const SPEC: &str = "Reuse returns INVOCATION_ALREADY_ACTIVE; IDs are not durable idempotency keys after completion.";
+
+fn requirement(id: &str, quote: &str, testability: &str) -> Requirement {
+    Requirement {
+        id: id.into(),
+        source: "001_2b4ed8e7da12f44d.txt".into(),
+        locator: "test".into(),
+        quote: quote.into(),
+        hash: quote_hash(quote),
+        strictness: "REQUIRED".into(),
+        testability: testability.into(),
+        reason: (testability != "vector").then(|| "not observable".into()),
+        profile: None,
+        clarified_by: Vec::new(),
+        codes: Vec::new(),
+        file: "rcip-life.toml".into(),
+    }
+}
+
+fn sources(text: &str) -> Sources {
+    let mut texts = BTreeMap::new();
+    texts.insert("001_2b4ed8e7da12f44d.txt".to_string(), (text.as_bytes().to_vec(), normalise(text)));
+    Sources { dir: PathBuf::from("spec"), texts }
+}
+
+fn register() -> Register {
+    Register {
+        requirements: vec![
+            requirement("RCIP-LIFE-POLICY-01", "Reuse returns INVOCATION_ALREADY_ACTIVE", "vector"),
+            requirement("RCIP-LIFE-POLICY-02", "IDs are not durable idempotency keys after completion.", "untestable"),
+        ],
+    }
+}
+
+fn section(cases: Vec<Case>) -> Vec<Section> {
+    vec![Section::new("rcip.demo", "demo", "test").cases(cases)]
+}
+
+fn good(id: &str) -> Case {
+    Case::new(id, "a reused id gets INVOCATION_ALREADY_ACTIVE").requirements(&["RCIP-LIFE-POLICY-01"])
+}
+
+fn errors(sections: &[Section], register: &Register, spec: &str, retired: &[&str]) -> Vec<String> {
+    let retired: BTreeSet<String> = retired.iter().map(|s| s.to_string()).collect();
+    lint(register, &sources(spec), sections, &[], &retired).errors
+}
+
+#[test]
+fn a_clean_suite_has_no_error_and_full_coverage() {
+    let report = lint(&register(), &sources(SPEC), &section(vec![good("rcip.demo.reuse.001")]), &[], &BTreeSet::new());
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+    assert!(report.coverage.contains("1 / 1"), "{}", report.coverage);
+}
+
+#[test]
+fn each_case_defect_is_reported() {
+    let cases = vec![
+        good("rcip.demo.reuse.001"),
+        good("rcip.demo.reuse.001"),
+        good("rcip.demo.retired.001"),
+        good("rcip.other.reuse.001"),
+        good("rcip.demo.reuse.1"),
+        Case::new("rcip.demo.long.001", "x".repeat(71)).requirements(&["RCIP-LIFE-POLICY-01"]),
+        Case::new("rcip.demo.should.001", "Should reject reuse").requirements(&["RCIP-LIFE-POLICY-01"]),
+        Case::new("rcip.demo.testthat.001", "test that reuse fails").requirements(&["RCIP-LIFE-POLICY-01"]),
+        good("rcip.demo.unknown.001").requirements(&["RCIP-LIFE-NOPE-01"]),
+        good("rcip.demo.untestable.001").requirements(&["RCIP-LIFE-POLICY-02"]),
+        good("rcip.demo.profile.001").profiles(&["teleport"]),
+        Case::new("rcip.demo.none.001", "cites nothing"),
+    ];
+    let found = errors(&section(cases), &register(), SPEC, &["rcip.demo.retired.001"]);
+    for expected in [
+        "duplicate id",
+        "retired id",
+        "must start with its section",
+        "3-digit serial",
+        "over 70 characters",
+        "not start with should/test that",
+        "unknown requirement RCIP-LIFE-NOPE-01",
+        "whose testability is untestable",
+        "unknown profile teleport",
+        "cites no requirement",
+    ] {
+        assert!(found.iter().any(|e| e.contains(expected)), "no error containing {expected:?} in {found:#?}");
+    }
+    assert_eq!(found.iter().filter(|e| e.contains("not start with should")).count(), 2);
+}
+
+#[test]
+fn an_uncovered_testable_requirement_is_an_error_unless_pending() {
+    let found = errors(&section(vec![Case::new("rcip.demo.x.001", "cites nothing")]), &register(), SPEC, &[]);
+    assert!(found.iter().any(|e| e.contains("RCIP-LIFE-POLICY-01") && e.contains("no case cites it")), "{found:?}");
+    let pending = [Pending { id: "RCIP-LIFE-POLICY-01".into(), issue: 9, reason: "later".into() }];
+    let cases = section(vec![Case::new("rcip.demo.x.001", "other").requirements(&["RCIP-LIFE-POLICY-01"])]);
+    let report = lint(&register(), &sources(SPEC), &cases, &pending, &BTreeSet::new());
+    assert!(report.errors.iter().any(|e| e.contains("is covered now")), "{:?}", report.errors);
+}
+
+#[test]
+fn spec_drift_and_a_stale_hash_are_reported() {
+    let drifted = SPEC.replace("INVOCATION_ALREADY_ACTIVE", "INVOCATION_BUSY");
+    let found = errors(&section(vec![good("rcip.demo.reuse.001")]), &register(), &drifted, &[]);
+    assert!(found.iter().any(|e| e.contains("RCIP-LIFE-POLICY-01") && e.contains("no longer found")), "{found:?}");
+
+    let mut stale = register();
+    stale.requirements[0].hash = "sha256:0000000000000000".into();
+    let found = errors(&section(vec![good("rcip.demo.reuse.001")]), &stale, SPEC, &[]);
+    assert!(found.iter().any(|e| e.contains("does not match its quote")), "{found:?}");
+}
+
+#[test]
+fn whitespace_does_not_change_a_quote_hash() {
+    assert_eq!(quote_hash("a  b\n c "), quote_hash("a b c"));
+    assert_ne!(quote_hash("a b c"), quote_hash("a b d"));
+}
