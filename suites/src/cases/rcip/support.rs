@@ -80,7 +80,6 @@ pub struct Def {
     application: Value,
     scopes: Vec<Value>,
     caps: Vec<Cap>,
-    extra: Map<String, Value>,
 }
 
 impl Def {
@@ -90,7 +89,6 @@ impl Def {
             application: json!({ "id": app_id, "name": "Notes", "description": "A notes application" }),
             scopes: Vec::new(),
             caps: Vec::new(),
-            extra: Map::new(),
         }
     }
 
@@ -109,20 +107,8 @@ impl Def {
         self
     }
 
-    /// A scope written as raw JSON (for invalid scopes).
-    pub fn raw_scope(mut self, scope: Value) -> Def {
-        self.scopes.push(scope);
-        self
-    }
-
     pub fn cap(mut self, cap: Cap) -> Def {
         self.caps.push(cap);
-        self
-    }
-
-    /// Replaces a top-level member (e.g. `protocolVersion`).
-    pub fn top(mut self, key: &str, value: Value) -> Def {
-        self.extra.insert(key.into(), value);
         self
     }
 
@@ -137,9 +123,6 @@ impl Def {
         object.insert("application".into(), self.application.clone());
         object.insert("scopes".into(), Value::Array(self.scopes.clone()));
         object.insert("capabilities".into(), Value::Array(self.caps.iter().map(Cap::to_json).collect()));
-        for (key, value) in &self.extra {
-            object.insert(key.clone(), value.clone());
-        }
         Value::Object(object)
     }
 }
