@@ -72,10 +72,10 @@ fn top_level() -> Vec<(&'static str, &'static str, Value)> {
     ]
 }
 
-fn input_case(slug: &str, what: &str, cap: &str, input: Value, reqs: &[&str]) -> Case {
+fn input_case(slug: &str, description: &str, cap: &str, input: Value, reqs: &[&str]) -> Case {
     let mut all = vec!["CL-B13-3", "RCIP-PROTO-LIFE-04"];
     all.extend_from_slice(reqs);
-    c(&format!("input-{slug}"), 1, &format!("Input holding {what} fails with INPUT_INVALID"))
+    c(&format!("input-{slug}"), 1, description)
         .requirements(&all)
         .setup(Setup::new(&def()).policy(allow()).to_json())
         .steps([
@@ -89,17 +89,23 @@ fn input_case(slug: &str, what: &str, cap: &str, input: Value, reqs: &[&str]) ->
 
 fn rejected_inputs() -> Vec<Case> {
     let mut cases: Vec<Case> =
-        non_json().into_iter().map(|(slug, what, input, reqs)| input_case(slug, what, OBJ, input, &reqs)).collect();
+        non_json()
+        .into_iter()
+        .map(|(slug, what, input, reqs)| {
+            input_case(slug, &format!("Input holding {what} fails with INPUT_INVALID"), OBJ, input, &reqs)
+        })
+        .collect();
     cases.extend(top_level().into_iter().map(|(slug, what, input)| {
-        input_case(slug, what, ANY, input, &["RCIP-LIFE-JSON-02", "CL-B13-2", "CL-B02-1"])
+        let description = format!("A top-level input that is {what} fails with INPUT_INVALID");
+        input_case(slug, &description, ANY, input, &["RCIP-LIFE-JSON-02", "CL-B13-2", "CL-B02-1"])
     }));
     cases
 }
 
-fn output_case(slug: &str, what: &str, cap: &str, output: Value, reqs: &[&str]) -> Case {
+fn output_case(slug: &str, description: &str, cap: &str, output: Value, reqs: &[&str]) -> Case {
     let mut all = vec!["CL-B12-1", "RCIP-PROTO-LIFE-08", "RCIP-LIFE-SCHEMA-04"];
     all.extend_from_slice(reqs);
-    c(&format!("output-{slug}"), 1, &format!("Output holding {what} fails with OUTPUT_INVALID"))
+    c(&format!("output-{slug}"), 1, description)
         .requirements(&all)
         .setup(Setup::new(&def()).policy(allow()).to_json())
         .steps([
@@ -112,11 +118,19 @@ fn output_case(slug: &str, what: &str, cap: &str, output: Value, reqs: &[&str]) 
 
 fn rejected_outputs() -> Vec<Case> {
     let mut cases: Vec<Case> =
-        non_json().into_iter().map(|(slug, what, output, reqs)| output_case(slug, what, OBJ, output, &reqs)).collect();
+        non_json()
+        .into_iter()
+        .map(|(slug, what, output, reqs)| {
+            output_case(slug, &format!("Output holding {what} fails with OUTPUT_INVALID"), OBJ, output, &reqs)
+        })
+        .collect();
     cases.extend(
         top_level()
             .into_iter()
-            .map(|(slug, what, output)| output_case(slug, what, ANY, output, &["RCIP-LIFE-JSON-02", "CL-B13-2"])),
+            .map(|(slug, what, output)| {
+                let description = format!("A top-level output that is {what} fails with OUTPUT_INVALID");
+                output_case(slug, &description, ANY, output, &["RCIP-LIFE-JSON-02", "CL-B13-2"])
+            }),
     );
     cases
 }

@@ -17,6 +17,7 @@ mod detachment;
 mod events;
 mod execution;
 mod expiry;
+mod host_text;
 mod identifiers;
 mod isolation;
 mod json_values;
@@ -62,6 +63,7 @@ pub fn sections() -> Vec<Section> {
         execution::section(),
         output::section(),
         outcomes::section(),
+        host_text::section(),
         isolation::section(),
         events::section(),
     ]

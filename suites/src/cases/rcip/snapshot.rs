@@ -581,7 +581,7 @@ fn redaction() -> Vec<Case> {
                 expect_snapshot(None, snapshot_caps(&ids(), &[("notes.delete", no_private)])),
             ]),
         c("redaction", 4, "Capability entries hold exactly the CL-A07 members")
-            .requirements(&["CL-B17-2", "RCIP-PROTO-SNAP-08", "CL-A07-3", "CL-A07-4"])
+            .requirements(&["CL-B17-1", "CL-B17-2", "RCIP-PROTO-SNAP-08", "CL-A07-3", "CL-A07-4"])
             .strictness(Strictness::Recommended)
             .notes("RECOMMENDED: minor releases may add optional snapshot fields (RCIP-PROTO-VER-05)")
             .setup(Setup::new(&single(vec![Cap::new("notes.list", "read").scopes(&["notes"]).tags(&["a"])])).to_json())

@@ -604,6 +604,14 @@ pub fn expect_events(is: Value) -> Value {
     json!({ "expect": "events", "is": is })
 }
 
+/// The marker every scripted host error carries as its message (vectors/README.md, handlers).
+pub const HOST_SECRET: &str = "host-secret-7f3a";
+
+/// The human-readable text of outcome `of` does not contain the host error marker (CL-B02-2).
+pub fn expect_no_host_text(of: &str) -> Value {
+    json!({ "expect": "outcome-text", "of": of, "is": { "$match": "excludes", "text": HOST_SECRET } })
+}
+
 // ---------------------------------------------------------------------------------------------
 // Patterns
 // ---------------------------------------------------------------------------------------------
