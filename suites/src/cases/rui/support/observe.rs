@@ -1,0 +1,137 @@
+//! Expectation steps over the Rixx UI observations of vectors/README.md ("Rixx UI steps"):
+//! the committed graph, data and revision, and the exact `transactions`, `quarantine` and
+//! `rejections` logs, with the stable codes of CL-D08 (PRJ-RUI-* entries of project-rui.toml).
+
+use serde_json::{json, Map, Value};
+
+use crate::case::Strictness;
+use crate::pattern::one_of;
+
+/// `{"expect": what, "is": is}`.
+pub fn expect(what: &str, is: Value) -> Value {
+    json!({ "expect": what, "is": is })
+}
+
+/// The step with its own strictness.
+pub fn strict(mut step: Value, strictness: Strictness) -> Value {
+    if let Some(object) = step.as_object_mut() {
+        object.insert("strictness".into(), json!(strictness.as_str()));
+    }
+    step
+}
+
+/// The step tracing to these requirement ids.
+pub fn traced(mut step: Value, requirements: &[&str]) -> Value {
+    if let Some(object) = step.as_object_mut() {
+        object.insert("requirements".into(), json!(requirements));
+    }
+    step
+}
+
+/// The step with a note for readers of the vector.
+pub fn noted(mut step: Value, note: &str) -> Value {
+    if let Some(object) = step.as_object_mut() {
+        object.insert("note".into(), json!(note));
+    }
+    step
+}
+
+/// A committed node: `{component, props, children}`.
+pub fn n(component: &str, props: Value, children: &[&str]) -> Value {
+    json!({ "component": component, "props": props, "children": children })
+}
+
+/// A `nodes` map from (id, node) pairs.
+pub fn nodes(entries: Vec<(&str, Value)>) -> Value {
+    let mut map = Map::new();
+    for (id, node) in entries {
+        map.insert(id.to_string(), node);
+    }
+    Value::Object(map)
+}
+
+/// The committed graph observation.
+pub fn graph(revision: u64, root: Option<&str>, nodes: Value) -> Value {
+    json!({ "revision": revision, "root": root, "nodes": nodes })
+}
+
+/// `{transactionId, result: "committed", revision}`.
+pub fn committed(tx: &str, revision: u64) -> Value {
+    json!({ "transactionId": tx, "result": "committed", "revision": revision })
+}
+
+/// `{transactionId, result: "aborted"}`.
+pub fn aborted(tx: &str) -> Value {
+    json!({ "transactionId": tx, "result": "aborted" })
+}
+
+/// `{transactionId, result: "rejected", code}`.
+pub fn rejected(tx: &str, code: &str) -> Value {
+    json!({ "transactionId": tx, "result": "rejected", "code": code })
+}
+
+/// Rejected with any one of these codes (several checks failed at once, PRJ-RUI-TX-07).
+pub fn rejected_any(tx: &str, codes: &[&str]) -> Value {
+    json!({ "transactionId": tx, "result": "rejected", "code": one_of(codes.iter().map(|c| json!(c))) })
+}
+
+/// A `quarantine` or `rejections` entry.
+pub fn at(frame: usize, code: &str) -> Value {
+    json!({ "frame": frame, "code": code })
+}
+
+/// RECORD_OUTSIDE_TRANSACTION for each of these frames.
+pub fn outside(frames: &[usize]) -> Vec<Value> {
+    frames.iter().map(|f| at(*f, super::code::RECORD_OUTSIDE_TRANSACTION)).collect()
+}
+
+/// The committed graph, data document and revision: what a failing transaction must leave as
+/// it was (RUI-RECOV-06, CL-D02-9).
+#[derive(Debug, Clone)]
+pub struct State {
+    pub graph: Value,
+    pub data: Value,
+    pub revision: u64,
+}
+
+impl State {
+    /// Revision 0, no root, no nodes, data `{}` (CL-D02-1, CL-D02-2).
+    pub fn empty() -> State {
+        State { graph: graph(0, None, json!({})), data: json!({}), revision: 0 }
+    }
+
+    pub fn new(revision: u64, root: &str, nodes: Value, data: Value) -> State {
+        State { graph: graph(revision, Some(root), nodes), data, revision }
+    }
+
+    /// `graph`, `data` and `revision` expectations.
+    pub fn expect(&self) -> Vec<Value> {
+        vec![
+            expect("graph", self.graph.clone()),
+            expect("data", self.data.clone()),
+            expect("revision", json!(self.revision)),
+        ]
+    }
+}
+
+/// Exact `transactions`, `quarantine` and `rejections` expectations.
+pub fn logs(transactions: Vec<Value>, quarantine: Vec<Value>, rejections: Vec<Value>) -> Vec<Value> {
+    vec![
+        expect("transactions", Value::Array(transactions)),
+        expect("quarantine", Value::Array(quarantine)),
+        expect("rejections", Value::Array(rejections)),
+    ]
+}
+
+/// The `rejections` expectation when a failure may be found at the offending record or only at
+/// commit (PRJ-RUI-TX-08): either nothing is rejected, or every record after the offending one
+/// is rejected as outside a transaction. `frames` are those later records.
+pub fn rejections_early_or_late(before: Vec<Value>, frames: &[usize]) -> Value {
+    if frames.is_empty() {
+        return expect("rejections", Value::Array(before));
+    }
+    let mut early = before.clone();
+    early.extend(outside(frames));
+    let step = expect("rejections", one_of([Value::Array(before), Value::Array(early)]));
+    traced(strict(step, Strictness::ImplDefined), &["PRJ-RUI-TX-08"])
+}
