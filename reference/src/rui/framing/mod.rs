@@ -1,0 +1,174 @@
+//! Framing of Rixx UI records (spec "Framing"; CL-D07-1..5, RUI-FRAME-01..06): streaming decoders
+//! that turn transport bytes into frames, one record per frame. JSONL (`jsonl.rs`), SSE data events
+//! (`sse.rs`), whole WebSocket messages (`websocket.rs`) and RFC 7464 JSON text sequences
+//! (`json_seq.rs`); `payload.rs` turns one frame's bytes into one JSON value or a quarantine code.
+//!
+//! Every stream decoder is chunk-independent: feeding the same bytes cut anywhere (inside a UTF-8
+//! character, between RS and its text, between two `data:` lines) yields the same frames, because
+//! decoders only ever split on ASCII delimiter bytes and keep everything else buffered until its
+//! frame is complete. A partial frame is never surfaced (CL-D07-5, RUI-FRAME-02): bytes left over
+//! when the stream ends become a `FRAME_TRUNCATED` quarantine, never a record.
+
+mod json_seq;
+mod jsonl;
+mod payload;
+mod sse;
+mod websocket;
+
+pub use payload::{parse_frame, record_text_len};
+
+use super::codes::QuarantineCode;
+use json_seq::JsonSeqDecoder;
+use jsonl::JsonlDecoder;
+use sse::SseDecoder;
+
+/// The four framings of CL-D07, named as in the vector format's `framing` field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Framing {
+    Jsonl,
+    Sse,
+    WebSocket,
+    JsonSeq,
+}
+
+impl Framing {
+    pub const ALL: [Framing; 4] = [
+        Framing::Jsonl,
+        Framing::Sse,
+        Framing::WebSocket,
+        Framing::JsonSeq,
+    ];
+
+    /// The profile / setup name (`jsonl`, `sse`, `websocket`, `json-seq`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Framing::Jsonl => "jsonl",
+            Framing::Sse => "sse",
+            Framing::WebSocket => "websocket",
+            Framing::JsonSeq => "json-seq",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Framing> {
+        Framing::ALL.into_iter().find(|f| f.name() == name)
+    }
+
+    /// Whether the transport delivers a byte stream (`false`: whole messages).
+    pub fn is_stream(self) -> bool {
+        self != Framing::WebSocket
+    }
+}
+
+/// One frame as the decoder delimits it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DecodedFrame {
+    /// The bytes of one complete frame (still to be parsed as JSON by [`parse_frame`]).
+    Complete(Vec<u8>),
+    /// A frame the decoder already knows to be invalid (e.g. cut short by the end of the stream).
+    Quarantined(QuarantineCode),
+}
+
+/// Input that does not fit the framing: bytes for a message framing or a message for a stream
+/// framing. The caller's mistake, not the peer's: nothing is decoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WrongInputKind {
+    pub framing: Framing,
+}
+
+impl std::fmt::Display for WrongInputKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.framing.is_stream() {
+            write!(
+                f,
+                "the {} framing takes a byte stream, not whole messages",
+                self.framing.name()
+            )
+        } else {
+            write!(
+                f,
+                "the {} framing takes whole messages, not a byte stream",
+                self.framing.name()
+            )
+        }
+    }
+}
+
+impl std::error::Error for WrongInputKind {}
+
+/// A streaming decoder for one framing. After [`Decoder::finish`] it is ready for a new stream.
+#[derive(Debug, Clone)]
+pub struct Decoder {
+    framing: Framing,
+    kind: Kind,
+}
+
+#[derive(Debug, Clone)]
+enum Kind {
+    Jsonl(JsonlDecoder),
+    Sse(SseDecoder),
+    JsonSeq(JsonSeqDecoder),
+    WebSocket,
+}
+
+impl Decoder {
+    pub fn new(framing: Framing) -> Decoder {
+        let kind = match framing {
+            Framing::Jsonl => Kind::Jsonl(JsonlDecoder::default()),
+            Framing::Sse => Kind::Sse(SseDecoder::default()),
+            Framing::JsonSeq => Kind::JsonSeq(JsonSeqDecoder::default()),
+            Framing::WebSocket => Kind::WebSocket,
+        };
+        Decoder { framing, kind }
+    }
+
+    pub fn framing(&self) -> Framing {
+        self.framing
+    }
+
+    /// Delivers the next chunk of a byte stream; every frame it completes is appended to `out`.
+    pub fn push(
+        &mut self,
+        chunk: &[u8],
+        out: &mut Vec<DecodedFrame>,
+    ) -> Result<(), WrongInputKind> {
+        match &mut self.kind {
+            Kind::Jsonl(d) => d.push(chunk, out),
+            Kind::Sse(d) => d.push(chunk, out),
+            Kind::JsonSeq(d) => d.push(chunk, out),
+            Kind::WebSocket => {
+                return Err(WrongInputKind {
+                    framing: self.framing,
+                })
+            }
+        }
+        Ok(())
+    }
+
+    /// Delivers one whole message (WebSocket framing): exactly one frame.
+    pub fn message(
+        &mut self,
+        message: &[u8],
+        out: &mut Vec<DecodedFrame>,
+    ) -> Result<(), WrongInputKind> {
+        match self.kind {
+            Kind::WebSocket => {
+                websocket::message(message, out);
+                Ok(())
+            }
+            _ => Err(WrongInputKind {
+                framing: self.framing,
+            }),
+        }
+    }
+
+    /// The stream ends: whatever is left is surfaced as a quarantine (or, for an RFC 7464 text,
+    /// as its bytes, whose parse then decides), and the decoder resets for a new stream.
+    pub fn finish(&mut self, out: &mut Vec<DecodedFrame>) {
+        match &mut self.kind {
+            Kind::Jsonl(d) => d.finish(out),
+            Kind::Sse(d) => d.finish(out),
+            Kind::JsonSeq(d) => d.finish(out),
+            Kind::WebSocket => {}
+        }
+    }
+}

@@ -1,0 +1,138 @@
+//! SSE framing (CL-D07-2 "one record per `data` event; multi-line data joined with `\n`",
+//! RUI-FRAME-03), following the event-stream interpretation of the WHATWG HTML standard on bytes:
+//!
+//! - A line ends at CRLF, at a lone LF or at a lone CR (a CR at the end of one chunk and an LF at
+//!   the start of the next are one line end). One UTF-8 BOM at the very start of the stream is
+//!   dropped.
+//! - A line starting with `:` is a comment; a line `name:value` (one space after the colon
+//!   dropped) or `name` (empty value) is a field. Only `data` matters: its value is appended to the
+//!   event's data followed by LF. Every other field (`event`, `id`, `retry`, unknown) is ignored,
+//!   so the Studio envelope's event names (RUI-FRAME-07/08) do not change how records decode.
+//! - An empty line ends the event. An event with at least one `data` line is one frame: its data
+//!   without the last LF (so `data:` alone gives an empty frame, quarantined `FRAME_NOT_JSON`). An
+//!   event without `data` lines is not a frame.
+//! - When the stream ends, an event with data not yet ended by an empty line (including a last,
+//!   unterminated `data` line) is quarantined `FRAME_TRUNCATED`; it is never dispatched.
+//!
+//! Field values are kept as bytes: invalid UTF-8 inside data is caught when the frame is parsed.
+
+use super::DecodedFrame;
+use crate::rui::codes::QuarantineCode;
+
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+#[derive(Debug, Clone)]
+pub(super) struct SseDecoder {
+    /// `Some` while the stream's first bytes may still be a BOM: the bytes held so far.
+    start: Option<Vec<u8>>,
+    /// The current line, not yet ended.
+    line: Vec<u8>,
+    /// The previous byte was a CR, so an LF now completes that same line end.
+    after_cr: bool,
+    /// The current event's data buffer, each `data` value followed by LF.
+    data: Vec<u8>,
+    /// The current event has had at least one `data` line.
+    has_data: bool,
+}
+
+impl Default for SseDecoder {
+    fn default() -> Self {
+        SseDecoder {
+            start: Some(Vec::new()),
+            line: Vec::new(),
+            after_cr: false,
+            data: Vec::new(),
+            has_data: false,
+        }
+    }
+}
+
+impl SseDecoder {
+    pub(super) fn push(&mut self, chunk: &[u8], out: &mut Vec<DecodedFrame>) {
+        match self.start.take() {
+            None => self.push_lines(chunk, out),
+            Some(mut held) => {
+                held.extend_from_slice(chunk);
+                if held.len() < BOM.len() && BOM.starts_with(&held) {
+                    // Still undecided: keep holding.
+                    self.start = Some(held);
+                } else {
+                    let body = held.strip_prefix(BOM).unwrap_or(&held);
+                    self.push_lines(body, out);
+                }
+            }
+        }
+    }
+
+    pub(super) fn finish(&mut self, out: &mut Vec<DecodedFrame>) {
+        if let Some(held) = self.start.take() {
+            // A stream shorter than a BOM that began like one: those bytes are ordinary input.
+            self.push_lines(&held, out);
+        }
+        if !self.line.is_empty() {
+            // The last line had no line end: interpret it, but it cannot end the event.
+            let line = std::mem::take(&mut self.line);
+            self.field_line(&line);
+        }
+        if self.has_data {
+            out.push(DecodedFrame::Quarantined(QuarantineCode::FrameTruncated));
+        }
+        *self = SseDecoder::default();
+    }
+
+    fn push_lines(&mut self, chunk: &[u8], out: &mut Vec<DecodedFrame>) {
+        for &byte in chunk {
+            let after_cr = std::mem::replace(&mut self.after_cr, false);
+            match byte {
+                b'\n' if after_cr => {}
+                b'\n' => self.end_line(out),
+                b'\r' => {
+                    self.end_line(out);
+                    self.after_cr = true;
+                }
+                _ => self.line.push(byte),
+            }
+        }
+    }
+
+    fn end_line(&mut self, out: &mut Vec<DecodedFrame>) {
+        if self.line.is_empty() {
+            self.dispatch(out);
+        } else {
+            let line = std::mem::take(&mut self.line);
+            self.field_line(&line);
+            // Reuse the allocation for the next line.
+            self.line = line;
+            self.line.clear();
+        }
+    }
+
+    fn field_line(&mut self, line: &[u8]) {
+        if line.first() == Some(&b':') {
+            return;
+        }
+        let (name, value) = match line.iter().position(|&b| b == b':') {
+            Some(colon) => {
+                let (name, rest) = line.split_at(colon);
+                let value = rest.get(1..).unwrap_or_default();
+                (name, value.strip_prefix(b" ").unwrap_or(value))
+            }
+            None => (line, &[][..]),
+        };
+        if name == b"data" {
+            self.data.extend_from_slice(value);
+            self.data.push(b'\n');
+            self.has_data = true;
+        }
+    }
+
+    fn dispatch(&mut self, out: &mut Vec<DecodedFrame>) {
+        if !self.has_data {
+            return;
+        }
+        let mut data = std::mem::take(&mut self.data);
+        data.pop();
+        self.has_data = false;
+        out.push(DecodedFrame::Complete(data));
+    }
+}

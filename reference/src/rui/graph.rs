@@ -1,0 +1,181 @@
+//! The committed snapshot and the graph invariants (CL-D02-1/2/8; spec "Graph invariants",
+//! RUI-INV-01..07). A snapshot starts empty: revision 0, no root, no nodes, data `{}`.
+//!
+//! Structural invariants, checked over the graph reachable from the root ([`check_structure`]):
+//! the root exists (`ROOT_MISSING`), every child reference of a reachable node resolves
+//! (`CHILD_UNRESOLVED`), the reachable graph is acyclic (`GRAPH_CYCLE`) and no deeper than
+//! `maxDepth` nodes (`LIMIT_DEPTH`). A node reachable along two paths is allowed (the texts require
+//! acyclicity, not a tree). Unreachable nodes stay in the graph (node ids are stable) and are not
+//! walked, so a dangling child of an unreachable node is allowed (decision, following the stable
+//! code list: "a child reference of a reachable node").
+//!
+//! Per-node invariants ([`check_node`]), for every node: id length, no duplicate in its child
+//! list (`DUPLICATE_CHILD`), child list length and child id lengths, props within the limits, and
+//! catalog validation. [`Snapshot::check_invariants`] runs everything on a whole snapshot; commit
+//! runs the per-node checks only on the nodes the transaction (re)defined, since the others were
+//! checked by the commit that defined them under the same catalog and limits.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use serde_json::{json, Map, Value};
+
+use super::catalog::Catalog;
+use super::codes::TransactionCode;
+use super::limits::Limits;
+
+/// One node definition: a component, its props object, its ordered child ids.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Node {
+    pub component: String,
+    /// Always a JSON object (records carry props as an object, CL-D01-3).
+    pub props: Value,
+    pub children: Vec<String>,
+}
+
+impl Node {
+    pub fn new(component: String, props: Map<String, Value>, children: Vec<String>) -> Node {
+        Node {
+            component,
+            props: Value::Object(props),
+            children,
+        }
+    }
+
+    fn to_json(&self) -> Value {
+        json!({ "component": self.component, "props": self.props, "children": self.children })
+    }
+}
+
+/// A committed snapshot: graph and data document, swapped as a whole on commit (RUI-COMMIT-04).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Snapshot {
+    pub revision: u64,
+    pub root: Option<String>,
+    pub nodes: BTreeMap<String, Node>,
+    pub data: Value,
+}
+
+impl Default for Snapshot {
+    fn default() -> Self {
+        Snapshot::empty()
+    }
+}
+
+impl Snapshot {
+    /// CL-D02-1/2: revision 0, no root, data `{}`.
+    pub fn empty() -> Snapshot {
+        Snapshot {
+            revision: 0,
+            root: None,
+            nodes: BTreeMap::new(),
+            data: Value::Object(Map::new()),
+        }
+    }
+
+    /// The vector format's `graph` observation: `{revision, root, nodes: {id: {component, props,
+    /// children}}}`, `root` null before the first commit.
+    pub fn graph_json(&self) -> Value {
+        let nodes: Map<String, Value> = self
+            .nodes
+            .iter()
+            .map(|(id, node)| (id.clone(), node.to_json()))
+            .collect();
+        json!({ "revision": self.revision, "root": self.root, "nodes": nodes })
+    }
+
+    /// Every invariant at once, over every node: what any committed snapshot must satisfy. The
+    /// empty snapshot (no root, revision 0) is the one snapshot without a root.
+    pub fn check_invariants(
+        &self,
+        catalog: &Catalog,
+        limits: &Limits,
+    ) -> Result<(), TransactionCode> {
+        for (id, node) in &self.nodes {
+            check_node(id, node, catalog, limits)?;
+        }
+        limits.check_value(&self.data)?;
+        match &self.root {
+            Some(root) => check_structure(&self.nodes, root, limits),
+            None if self.revision == 0 && self.nodes.is_empty() => Ok(()),
+            None => Err(TransactionCode::RootMissing),
+        }
+    }
+}
+
+/// The per-node invariants of one node definition.
+pub fn check_node(
+    id: &str,
+    node: &Node,
+    catalog: &Catalog,
+    limits: &Limits,
+) -> Result<(), TransactionCode> {
+    limits.check_id(id)?;
+    limits.check_array_len(node.children.len())?;
+    let mut seen = BTreeSet::new();
+    for child in &node.children {
+        limits.check_id(child)?;
+        if !seen.insert(child.as_str()) {
+            return Err(TransactionCode::DuplicateChild);
+        }
+    }
+    limits.check_value(&node.props)?;
+    catalog.validate_node(&node.component, &node.props, &node.children)
+}
+
+/// Where the depth-first walk stands with one node.
+#[derive(Clone, Copy)]
+enum Visit {
+    /// On the current path (seeing it again closes a cycle).
+    OnPath,
+    /// Finished: the number of nodes on the longest path down from it.
+    Done(usize),
+}
+
+/// Root exists, children of reachable nodes resolve, reachable graph acyclic and within
+/// `maxDepth`. Iterative (no recursion on input), O(reachable nodes + edges); the path never
+/// grows past `maxDepth + 1` nodes.
+pub fn check_structure(
+    nodes: &BTreeMap<String, Node>,
+    root: &str,
+    limits: &Limits,
+) -> Result<(), TransactionCode> {
+    let root_node = nodes.get(root).ok_or(TransactionCode::RootMissing)?;
+    // Lookup only; never iterated, so its order decides nothing.
+    let mut visits: HashMap<&str, Visit> = HashMap::new();
+    // The current path: each node with the index of its next child to visit and its height so far.
+    let mut path: Vec<(&str, &Node, usize, usize)> = vec![(root, root_node, 0, 0)];
+    visits.insert(root, Visit::OnPath);
+    limits.check_depth(1)?;
+    while let Some(top) = path.last_mut() {
+        let (id, node, next, height) = *top;
+        match node.children.get(next) {
+            Some(child) => {
+                top.2 = next + 1;
+                match visits.get(child.as_str()).copied() {
+                    Some(Visit::OnPath) => return Err(TransactionCode::GraphCycle),
+                    Some(Visit::Done(below)) => {
+                        top.3 = height.max(below);
+                        limits.check_depth(path.len() + below)?;
+                    }
+                    None => {
+                        let (child_id, child_node) = nodes
+                            .get_key_value(child.as_str())
+                            .ok_or(TransactionCode::ChildUnresolved)?;
+                        visits.insert(child_id, Visit::OnPath);
+                        path.push((child_id, child_node, 0, 0));
+                        limits.check_depth(path.len())?;
+                    }
+                }
+            }
+            None => {
+                path.pop();
+                let own = height + 1;
+                visits.insert(id, Visit::Done(own));
+                if let Some(parent) = path.last_mut() {
+                    parent.3 = parent.3.max(own);
+                }
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,174 @@
+//! The limits profile (CL-D04-1..3; spec "Graph invariants": "IDs, props, arrays, strings, depth,
+//! operation counts, and total bytes are bounded", RUI-INV-06). Every bound is an inclusive
+//! maximum; exceeding one fails the transaction with its `LIMIT_*` code (CL-D04-3).
+//!
+//! Defaults are exactly the minimum profile of vectors/README.md (64, 1024, 64, 16, 64, 65536), so
+//! the reference is the strictest conforming runtime and a vector that silently relies on more than
+//! the minimum fails here first.
+//!
+//! How each bound is measured (decisions where the texts are silent):
+//! - `maxIdLength`: characters (Unicode scalar values) of every node id (node records, child
+//!   references, the commit's root id) and of the transaction id.
+//! - `maxStringLength`: characters of every string in props and in the data document, object
+//!   member names included.
+//! - `maxArrayLength`: elements of every array in props and in the data document, and of every
+//!   child list.
+//! - `maxDepth` bounds both depths a stream controls: the graph depth (nodes on the longest path
+//!   from the root: a root alone has depth 1) and the JSON nesting depth of every props object and
+//!   of the data document (containers on the deepest path: a scalar has depth 0, `{}` and `[]` 1, so
+//!   a props object `{"a":{}}` has depth 2 and the data document `{}` depth 1).
+//! - `maxOperations`: staged operations of one transaction, i.e. its `node`, `data` and `delete`
+//!   records (`begin` and the final `commit` or `abort` are not operations).
+//! - `maxTransactionBytes`: the sum, over every record of the transaction from `begin` to `commit`
+//!   inclusive, of the record's JSON text length in bytes without surrounding whitespace, so the
+//!   same stream counts the same in every framing (no LF, RS or `data:` prefix counted).
+
+use serde_json::{json, Value};
+
+use super::codes::TransactionCode;
+
+/// A limits profile: every field an inclusive maximum.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    pub max_id_length: usize,
+    pub max_string_length: usize,
+    pub max_array_length: usize,
+    pub max_depth: usize,
+    pub max_operations: usize,
+    pub max_transaction_bytes: usize,
+}
+
+impl Default for Limits {
+    /// The minimum profile of vectors/README.md.
+    fn default() -> Self {
+        Limits {
+            max_id_length: 64,
+            max_string_length: 1024,
+            max_array_length: 64,
+            max_depth: 16,
+            max_operations: 64,
+            max_transaction_bytes: 65536,
+        }
+    }
+}
+
+/// A `limits` object that is not a limits profile.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LimitsError(pub String);
+
+impl std::fmt::Display for LimitsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for LimitsError {}
+
+const FIELDS: [&str; 6] = [
+    "maxIdLength",
+    "maxStringLength",
+    "maxArrayLength",
+    "maxDepth",
+    "maxOperations",
+    "maxTransactionBytes",
+];
+
+impl Limits {
+    /// From the vector format's `limits` object: all six fields, each an integer of at least 1.
+    pub fn from_json(value: &Value) -> Result<Limits, LimitsError> {
+        let object = value
+            .as_object()
+            .ok_or_else(|| LimitsError("limits must be an object".into()))?;
+        if let Some(extra) = object.keys().find(|k| !FIELDS.contains(&k.as_str())) {
+            return Err(LimitsError(format!("unknown limits field {extra}")));
+        }
+        let field = |name: &str| -> Result<usize, LimitsError> {
+            object
+                .get(name)
+                .and_then(Value::as_u64)
+                .filter(|n| *n >= 1)
+                .and_then(|n| usize::try_from(n).ok())
+                .ok_or_else(|| LimitsError(format!("{name} must be an integer of at least 1")))
+        };
+        Ok(Limits {
+            max_id_length: field("maxIdLength")?,
+            max_string_length: field("maxStringLength")?,
+            max_array_length: field("maxArrayLength")?,
+            max_depth: field("maxDepth")?,
+            max_operations: field("maxOperations")?,
+            max_transaction_bytes: field("maxTransactionBytes")?,
+        })
+    }
+
+    /// As the vector format's `limits` object.
+    pub fn to_json(&self) -> Value {
+        json!({
+            "maxIdLength": self.max_id_length,
+            "maxStringLength": self.max_string_length,
+            "maxArrayLength": self.max_array_length,
+            "maxDepth": self.max_depth,
+            "maxOperations": self.max_operations,
+            "maxTransactionBytes": self.max_transaction_bytes,
+        })
+    }
+
+    /// `LIMIT_ID_LENGTH` when `id` is too long.
+    pub fn check_id(&self, id: &str) -> Result<(), TransactionCode> {
+        if id.chars().count() > self.max_id_length {
+            Err(TransactionCode::LimitIdLength)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// `LIMIT_ARRAY_LENGTH` when a list of `len` items is too long.
+    pub fn check_array_len(&self, len: usize) -> Result<(), TransactionCode> {
+        if len > self.max_array_length {
+            Err(TransactionCode::LimitArrayLength)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Every string, array and the nesting depth of a props object or the data document. The walk
+    /// is iterative, so no input nests deep enough to exhaust the stack.
+    pub fn check_value(&self, value: &Value) -> Result<(), TransactionCode> {
+        let mut pending: Vec<(&Value, usize)> = vec![(value, 0)];
+        while let Some((value, above)) = pending.pop() {
+            match value {
+                Value::String(s) => self.check_string(s)?,
+                Value::Array(items) => {
+                    self.check_depth(above + 1)?;
+                    self.check_array_len(items.len())?;
+                    pending.extend(items.iter().map(|item| (item, above + 1)));
+                }
+                Value::Object(members) => {
+                    self.check_depth(above + 1)?;
+                    for (name, member) in members {
+                        self.check_string(name)?;
+                        pending.push((member, above + 1));
+                    }
+                }
+                Value::Null | Value::Bool(_) | Value::Number(_) => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// `LIMIT_DEPTH` when a depth (JSON containers, or nodes on a graph path) is too deep.
+    pub fn check_depth(&self, depth: usize) -> Result<(), TransactionCode> {
+        if depth > self.max_depth {
+            Err(TransactionCode::LimitDepth)
+        } else {
+            Ok(())
+        }
+    }
+
+    fn check_string(&self, s: &str) -> Result<(), TransactionCode> {
+        if s.chars().count() > self.max_string_length {
+            Err(TransactionCode::LimitStringLength)
+        } else {
+            Ok(())
+        }
+    }
+}

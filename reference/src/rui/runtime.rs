@@ -1,0 +1,370 @@
+//! The Rixx UI runtime: frames in, transactions decided, one committed snapshot out (spec
+//! "Transaction", "Abort", "Recovery"; CL-D02, CL-D05-1..9, CL-D09-1..4; RUI-TX-01..03,
+//! RUI-ABORT-01/02, RUI-RECOV-01..09).
+//!
+//! Sans-IO: the host feeds bytes ([`Runtime::feed`]), whole messages ([`Runtime::feed_message`])
+//! and the end of the stream ([`Runtime::end`]), and reads what happened: the committed snapshot,
+//! one result per finished transaction, the quarantined frames and the records rejected outside a
+//! transaction. Frames are numbered from 0 in arrival order, valid or not, over the runtime's whole
+//! life (after [`Runtime::end`] a new stream may start, e.g. a reconnect; numbering continues).
+//!
+//! Per frame, in order:
+//! - an invalid frame is quarantined (`FRAME_NOT_JSON`, `FRAME_TRUNCATED`); an open transaction is
+//!   discarded with `FRAME_INVALID` (CL-D05-1..3); decoding resumes at the next frame boundary;
+//! - a value that is not a record is `RECORD_INVALID` or `UNKNOWN_OPERATION`: the open transaction
+//!   is discarded with that code (CL-D05-9), or, with none open, the record is rejected with it;
+//! - `begin` discards an open transaction (`SUPERSEDED_BY_BEGIN`, CL-D09-2) and opens a new one
+//!   (CL-D09-3, RECOMMENDED: a begin is a resynchronisation point); a begin whose seq is not 0 is
+//!   not at its position: its transaction is rejected at once with `SEQUENCE_GAP`;
+//! - any other record with no open transaction is rejected `RECORD_OUTSIDE_TRANSACTION`
+//!   (CL-D05-8), which is how the remaining records of a discarded transaction end (CL-D09-4);
+//! - a record whose seq is not the next position discards the transaction (`SEQUENCE_GAP`,
+//!   CL-D05-4, RUI-RECOV-03);
+//! - operations are staged; `commit` commits or rejects (see `transaction.rs`), `abort` ends the
+//!   transaction as `aborted` with the snapshot unchanged (RUI-ABORT-01/02).
+//!
+//! At the end of the stream, a frame the decoder was still holding is quarantined first (so a
+//! transaction cut inside a frame ends `FRAME_INVALID`), then a transaction still open is discarded
+//! with `INTERRUPTED` (CL-D05-7, RUI-RECOV-09). Discarding never touches the committed snapshot
+//! (CL-D05-6, RUI-RECOV-06). Nothing here records a data value: results hold ids, revisions and
+//! codes only (CL-D08-3).
+
+use serde_json::Value;
+
+use super::actions::{
+    ActionPolicy, ActionRequest, DispatchId, DispatchStatus, Dispatcher, PolicyCall,
+    PolicySettlement, SettleError,
+};
+use super::catalog::Catalog;
+use super::codes::{QuarantineCode, RejectionCode, TransactionCode};
+use super::framing::{
+    parse_frame, record_text_len, DecodedFrame, Decoder, Framing, WrongInputKind,
+};
+use super::graph::{Node, Snapshot};
+use super::limits::Limits;
+use super::records::{parse_record, Record, RecordError};
+use super::transaction::{OpenTransaction, Operation};
+
+/// How a finished transaction ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TransactionOutcome {
+    Committed { revision: u64 },
+    Aborted,
+    Rejected(TransactionCode),
+}
+
+/// One finished transaction.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TransactionResult {
+    pub transaction_id: String,
+    pub outcome: TransactionOutcome,
+}
+
+/// One quarantined frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Quarantined {
+    pub frame: u64,
+    pub code: QuarantineCode,
+}
+
+/// One record rejected outside a transaction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rejection {
+    pub frame: u64,
+    pub code: RejectionCode,
+}
+
+/// What a runtime is built from.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub framing: Framing,
+    pub catalog: Catalog,
+    pub limits: Limits,
+    pub action_policy: ActionPolicy,
+}
+
+/// A Rixx UI runtime for one host.
+#[derive(Debug, Clone)]
+pub struct Runtime {
+    catalog: Catalog,
+    limits: Limits,
+    decoder: Decoder,
+    committed: Snapshot,
+    commits: u64,
+    open: Option<OpenTransaction>,
+    next_frame: u64,
+    transactions: Vec<TransactionResult>,
+    quarantine: Vec<Quarantined>,
+    rejections: Vec<Rejection>,
+    dispatcher: Dispatcher,
+    /// Reused between feeds.
+    frames: Vec<DecodedFrame>,
+}
+
+impl Runtime {
+    pub fn new(config: Config) -> Runtime {
+        Runtime {
+            catalog: config.catalog,
+            limits: config.limits,
+            decoder: Decoder::new(config.framing),
+            committed: Snapshot::empty(),
+            commits: 0,
+            open: None,
+            next_frame: 0,
+            transactions: Vec::new(),
+            quarantine: Vec::new(),
+            rejections: Vec::new(),
+            dispatcher: Dispatcher::new(config.action_policy),
+            frames: Vec::new(),
+        }
+    }
+
+    /// The next chunk of the byte stream (JSONL, SSE, JSON text sequences).
+    pub fn feed(&mut self, chunk: &[u8]) -> Result<(), WrongInputKind> {
+        let mut frames = std::mem::take(&mut self.frames);
+        let result = self.decoder.push(chunk, &mut frames);
+        self.drain(&mut frames);
+        self.frames = frames;
+        result
+    }
+
+    /// One whole message (WebSocket).
+    pub fn feed_message(&mut self, message: &[u8]) -> Result<(), WrongInputKind> {
+        let mut frames = std::mem::take(&mut self.frames);
+        let result = self.decoder.message(message, &mut frames);
+        self.drain(&mut frames);
+        self.frames = frames;
+        result
+    }
+
+    /// The stream ends.
+    pub fn end(&mut self) {
+        let mut frames = std::mem::take(&mut self.frames);
+        self.decoder.finish(&mut frames);
+        self.drain(&mut frames);
+        self.frames = frames;
+        if let Some(open) = self.open.take() {
+            self.reject(open, TransactionCode::Interrupted);
+        }
+    }
+
+    pub fn framing(&self) -> Framing {
+        self.decoder.framing()
+    }
+
+    pub fn catalog(&self) -> &Catalog {
+        &self.catalog
+    }
+
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// The committed snapshot.
+    pub fn committed(&self) -> &Snapshot {
+        &self.committed
+    }
+
+    /// How many transactions committed.
+    pub fn commits(&self) -> u64 {
+        self.commits
+    }
+
+    /// Whether a transaction is open (staging).
+    pub fn has_open_transaction(&self) -> bool {
+        self.open.is_some()
+    }
+
+    pub fn transactions(&self) -> &[TransactionResult] {
+        &self.transactions
+    }
+
+    pub fn quarantine(&self) -> &[Quarantined] {
+        &self.quarantine
+    }
+
+    pub fn rejections(&self) -> &[Rejection] {
+        &self.rejections
+    }
+
+    /// The host UI dispatches the action request in prop `prop` of committed node `node`
+    /// (CL-D06-5/6): only a committed node whose component marks `prop` as an action and which
+    /// holds an action request there reaches the policy.
+    pub fn dispatch(&mut self, node: &str, prop: &str) -> DispatchId {
+        let request = self.committed.nodes.get(node).and_then(|definition| {
+            let component = self.catalog.component(&definition.component)?;
+            if !component.is_action(prop) {
+                return None;
+            }
+            ActionRequest::from_prop(definition.props.get(prop)?)
+        });
+        match request {
+            Some(request) => self.dispatcher.call_policy(node, prop, request),
+            None => self.dispatcher.not_found(),
+        }
+    }
+
+    /// Settles action-policy call `call` (1-based) of a gated policy.
+    pub fn settle_action_policy(
+        &mut self,
+        call: usize,
+        settlement: &PolicySettlement,
+    ) -> Result<(), SettleError> {
+        self.dispatcher.settle(call, settlement)
+    }
+
+    pub fn dispatch_status(&self, id: DispatchId) -> Option<DispatchStatus> {
+        self.dispatcher.status(id)
+    }
+
+    pub fn action_policy_calls(&self) -> &[PolicyCall] {
+        self.dispatcher.calls()
+    }
+
+    fn drain(&mut self, frames: &mut Vec<DecodedFrame>) {
+        for frame in frames.drain(..) {
+            self.on_frame(frame);
+        }
+    }
+
+    fn on_frame(&mut self, frame: DecodedFrame) {
+        let index = self.next_frame;
+        self.next_frame += 1;
+        let bytes = match frame {
+            DecodedFrame::Complete(bytes) => bytes,
+            DecodedFrame::Quarantined(code) => return self.quarantine_frame(index, code),
+        };
+        let value: Value = match parse_frame(self.decoder.framing(), &bytes) {
+            Ok(value) => value,
+            Err(code) => return self.quarantine_frame(index, code),
+        };
+        let text_len = record_text_len(&bytes);
+        match parse_record(value) {
+            Ok(record) => self.on_record(index, record, text_len),
+            Err(error) => {
+                let (in_transaction, outside) = match error {
+                    RecordError::Invalid => {
+                        (TransactionCode::RecordInvalid, RejectionCode::RecordInvalid)
+                    }
+                    RecordError::UnknownOperation => (
+                        TransactionCode::UnknownOperation,
+                        RejectionCode::UnknownOperation,
+                    ),
+                };
+                match self.open.take() {
+                    Some(open) => self.reject(open, in_transaction),
+                    None => self.rejections.push(Rejection {
+                        frame: index,
+                        code: outside,
+                    }),
+                }
+            }
+        }
+    }
+
+    fn quarantine_frame(&mut self, frame: u64, code: QuarantineCode) {
+        self.quarantine.push(Quarantined { frame, code });
+        if let Some(open) = self.open.take() {
+            self.reject(open, TransactionCode::FrameInvalid);
+        }
+    }
+
+    fn on_record(&mut self, frame: u64, record: Record, text_len: usize) {
+        if let Record::Begin {
+            seq,
+            transaction_id,
+            base_revision,
+        } = record
+        {
+            if let Some(open) = self.open.take() {
+                self.reject(open, TransactionCode::SupersededByBegin);
+            }
+            let open =
+                OpenTransaction::begin(transaction_id, base_revision, text_len, &self.limits);
+            if seq == 0 {
+                self.open = Some(open);
+            } else {
+                self.reject(open, TransactionCode::SequenceGap);
+            }
+            return;
+        }
+        let Some(mut open) = self.open.take() else {
+            self.rejections.push(Rejection {
+                frame,
+                code: RejectionCode::RecordOutsideTransaction,
+            });
+            return;
+        };
+        if !open.take_seq(record.seq()) {
+            return self.reject(open, TransactionCode::SequenceGap);
+        }
+        open.count_bytes(text_len, &self.limits);
+        let operation = match record {
+            Record::Commit {
+                new_revision,
+                root_id,
+                ..
+            } => return self.commit(open, new_revision, root_id),
+            Record::Abort { .. } => {
+                let transaction_id = open.into_id();
+                self.transactions.push(TransactionResult {
+                    transaction_id,
+                    outcome: TransactionOutcome::Aborted,
+                });
+                return;
+            }
+            Record::Node {
+                node_id,
+                component,
+                props,
+                children,
+                ..
+            } => Operation::Node {
+                id: node_id,
+                node: Node::new(component, props, children),
+            },
+            Record::Data { pointer, value, .. } => Operation::Data { pointer, value },
+            Record::DeleteNode { node_id, .. } => Operation::DeleteNode { id: node_id },
+            Record::DeleteData { pointer, .. } => Operation::DeleteData { pointer },
+            // Handled above; kept in the match so a new record kind cannot be forgotten here.
+            Record::Begin { .. } => return,
+        };
+        open.stage(operation, &self.limits);
+        self.open = Some(open);
+    }
+
+    fn commit(&mut self, open: OpenTransaction, new_revision: u64, root_id: String) {
+        let transaction_id = open.transaction_id().to_string();
+        match open.commit(
+            &self.committed,
+            new_revision,
+            root_id,
+            &self.catalog,
+            &self.limits,
+        ) {
+            Ok(snapshot) => {
+                let revision = snapshot.revision;
+                self.committed = snapshot;
+                self.commits += 1;
+                self.transactions.push(TransactionResult {
+                    transaction_id,
+                    outcome: TransactionOutcome::Committed { revision },
+                });
+            }
+            Err(code) => {
+                self.transactions.push(TransactionResult {
+                    transaction_id,
+                    outcome: TransactionOutcome::Rejected(code),
+                });
+            }
+        }
+    }
+
+    fn reject(&mut self, open: OpenTransaction, code: TransactionCode) {
+        let transaction_id = open.into_id();
+        self.transactions.push(TransactionResult {
+            transaction_id,
+            outcome: TransactionOutcome::Rejected(code),
+        });
+    }
+}

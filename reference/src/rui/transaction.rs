@@ -1,0 +1,188 @@
+//! One open transaction: staging and commit (spec "Transaction", "Node", "Data", "Deletions",
+//! "Commit"; CL-D02-3..9, CL-D03, CL-D04-3; RUI-TX-01..03, RUI-NODE-01/02, RUI-COMMIT-01..04).
+//!
+//! Staging only records operations, in order, with the transaction's operation count and byte
+//! count (CL-D04); it never touches the committed snapshot. Once a count passes its bound the
+//! staged operations are dropped (so a hostile stream cannot make the runtime buffer without
+//! bound) and the transaction is doomed with that `LIMIT_*` code, reported at commit like every
+//! other content check.
+//!
+//! Commit builds the resulting snapshot on a copy of the committed one and returns it only if every
+//! check passes, so the caller swaps it in whole or not at all (CL-D02-9, RUI-COMMIT-04). Checks,
+//! in this order (the order is not specified; when several fail, any of their codes is acceptable):
+//! 1. a bound already passed (`LIMIT_OPERATIONS`, `LIMIT_TRANSACTION_BYTES`);
+//! 2. the base revision is the committed revision (`STALE_BASE_REVISION`, CL-D02-5; checked here at
+//!    commit, after staging, rather than at `begin`);
+//! 3. `newRevision = baseRevision + 1` (`REVISION_MISMATCH`, CL-D02-6, RUI-COMMIT-01);
+//! 4. every staged operation applied in record order: a node record replaces the whole definition
+//!    for its id, an id defined by two node records is `DUPLICATE_NODE` (RUI-NODE-02, CL-D02-7; a
+//!    delete and one later node record for the same id is one definition), `delete node` of an
+//!    absent node is `DELETE_ABSENT`, data operations as in `pointer.rs`;
+//! 5. per-node invariants of every node this transaction defined and that is still present
+//!    (`graph::check_node`), the transaction id's and root id's length;
+//! 6. structure from the commit's root (`graph::check_structure`);
+//! 7. the data document within the limits, if a data operation ran.
+
+use std::collections::BTreeSet;
+
+use serde_json::Value;
+
+use super::catalog::Catalog;
+use super::codes::TransactionCode;
+use super::graph::{check_node, check_structure, Node, Snapshot};
+use super::limits::Limits;
+use super::pointer;
+
+/// A staged operation (the records between `begin` and the final record).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Operation {
+    Node { id: String, node: Node },
+    Data { pointer: String, value: Value },
+    DeleteNode { id: String },
+    DeleteData { pointer: String },
+}
+
+/// The transaction that `begin` opened and no final record closed yet.
+#[derive(Debug, Clone)]
+pub struct OpenTransaction {
+    transaction_id: String,
+    base_revision: u64,
+    /// The seq the next record must carry (its zero-based position, RUI-TX-02).
+    next_seq: u64,
+    operations: Vec<Operation>,
+    operation_count: usize,
+    bytes: usize,
+    /// A bound already passed: staging dropped, the commit will be rejected with this code.
+    doomed: Option<TransactionCode>,
+}
+
+impl OpenTransaction {
+    /// Opened by a `begin` whose JSON text is `bytes` long.
+    pub fn begin(
+        transaction_id: String,
+        base_revision: u64,
+        bytes: usize,
+        limits: &Limits,
+    ) -> OpenTransaction {
+        let mut open = OpenTransaction {
+            transaction_id,
+            base_revision,
+            next_seq: 1,
+            operations: Vec::new(),
+            operation_count: 0,
+            bytes: 0,
+            doomed: None,
+        };
+        open.count_bytes(bytes, limits);
+        open
+    }
+
+    pub fn transaction_id(&self) -> &str {
+        &self.transaction_id
+    }
+
+    /// Ends the transaction without a result of its own (the caller records it), giving its id.
+    pub fn into_id(self) -> String {
+        self.transaction_id
+    }
+
+    /// Whether `seq` is the next position; on success the position advances.
+    pub fn take_seq(&mut self, seq: u64) -> bool {
+        if seq == self.next_seq {
+            self.next_seq += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Counts a record's JSON text toward `maxTransactionBytes`.
+    pub fn count_bytes(&mut self, bytes: usize, limits: &Limits) {
+        self.bytes = self.bytes.saturating_add(bytes);
+        if self.bytes > limits.max_transaction_bytes {
+            self.doom(TransactionCode::LimitTransactionBytes);
+        }
+    }
+
+    /// Stages one operation (its bytes already counted).
+    pub fn stage(&mut self, operation: Operation, limits: &Limits) {
+        self.operation_count = self.operation_count.saturating_add(1);
+        if self.operation_count > limits.max_operations {
+            self.doom(TransactionCode::LimitOperations);
+        }
+        if self.doomed.is_none() {
+            self.operations.push(operation);
+        }
+    }
+
+    fn doom(&mut self, code: TransactionCode) {
+        if self.doomed.is_none() {
+            self.doomed = Some(code);
+            self.operations = Vec::new();
+        }
+    }
+
+    /// `["commit", seq, newRevision, rootId]`: the resulting snapshot, or why nothing applies.
+    pub fn commit(
+        self,
+        committed: &Snapshot,
+        new_revision: u64,
+        root_id: String,
+        catalog: &Catalog,
+        limits: &Limits,
+    ) -> Result<Snapshot, TransactionCode> {
+        if let Some(code) = self.doomed {
+            return Err(code);
+        }
+        if self.base_revision != committed.revision {
+            return Err(TransactionCode::StaleBaseRevision);
+        }
+        if self.base_revision.checked_add(1) != Some(new_revision) {
+            return Err(TransactionCode::RevisionMismatch);
+        }
+        let mut nodes = committed.nodes.clone();
+        let mut data = committed.data.clone();
+        let mut defined: BTreeSet<String> = BTreeSet::new();
+        let mut data_changed = false;
+        for operation in self.operations {
+            match operation {
+                Operation::Node { id, node } => {
+                    if !defined.insert(id.clone()) {
+                        return Err(TransactionCode::DuplicateNode);
+                    }
+                    nodes.insert(id, node);
+                }
+                Operation::DeleteNode { id } => {
+                    if nodes.remove(&id).is_none() {
+                        return Err(TransactionCode::DeleteAbsent);
+                    }
+                }
+                Operation::Data { pointer, value } => {
+                    pointer::set(&mut data, &pointer, value)?;
+                    data_changed = true;
+                }
+                Operation::DeleteData { pointer } => {
+                    pointer::remove(&mut data, &pointer)?;
+                    data_changed = true;
+                }
+            }
+        }
+        limits.check_id(&self.transaction_id)?;
+        for id in &defined {
+            if let Some(node) = nodes.get(id) {
+                check_node(id, node, catalog, limits)?;
+            }
+        }
+        limits.check_id(&root_id)?;
+        check_structure(&nodes, &root_id, limits)?;
+        if data_changed {
+            limits.check_value(&data)?;
+        }
+        Ok(Snapshot {
+            revision: new_revision,
+            root: Some(root_id),
+            nodes,
+            data,
+        })
+    }
+}
