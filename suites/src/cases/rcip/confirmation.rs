@@ -192,8 +192,8 @@ pub fn section() -> Section {
             .setup(setup())
             .steps([resolve_id("r1", "", false), expect_outcome("r1", failed_code("CONFIRMATION_NOT_FOUND"))]),
         c("unknown", 3, "An invocation id is not a confirmation id")
-            .requirements(&["CL-B07-1", "PRJ-RCIP-OUT-01"])
-            .setup(setup())
+            .requirements(&["CL-B07-1", "PRJ-RCIP-OUT-01", "CL-A01-6"])
+            .setup(Setup::new(&notes()).policy_gated().sequential_ids().to_json())
             .steps(steps(vec![
                 pending(),
                 vec![

@@ -27,7 +27,7 @@ pub fn section() -> Section {
                 expect_snapshot(None, snapshot_caps(&ids, &[("notes.create", json!({ "bound": true }))])),
                 expect_snapshot(None, snapshot_caps(&ids, &[("notes.create", json!({ "bound": false }))])).on(RT),
                 invoke("i1", "notes.create", json!({ "text": "a" })).on(RT),
-                expect_outcome("i1", failed("i1", "notes.create", "CAPABILITY_UNBOUND")),
+                expect_outcome("i1", failed("i1", "notes.create", "CAPABILITY_UNBOUND")).on(RT),
             ]),
         c("bindings", 2, "Each runtime takes its own live binding for one id")
             .setup(setup())
@@ -38,7 +38,7 @@ pub fn section() -> Section {
                 invoke("i1", "notes.create", json!({ "text": "a" })),
                 invoke("i2", "notes.create", json!({ "text": "a" })).on(RT),
                 expect_outcome("i1", succeeded("i1", "notes.create", json!({ "id": "main" }))),
-                expect_outcome("i2", succeeded("i2", "notes.create", json!({ "id": "second" }))),
+                expect_outcome("i2", succeeded("i2", "notes.create", json!({ "id": "second" }))).on(RT),
             ]),
         c("context", 1, "A context set in one runtime does not reach the other")
             .setup(setup())
@@ -56,21 +56,29 @@ pub fn section() -> Section {
                 bind("notes.create", "b2", returns(created())).on(RT),
                 invoke_id("a", "notes.create", json!({ "text": "a" }), "shared"),
                 invoke_id("b", "notes.create", json!({ "text": "b" }), "shared").on(RT),
-                expect_pending("b"),
+                expect_pending("b").on(RT),
                 gate_policy(1, ret(allow())).on(RT),
                 gate_policy(1, ret(allow())),
                 expect_outcome("a", succeeded("shared", "notes.create", created())),
-                expect_outcome("b", succeeded("shared", "notes.create", created())),
+                expect_outcome("b", succeeded("shared", "notes.create", created())).on(RT),
             ]),
         c("confirmations", 1, "A confirmation cannot be resolved through another runtime")
-            .setup(Setup::new(&notes()).policy_gated().to_json())
+            .requirements(&["CL-A01-6"])
+            .setup(Setup::new(&notes()).policy_gated().sequential_ids().to_json())
             .steps([
                 create_runtime(RT),
                 bind("notes.delete", "b1", returns(json!({ "deleted": true }))),
                 invoke("i1", "notes.delete", json!({ "id": "n1" })),
                 gate_policy(1, ret(confirm())),
-                resolve("r1", "i1", true).on(RT),
-                expect_outcome("r1", failed_code("CONFIRMATION_NOT_FOUND")),
+                expect_outcome(
+                    "i1",
+                    json!({
+                        "status": "confirmation_required", "invocationId": "i1", "capabilityId": "notes.delete",
+                        "confirmation": { "id": "confirmation-1", "effect": "destructive", "expiresAt": 120_000 }
+                    }),
+                ),
+                resolve_id("r1", "confirmation-1", true).on(RT),
+                expect_outcome("r1", failed_code("CONFIRMATION_NOT_FOUND")).on(RT),
                 resolve("r2", "i1", true),
                 gate_policy(2, ret(allow())),
                 expect_outcome("r2", succeeded("i1", "notes.delete", json!({ "deleted": true }))),
