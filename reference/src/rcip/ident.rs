@@ -1,0 +1,82 @@
+//! The identifier grammar of RCIP-PROTO-ID-01..04 and CL-B18-1..4 (application, scope and
+//! capability ids): a lowercase ASCII letter first; segments separated by a single `.`, `_` or
+//! `-`, each separator followed by a lowercase ASCII letter; segment characters ASCII letters and
+//! digits; case-sensitive. CL-B18-9 (IMPL-DEFINED, chosen): runs of capitals or digits inside a
+//! segment (`getURL`, `v2beta`, `notes2`) are accepted, since the grammar's character class
+//! admits them.
+
+/// Whether `id` is a valid RCIP identifier.
+pub fn is_identifier(id: &str) -> bool {
+    let bytes = id.as_bytes();
+    let Some(first) = bytes.first() else {
+        return false;
+    };
+    if !first.is_ascii_lowercase() {
+        return false;
+    }
+    let mut after_separator = false;
+    for &byte in bytes.iter().skip(1) {
+        if after_separator {
+            if !byte.is_ascii_lowercase() {
+                return false;
+            }
+            after_separator = false;
+        } else if matches!(byte, b'.' | b'_' | b'-') {
+            after_separator = true;
+        } else if !byte.is_ascii_alphanumeric() {
+            return false;
+        }
+    }
+    !after_separator
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_identifier;
+
+    // RCIP-PROTO-ID-01..03, CL-B18-1..3: the spec's own example and each separator.
+    #[test]
+    fn valid_identifiers() {
+        for id in [
+            "polls.prepareCreate",
+            "notes",
+            "a",
+            "notes_editor-view.main",
+            "x.y_z-w",
+        ] {
+            assert!(is_identifier(id), "{id}");
+        }
+    }
+
+    // CL-B18-9 (IMPL-DEFINED, chosen: accepted).
+    #[test]
+    fn runs_of_capitals_and_digits_are_accepted() {
+        for id in ["notes.getURL", "api.v2beta", "notes2", "notes.exportAsPDF"] {
+            assert!(is_identifier(id), "{id}");
+        }
+    }
+
+    // CL-B18-1..3: first character, separator followers, characters, doubled and trailing
+    // separators.
+    #[test]
+    fn invalid_identifiers() {
+        for id in [
+            "",
+            "Notes",
+            "9notes",
+            "_notes",
+            "notes.",
+            "notes..list",
+            "notes.2",
+            "notes-Editor",
+            "notes_",
+            "notes list",
+            "notes/list",
+            "nötes",
+            "notes._x",
+            ".notes",
+        ] {
+            assert!(!is_identifier(id), "{id}");
+        }
+    }
+}

@@ -1,0 +1,601 @@
+//! The invocation lifecycle (RCIP-PROTO-LIFE-01..15, spec 000 "Invocation lifecycle" steps 1-8,
+//! spec 001 "Asynchronous policy and confirmation", "Cancellation and effects") with CL-B02..B12
+//! and CL-B22: id reservation, the check order, policy as a gate the driver settles, rechecks
+//! after policy, confirmations with TTL on the virtual clock, single-use approval, receipts,
+//! aborts at every checkpoint, execution with a signal, output validation, refresh after success.
+//!
+//! Every path ends in exactly one outcome per ticket; nothing here returns an error to the
+//! client (CL-B02-1). Decisions where the texts are silent (each also listed in `mod.rs`):
+//! - a reserved id is checked before the catalog lookup, and its failure does not disturb the
+//!   holder; every `invoke` emits `requested` then one terminal event;
+//! - input that is not plain JSON gives `INPUT_INVALID` without `validationIssues`; schema failures
+//!   of input and output carry them;
+//! - after a policy settles (also synchronously) the rechecks of CL-B05 run first, in the
+//!   RECOMMENDED order abort, binding, context, availability; then a throwing or malformed answer
+//!   gives `POLICY_EVALUATION_FAILED`; a malformed answer is anything but an object whose
+//!   `decision` is `allow`, `deny` or `confirm`;
+//! - approval checks, in order: binding or context changed (`POLICY_DENIED`, CL-B07-4),
+//!   availability, input schema, abort, then the confirmed policy pass; `confirm` again on the
+//!   confirmed pass is `POLICY_DENIED` (CL-B07-5);
+//! - approval at exactly `expiresAt` finds the confirmation expired (timers due at or before the
+//!   clock fire first; CL-B08-4);
+//! - expiry and cancellation of a pending confirmation emit a `failed` event; resolving a
+//!   receipt or an unknown id emits none; a decline emits `confirmation_declined` only;
+//! - an unknown confirmation id resolves to `CONFIRMATION_NOT_FOUND` with empty invocation and
+//!   capability ids; a receipt's outcome carries the ids it recorded;
+//! - a handler throwing an `AbortError` without any abort is `EXECUTION_FAILED` (CL-B11-6);
+//! - a handler gets the caller's signal (or a fresh one when the caller gave none), so
+//!   unbinding never aborts a running handler (RCIP-LIFE-CANCEL-07).
+
+use serde_json::Value;
+
+use super::definition::{CapabilityHandle, Effect};
+use super::outcome::{ConfirmationInfo, ErrorCode, Outcome, OutcomeBody, ValidationIssue};
+use super::runtime::{
+    AbortSignal, Answer, CallId, HandlerCall, Phase, PolicyCall, Runtime, Settlement, Ticket,
+};
+use super::snapshot::SemanticContext;
+use super::value::HostValue;
+
+/// `client.invoke({ capabilityId, input, invocationId?, signal? })`.
+#[derive(Debug, Clone)]
+pub struct InvokeRequest {
+    pub capability_id: String,
+    /// The caller's own value: it may be mutated after the call, which changes nothing.
+    pub input: HostValue,
+    pub invocation_id: Option<String>,
+    pub signal: Option<AbortSignal>,
+}
+
+/// One invocation past its synchronous checks: everything the later steps need, captured.
+#[derive(Debug, Clone)]
+pub(super) struct Operation {
+    /// The ticket the next outcome settles (the invoke's, or a resolution's).
+    pub(super) ticket: Ticket,
+    pub(super) invocation_id: String,
+    pub(super) capability: CapabilityHandle,
+    /// The detached input (CL-B14-1).
+    pub(super) input: Value,
+    pub(super) signal: Option<AbortSignal>,
+    /// The binding live when the invocation started (binding identity, CL-B05).
+    pub(super) binding: u64,
+    /// The context when the invocation started (compared by value, CL-B06).
+    pub(super) context: SemanticContext,
+    pub(super) requested_at: u64,
+    pub(super) confirmed: bool,
+}
+
+/// A callback call waiting for its gate.
+pub(super) enum Waiting {
+    Policy(Operation),
+    Handler(Operation),
+}
+
+pub(super) struct PendingConfirmation {
+    pub(super) seq: u64,
+    pub(super) op: Operation,
+    pub(super) expires_at: u64,
+}
+
+/// Why a receipt exists (CL-B08-3, CL-B09-2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReceiptKind {
+    Expired,
+    Cancelled,
+}
+
+/// A non-sensitive record of an expired or cancelled confirmation (RCIP-LIFE-CONF-07): ids only.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Receipt {
+    pub confirmation_id: String,
+    pub invocation_id: String,
+    pub capability_id: String,
+    pub kind: ReceiptKind,
+}
+
+/// The default policy of CL-B22.
+fn default_decision(effect: Effect, confirmed: bool) -> &'static str {
+    if confirmed {
+        return "allow";
+    }
+    match effect {
+        Effect::Read => "allow",
+        Effect::Destructive => "confirm",
+        Effect::Write | Effect::External => "deny",
+    }
+}
+
+enum Decision {
+    Allow,
+    Deny,
+    Confirm,
+}
+
+/// CL-A05-2..4; anything else is malformed (CL-B12-3).
+fn parse_decision(value: &HostValue) -> Option<Decision> {
+    value.as_object()?;
+    match value.get("decision")?.as_str()? {
+        "allow" => Some(Decision::Allow),
+        "deny" => Some(Decision::Deny),
+        "confirm" => Some(Decision::Confirm),
+        _ => None,
+    }
+}
+
+impl Runtime {
+    /// `client.invoke(request)`: returns the ticket of its outcome, which may already be settled.
+    pub fn invoke(&mut self, request: InvokeRequest) -> Ticket {
+        self.process_aborts_inner();
+        self.settled_log.clear();
+        let ticket = self.new_ticket();
+        let invocation_id = match request.invocation_id {
+            Some(id) => id,
+            None => self.make_id("invocation"),
+        };
+        let capability_id = request.capability_id;
+        self.emit(Phase::Requested, &invocation_id, &capability_id);
+        // CL-B04-3/4: a reserved id fails without disturbing its holder.
+        if self.reserved.contains(&invocation_id) {
+            self.finish_error(
+                ticket,
+                &invocation_id,
+                &capability_id,
+                ErrorCode::InvocationAlreadyActive,
+                None,
+            );
+            return ticket;
+        }
+        self.reserved.insert(invocation_id.clone());
+        let fail = |rt: &mut Runtime, code: ErrorCode, issues: Option<Vec<ValidationIssue>>| {
+            rt.release(&invocation_id);
+            rt.finish_error(ticket, &invocation_id, &capability_id, code, issues);
+            ticket
+        };
+        // Steps 1-3 and CL-B03-1: catalog, binding, live availability, input.
+        let Some(capability) = self.definition.capability(&capability_id) else {
+            return fail(self, ErrorCode::CapabilityNotFound, None);
+        };
+        let Some(binding) = self.binding_id(&capability_id) else {
+            return fail(self, ErrorCode::CapabilityUnbound, None);
+        };
+        if self.live_available(&capability_id) != Some(true) {
+            return fail(self, ErrorCode::CapabilityUnavailable, None);
+        }
+        let input = match request.input.to_plain_json() {
+            Ok(input) => input,
+            Err(_) => return fail(self, ErrorCode::InputInvalid, None),
+        };
+        let issues = capability.def().input.validate(&input);
+        if !issues.is_empty() {
+            let issues = issues.iter().map(ValidationIssue::from_schema).collect();
+            return fail(self, ErrorCode::InputInvalid, Some(issues));
+        }
+        // CL-B03-2: an already-aborted signal is reported before policy runs.
+        if request.signal.as_ref().is_some_and(AbortSignal::is_aborted) {
+            return fail(self, ErrorCode::ExecutionAborted, None);
+        }
+        let op = Operation {
+            ticket,
+            invocation_id: invocation_id.clone(),
+            capability,
+            input,
+            signal: request.signal,
+            binding,
+            context: self.context.clone(),
+            requested_at: self.now,
+            confirmed: false,
+        };
+        self.ask_policy(op);
+        ticket
+    }
+
+    /// `host.resolveConfirmation(confirmationId, approved)`: returns the ticket of its outcome.
+    pub fn resolve_confirmation(&mut self, confirmation_id: &str, approved: bool) -> Ticket {
+        self.process_aborts_inner();
+        self.settled_log.clear();
+        let ticket = self.new_ticket();
+        if let Some(pending) = self.confirmations.remove(confirmation_id) {
+            self.timers
+                .remove(&(pending.expires_at, pending.seq, confirmation_id.to_string()));
+            let mut op = pending.op;
+            op.ticket = ticket;
+            if approved {
+                self.approve(op);
+            } else {
+                // CL-B07-2; CL-B10-4: no receipt.
+                self.release(&op.invocation_id);
+                self.emit(
+                    Phase::ConfirmationDeclined,
+                    &op.invocation_id,
+                    op.capability.id(),
+                );
+                let outcome = Outcome::error(
+                    &op.invocation_id,
+                    op.capability.id(),
+                    ErrorCode::ConfirmationDeclined,
+                );
+                self.settle(ticket, outcome);
+            }
+            return ticket;
+        }
+        // CL-B08-3, CL-B09-2, CL-B10-3: a retained receipt answers once.
+        if let Some(index) = self
+            .receipts
+            .iter()
+            .position(|r| r.confirmation_id == confirmation_id)
+        {
+            if let Some(receipt) = self.receipts.remove(index) {
+                let code = match receipt.kind {
+                    ReceiptKind::Expired => ErrorCode::ConfirmationExpired,
+                    ReceiptKind::Cancelled => ErrorCode::ExecutionAborted,
+                };
+                self.settle(
+                    ticket,
+                    Outcome::error(&receipt.invocation_id, &receipt.capability_id, code),
+                );
+                return ticket;
+            }
+        }
+        // CL-B07-1, CL-B10-2: used, evicted or never issued.
+        self.settle(
+            ticket,
+            Outcome::error("", "", ErrorCode::ConfirmationNotFound),
+        );
+        ticket
+    }
+
+    /// Settles the policy call `call` (a gate). Returns the tickets that settled as a result.
+    /// A call whose invocation already settled (it was aborted) accepts the late result and
+    /// ignores it (CL-B11-3); a call that was never pending is an error.
+    pub fn settle_policy(
+        &mut self,
+        call: CallId,
+        result: Settlement,
+    ) -> Result<Vec<Ticket>, GateError> {
+        self.settle_gate(call, result, true)
+    }
+
+    /// Settles the handler call `call` (a gate), like [`Runtime::settle_policy`].
+    pub fn settle_handler(
+        &mut self,
+        call: CallId,
+        result: Settlement,
+    ) -> Result<Vec<Ticket>, GateError> {
+        self.settle_gate(call, result, false)
+    }
+
+    fn settle_gate(
+        &mut self,
+        call: CallId,
+        result: Settlement,
+        policy: bool,
+    ) -> Result<Vec<Ticket>, GateError> {
+        self.process_aborts_inner();
+        self.settled_log.clear();
+        if self.orphaned.remove(&call) {
+            return Ok(Vec::new());
+        }
+        match self.waiting.remove(&call) {
+            Some(Waiting::Policy(op)) if policy => self.after_policy(op, result),
+            Some(Waiting::Handler(op)) if !policy => self.after_handler(op, result),
+            Some(other) => {
+                self.waiting.insert(call, other);
+                return Err(GateError::WrongKind);
+            }
+            None => return Err(GateError::UnknownCall),
+        }
+        Ok(self.take_settled())
+    }
+
+    /// Advances the virtual clock by `ms`, firing due expiry timers in order (CL-B08-2).
+    pub fn advance(&mut self, ms: u64) -> Vec<Ticket> {
+        self.process_aborts_inner();
+        self.settled_log.clear();
+        self.now = self.now.saturating_add(ms);
+        while let Some(first) = self.timers.first().cloned() {
+            if first.0 > self.now {
+                break;
+            }
+            self.timers.remove(&first);
+            if let Some(pending) = self.confirmations.remove(&first.2) {
+                self.drop_confirmation(&first.2, pending, ReceiptKind::Expired);
+            }
+        }
+        self.take_settled()
+    }
+
+    /// Aborts `signal` and lets the runtime react at once (CL-B09-1, CL-B11-1/2).
+    pub fn abort(&mut self, signal: &AbortSignal) -> Vec<Ticket> {
+        signal.abort();
+        self.process_aborts()
+    }
+
+    /// Reacts to signals aborted since the last call (the abort event listeners of JavaScript):
+    /// an invocation waiting for policy settles `EXECUTION_ABORTED` and releases its id; a pending
+    /// confirmation is cancelled and leaves a receipt; a running handler only sees its signal.
+    pub fn process_aborts(&mut self) -> Vec<Ticket> {
+        self.settled_log.clear();
+        self.process_aborts_inner();
+        self.take_settled()
+    }
+
+    pub(super) fn process_aborts_inner(&mut self) {
+        let aborted_calls: Vec<CallId> = self
+            .waiting
+            .iter()
+            .filter_map(|(call, waiting)| match waiting {
+                Waiting::Policy(op) if Runtime::operation_aborted(op) => Some(*call),
+                _ => None,
+            })
+            .collect();
+        for call in aborted_calls {
+            if let Some(Waiting::Policy(op)) = self.waiting.remove(&call) {
+                self.orphaned.insert(call);
+                self.release(&op.invocation_id);
+                self.finish_error(
+                    op.ticket,
+                    &op.invocation_id,
+                    op.capability.id(),
+                    ErrorCode::ExecutionAborted,
+                    None,
+                );
+            }
+        }
+        let mut cancelled: Vec<(u64, String)> = self
+            .confirmations
+            .iter()
+            .filter(|(_, pending)| Runtime::operation_aborted(&pending.op))
+            .map(|(id, pending)| (pending.seq, id.clone()))
+            .collect();
+        cancelled.sort();
+        for (_, id) in cancelled {
+            if let Some(pending) = self.confirmations.remove(&id) {
+                self.timers
+                    .remove(&(pending.expires_at, pending.seq, id.clone()));
+                self.drop_confirmation(&id, pending, ReceiptKind::Cancelled);
+            }
+        }
+    }
+
+    /// Expiry or cancellation: releases the payload and the id at once and keeps a receipt
+    /// (RCIP-LIFE-CONF-06/07).
+    fn drop_confirmation(&mut self, id: &str, pending: PendingConfirmation, kind: ReceiptKind) {
+        let op = pending.op;
+        self.release(&op.invocation_id);
+        self.emit(Phase::Failed, &op.invocation_id, op.capability.id());
+        self.remember(Receipt {
+            confirmation_id: id.to_string(),
+            invocation_id: op.invocation_id,
+            capability_id: op.capability.id().to_string(),
+            kind,
+        });
+    }
+
+    /// Step 4 (and the confirmed pass of step 5): asks host policy, or the default policy.
+    fn ask_policy(&mut self, op: Operation) {
+        let answer = match self.policy.is_some() {
+            false => {
+                let decision = default_decision(op.capability.def().effect, op.confirmed);
+                let value =
+                    HostValue::object(vec![("decision".into(), HostValue::string(decision))]);
+                Answer::Ready(Ok(value))
+            }
+            true => {
+                let call = self.new_call();
+                let request = PolicyCall {
+                    call,
+                    capability: self.entry_of(&op.capability),
+                    input: HostValue::from_json(&op.input),
+                    semantic_context: self.context.clone(),
+                    confirmed: op.confirmed,
+                };
+                let answer = match self.policy.as_mut() {
+                    Some(policy) => policy(request),
+                    None => Answer::Ready(Err(super::runtime::HostError::error("no policy"))),
+                };
+                if let Answer::Pending = answer {
+                    self.park(call, Waiting::Policy(op));
+                    return;
+                }
+                answer
+            }
+        };
+        if let Answer::Ready(result) = answer {
+            self.after_policy(op, result);
+        }
+    }
+
+    /// After the policy settled: the rechecks of CL-B05 (RCIP-LIFE-POLICY-04..07), then the
+    /// decision.
+    fn after_policy(&mut self, op: Operation, result: Settlement) {
+        if let Some(code) = self.recheck(&op) {
+            return self.fail_op(op, code);
+        }
+        let decision = match &result {
+            Ok(value) => parse_decision(value),
+            Err(_) => None,
+        };
+        match decision {
+            None => self.fail_op(op, ErrorCode::PolicyEvaluationFailed),
+            Some(Decision::Deny) => self.fail_op(op, ErrorCode::PolicyDenied),
+            Some(Decision::Confirm) if op.confirmed => self.fail_op(op, ErrorCode::PolicyDenied),
+            Some(Decision::Confirm) => self.request_confirmation(op),
+            Some(Decision::Allow) => self.execute(op),
+        }
+    }
+
+    /// CL-B05-1 in its RECOMMENDED order (CL-B05-3).
+    fn recheck(&mut self, op: &Operation) -> Option<ErrorCode> {
+        if Runtime::operation_aborted(op) {
+            return Some(ErrorCode::ExecutionAborted);
+        }
+        if self.binding_id(op.capability.id()) != Some(op.binding) {
+            return Some(ErrorCode::CapabilityUnbound);
+        }
+        if self.context != op.context {
+            return Some(ErrorCode::PolicyDenied);
+        }
+        if self.live_available(op.capability.id()) != Some(true) {
+            return Some(ErrorCode::CapabilityUnavailable);
+        }
+        None
+    }
+
+    fn request_confirmation(&mut self, op: Operation) {
+        let id = self.make_id("confirmation");
+        let expires_at = self.now.saturating_add(self.ttl_ms);
+        let seq = self.next_confirmation_seq;
+        self.next_confirmation_seq += 1;
+        let def = op.capability.def();
+        let outcome = Outcome {
+            invocation_id: op.invocation_id.clone(),
+            capability_id: def.id.clone(),
+            body: OutcomeBody::ConfirmationRequired(ConfirmationInfo {
+                id: id.clone(),
+                title: def.title.clone(),
+                description: def.description.clone(),
+                effect: def.effect,
+                expires_at,
+            }),
+        };
+        let ticket = op.ticket;
+        self.emit(
+            Phase::ConfirmationRequested,
+            &op.invocation_id,
+            &def.id.clone(),
+        );
+        self.timers.insert((expires_at, seq, id.clone()));
+        self.confirmations.insert(
+            id,
+            PendingConfirmation {
+                seq,
+                op,
+                expires_at,
+            },
+        );
+        self.settle(ticket, outcome);
+    }
+
+    /// Approval (CL-B07-3/4, RCIP-LIFE-CONF-02..04): rechecks, then the confirmed policy pass.
+    fn approve(&mut self, mut op: Operation) {
+        if self.binding_id(op.capability.id()) != Some(op.binding) || self.context != op.context {
+            return self.fail_op(op, ErrorCode::PolicyDenied);
+        }
+        if self.live_available(op.capability.id()) != Some(true) {
+            return self.fail_op(op, ErrorCode::CapabilityUnavailable);
+        }
+        let issues = op.capability.def().input.validate(&op.input);
+        if !issues.is_empty() {
+            let issues = issues.iter().map(ValidationIssue::from_schema).collect();
+            self.release(&op.invocation_id);
+            return self.finish_error(
+                op.ticket,
+                &op.invocation_id,
+                op.capability.id(),
+                ErrorCode::InputInvalid,
+                Some(issues),
+            );
+        }
+        if Runtime::operation_aborted(&op) {
+            return self.fail_op(op, ErrorCode::ExecutionAborted);
+        }
+        op.confirmed = true;
+        self.ask_policy(op);
+    }
+
+    /// Step 6: runs the handler with a detached input and the cancellation signal.
+    fn execute(&mut self, op: Operation) {
+        let call = self.new_call();
+        let capability_id = op.capability.id().to_string();
+        self.emit(Phase::Started, &op.invocation_id, &capability_id);
+        let request = HandlerCall {
+            call,
+            capability_id: capability_id.clone(),
+            input: HostValue::from_json(&op.input),
+            invocation_id: op.invocation_id.clone(),
+            requested_at: op.requested_at,
+            semantic_context: self.context.clone(),
+            signal: op.signal.clone().unwrap_or_default(),
+        };
+        let answer = match self.bindings.get_mut(&capability_id) {
+            Some(binding) => (binding.handler)(request),
+            // The recheck just before makes this unreachable; fail safe rather than panic.
+            None => return self.fail_op(op, ErrorCode::CapabilityUnbound),
+        };
+        match answer {
+            Answer::Pending => self.park(call, Waiting::Handler(op)),
+            Answer::Ready(result) => self.after_handler(op, result),
+        }
+    }
+
+    /// Step 7 and 8: the handler settled (CL-B11-4/5, CL-B12-1/2, RCIP-LIFE-OUTPUT-01).
+    fn after_handler(&mut self, op: Operation, result: Settlement) {
+        let output = match result {
+            Err(_) if Runtime::operation_aborted(&op) => {
+                return self.fail_op(op, ErrorCode::ExecutionAborted)
+            }
+            Err(_) => return self.fail_op(op, ErrorCode::ExecutionFailed),
+            Ok(output) => output,
+        };
+        let output = match output.to_plain_json() {
+            Ok(output) => output,
+            Err(_) => return self.fail_op(op, ErrorCode::OutputInvalid),
+        };
+        let issues = op.capability.def().output.validate(&output);
+        if !issues.is_empty() {
+            let issues = issues.iter().map(ValidationIssue::from_schema).collect();
+            self.release(&op.invocation_id);
+            return self.finish_error(
+                op.ticket,
+                &op.invocation_id,
+                op.capability.id(),
+                ErrorCode::OutputInvalid,
+                Some(issues),
+            );
+        }
+        self.release(&op.invocation_id);
+        self.emit(Phase::Succeeded, &op.invocation_id, op.capability.id());
+        let outcome = Outcome {
+            invocation_id: op.invocation_id.clone(),
+            capability_id: op.capability.id().to_string(),
+            body: OutcomeBody::Succeeded { output },
+        };
+        self.settle(op.ticket, outcome);
+        // Step 8, CL-B15-4: refresh after success.
+        self.publish(true);
+    }
+
+    fn fail_op(&mut self, op: Operation, code: ErrorCode) {
+        self.release(&op.invocation_id);
+        self.finish_error(op.ticket, &op.invocation_id, op.capability.id(), code, None);
+    }
+
+    /// Settles a failed or denied outcome and emits its terminal event.
+    fn finish_error(
+        &mut self,
+        ticket: Ticket,
+        invocation_id: &str,
+        capability_id: &str,
+        code: ErrorCode,
+        issues: Option<Vec<ValidationIssue>>,
+    ) {
+        let phase = match code.status() {
+            super::outcome::Status::Denied => Phase::Denied,
+            _ => Phase::Failed,
+        };
+        self.emit(phase, invocation_id, capability_id);
+        self.settle(
+            ticket,
+            Outcome::error_with(invocation_id, capability_id, code, issues),
+        );
+    }
+}
+
+/// Why a gate could not be settled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GateError {
+    /// No such call is waiting (never pending, or already settled).
+    UnknownCall,
+    /// The call is a handler call settled as a policy call, or the reverse.
+    WrongKind,
+}
