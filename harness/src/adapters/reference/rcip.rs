@@ -1,12 +1,1253 @@
-//! Placeholder mapping of the rcip vocabulary onto the reference: replaced by the rcip issue.
+//! Maps the RCIP vocabulary of vectors/README.md ("Values", "RCIP setup", "RCIP steps") onto the
+//! reference runtime `reference::rcip` (spec 000/001, CLARIFICATIONS A and B, profile `events`):
+//! setup builds the definition (escapes decoded into host values) and a runtime with its options;
+//! every host, client, gate and clock step becomes one call on the runtime; every expectation is
+//! answered with its canonical observation (outcomes without messages, call records deep-copied at
+//! call time, snapshot JSON and relations, list ids, notifications, events, handler signals).
+//!
+//! The adapter holds what a JavaScript adapter would hold: the caller's input objects (for
+//! `mutate-input`), snapshot objects (for identity), unbind functions, signals (one namespace per
+//! case, shared by every runtime), and per runtime the records its callbacks keep. A step that
+//! names an unknown handle or call, or that this mapping cannot interpret, is an adapter error (the
+//! case is malformed). Assist steps answer `unsupported` (profile `assist` is not declared here).
+//! `mutate-snapshot` is a no-op by construction: the reference hands out snapshots that cannot be
+//! written through (CL-B14-3).
 
-use serde_json::Value;
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::rc::Rc;
 
-use super::Started;
+use reference::rcip::{
+    AbortSignal, Answer, BindingSpec, BindingToken, CallId, Definition, HandlerCall, HostError,
+    HostErrorName, HostObject, HostValue, InvokeRequest, ListFilter, ObjectData, OutcomeBody,
+    PolicyCall, Prototype, RcipEvent, Runtime, RuntimeOptions, Settlement, Snapshot,
+    SubscriptionId, Ticket,
+};
+use serde_json::{json, Map, Value};
+
+use super::{CaseDriver, Started};
 use crate::adapter::{AdapterError, Reply};
 
-pub(crate) const PROFILES: &[&str] = &[];
+/// The reference implements the `events` profile (CL-B23).
+pub(crate) const PROFILES: &[&str] = &["events"];
 
-pub(crate) fn start(_setup: &Value) -> Result<Started, AdapterError> {
-    Ok((Reply::Unsupported("the rcip reference is not built yet".into()), None))
+/// The error text of every host error the vectors plant (vectors/README.md, CL-B02-2).
+const HOST_SECRET: &str = "host-secret-7f3a";
+
+pub(crate) fn start(setup: &Value) -> Result<Started, AdapterError> {
+    let definition_value = setup
+        .get("definition")
+        .ok_or_else(|| error("setup.definition is missing"))?;
+    let options = Options::read(setup.get("options"))?;
+    let definition = match Definition::define(&decode(definition_value)?) {
+        Ok(definition) => definition,
+        Err(_) => return Ok((Reply::Threw, None)),
+    };
+    let main = match RuntimeSlot::create(&definition, &options) {
+        Ok(slot) => slot,
+        Err(_) => return Ok((Reply::Threw, None)),
+    };
+    let driver = RcipCase {
+        definition,
+        options,
+        runtimes: vec![main],
+        runtime_names: BTreeMap::new(),
+        signals: BTreeMap::new(),
+        bindings: BTreeMap::new(),
+        tickets: BTreeMap::new(),
+        snapshots: BTreeMap::new(),
+        lists: BTreeMap::new(),
+        subscriptions: BTreeMap::new(),
+    };
+    Ok((Reply::Done, Some(Box::new(driver))))
+}
+
+fn error(message: &str) -> AdapterError {
+    AdapterError(message.to_string())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Setup options
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Clone)]
+enum PolicyMode {
+    Absent,
+    Gated,
+    Scripted(Value),
+}
+
+#[derive(Clone)]
+enum EventsMode {
+    Off,
+    Records,
+    Throws,
+}
+
+#[derive(Clone)]
+struct Options {
+    policy: PolicyMode,
+    ttl_ms: Option<u64>,
+    sequential_ids: bool,
+    events: EventsMode,
+}
+
+impl Options {
+    fn read(options: Option<&Value>) -> Result<Options, AdapterError> {
+        let empty = Map::new();
+        let options = match options {
+            None => &empty,
+            Some(value) => value
+                .as_object()
+                .ok_or_else(|| error("setup.options is not an object"))?,
+        };
+        let policy = match options.get("policy") {
+            None => PolicyMode::Absent,
+            Some(policy) => match policy.get("mode").and_then(Value::as_str) {
+                Some("absent") => PolicyMode::Absent,
+                Some("gated") => PolicyMode::Gated,
+                Some("scripted") => {
+                    let settle = policy
+                        .get("settle")
+                        .ok_or_else(|| error("a scripted policy needs settle"))?;
+                    // Checked once here so a malformed settlement is an adapter error, not a host error.
+                    let _checked: Settlement = settlement_of(settle)?;
+                    PolicyMode::Scripted(settle.clone())
+                }
+                _ => {
+                    return Err(error(
+                        "options.policy.mode is not absent, gated or scripted",
+                    ))
+                }
+            },
+        };
+        let ttl_ms = match options.get("confirmationTtlMs") {
+            None => None,
+            Some(ttl) => Some(
+                ttl.as_u64()
+                    .ok_or_else(|| error("confirmationTtlMs is not a positive integer"))?,
+            ),
+        };
+        let sequential_ids = match options.get("createId") {
+            None => false,
+            Some(Value::String(mode)) if mode == "sequential" => true,
+            Some(_) => return Err(error("options.createId is not \"sequential\"")),
+        };
+        let events = match options.get("events").map(|v| v.as_str()) {
+            None => EventsMode::Off,
+            Some(Some("records")) => EventsMode::Records,
+            Some(Some("throws")) => EventsMode::Throws,
+            Some(_) => return Err(error("options.events is not records or throws")),
+        };
+        Ok(Options {
+            policy,
+            ttl_ms,
+            sequential_ids,
+            events,
+        })
+    }
+}
+
+/// A settlement `{ return: V } | { throw: ... }` as the callback's result (a fresh value per use).
+fn settlement_of(settle: &Value) -> Result<Settlement, AdapterError> {
+    if let Some(value) = settle.get("return") {
+        return Ok(Ok(decode(value)?));
+    }
+    match settle.get("throw").and_then(Value::as_str) {
+        Some("error") => Ok(Err(HostError {
+            name: HostErrorName::Error,
+            message: HOST_SECRET.into(),
+        })),
+        Some("abort-error") => Ok(Err(HostError {
+            name: HostErrorName::AbortError,
+            message: HOST_SECRET.into(),
+        })),
+        _ => Err(error(&format!("not a settlement: {settle}"))),
+    }
+}
+
+/// The `mutateInput` list of a settlement: (pointer, value) pairs.
+fn mutations_of(settle: &Value) -> Result<Vec<(String, HostValue)>, AdapterError> {
+    let Some(list) = settle.get("mutateInput") else {
+        return Ok(Vec::new());
+    };
+    let list = list
+        .as_array()
+        .ok_or_else(|| error("mutateInput is not an array"))?;
+    list.iter()
+        .map(|m| {
+            let pointer = m
+                .get("pointer")
+                .and_then(Value::as_str)
+                .ok_or_else(|| error("mutateInput.pointer"))?;
+            let value = decode(m.get("value").ok_or_else(|| error("mutateInput.value"))?)?;
+            Ok((pointer.to_string(), value))
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Per-runtime records kept by the callbacks
+// ---------------------------------------------------------------------------------------------
+
+struct HandlerRecord {
+    capability: String,
+    record: Value,
+    signal: AbortSignal,
+    /// The input object the handler received (settlements mutate it).
+    input: HostValue,
+}
+
+#[derive(Default)]
+struct Records {
+    policy_calls: Vec<(String, Value)>,
+    /// The k-th gated policy call (k = index + 1).
+    gated_policy: Vec<(CallId, bool)>,
+    handler_calls: Vec<HandlerRecord>,
+    /// The k-th gated handler call: its call id, its index in `handler_calls`, settled yet.
+    gated_handlers: Vec<(CallId, usize, bool)>,
+    events: Vec<Value>,
+}
+
+type Shared = Rc<RefCell<Records>>;
+
+struct RuntimeSlot {
+    runtime: Runtime,
+    records: Shared,
+}
+
+impl RuntimeSlot {
+    fn create(
+        definition: &Definition,
+        options: &Options,
+    ) -> Result<RuntimeSlot, reference::rcip::ConfigError> {
+        let records: Shared = Rc::default();
+        let policy: Option<reference::rcip::PolicyFn> = match &options.policy {
+            PolicyMode::Absent => None,
+            mode => {
+                let records = Rc::clone(&records);
+                let mode = mode.clone();
+                Some(Box::new(move |call: PolicyCall| {
+                    let capability = call
+                        .capability
+                        .get("id")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default()
+                        .to_string();
+                    let record = json!({
+                        "capabilityId": capability,
+                        "input": observe_value(&call.input),
+                        "semanticContext": call.semantic_context.to_json(),
+                        "confirmed": call.confirmed,
+                    });
+                    let mut records = records.borrow_mut();
+                    records.policy_calls.push((capability, record));
+                    match &mode {
+                        PolicyMode::Scripted(settle) => {
+                            // Validated at setup; a decode failure here cannot happen, and would
+                            // only make the policy throw.
+                            Answer::Ready(
+                                settlement_of(settle)
+                                    .unwrap_or_else(|_| Err(HostError::error(HOST_SECRET))),
+                            )
+                        }
+                        _ => {
+                            records.gated_policy.push((call.call, false));
+                            Answer::Pending
+                        }
+                    }
+                }))
+            }
+        };
+        let create_id: Option<reference::rcip::CreateIdFn> = if options.sequential_ids {
+            let mut counters: BTreeMap<String, u64> = BTreeMap::new();
+            Some(Box::new(move |prefix: &str| {
+                let n = counters.entry(prefix.to_string()).or_insert(0);
+                *n += 1;
+                format!("{prefix}-{n}")
+            }))
+        } else {
+            None
+        };
+        let on_event: Option<reference::rcip::EventFn> = match options.events {
+            EventsMode::Off => None,
+            ref mode => {
+                let throws = matches!(mode, EventsMode::Throws);
+                let records = Rc::clone(&records);
+                Some(Box::new(move |event: &RcipEvent| {
+                    records.borrow_mut().events.push(json!({
+                        "phase": event.phase.as_str(),
+                        "invocationId": event.invocation_id,
+                        "capabilityId": event.capability_id,
+                    }));
+                    if throws {
+                        Err(HostError::error(HOST_SECRET))
+                    } else {
+                        Ok(())
+                    }
+                }))
+            }
+        };
+        let runtime = Runtime::new(
+            definition,
+            RuntimeOptions {
+                policy,
+                confirmation_ttl_ms: options.ttl_ms,
+                create_id,
+                on_event,
+            },
+        )?;
+        Ok(RuntimeSlot { runtime, records })
+    }
+}
+
+/// A plain-JSON observation of a host value a callback received (deep copy at call time).
+fn observe_value(value: &HostValue) -> Value {
+    value.to_plain_json().unwrap_or(Value::Null)
+}
+
+// ---------------------------------------------------------------------------------------------
+// The case driver
+// ---------------------------------------------------------------------------------------------
+
+struct BindingHandle {
+    runtime: usize,
+    token: BindingToken,
+    availability: Option<Rc<RefCell<HostValue>>>,
+}
+
+struct TicketHandle {
+    runtime: usize,
+    ticket: Ticket,
+    /// For invocations: the caller's input object.
+    input: Option<HostValue>,
+}
+
+struct RcipCase {
+    definition: Definition,
+    options: Options,
+    runtimes: Vec<RuntimeSlot>,
+    runtime_names: BTreeMap<String, usize>,
+    signals: BTreeMap<String, AbortSignal>,
+    bindings: BTreeMap<String, BindingHandle>,
+    tickets: BTreeMap<String, TicketHandle>,
+    snapshots: BTreeMap<String, Rc<Snapshot>>,
+    lists: BTreeMap<String, Vec<Value>>,
+    subscriptions: BTreeMap<String, (usize, SubscriptionId, Rc<RefCell<Vec<Value>>>)>,
+}
+
+fn field<'a>(step: &'a Value, key: &str) -> Result<&'a str, AdapterError> {
+    step.get(key)
+        .and_then(Value::as_str)
+        .ok_or_else(|| error(&format!("step has no string '{key}': {step}")))
+}
+
+impl CaseDriver for RcipCase {
+    fn step(&mut self, step: &Value) -> Result<Reply, AdapterError> {
+        if let Some(action) = step.get("host").and_then(Value::as_str) {
+            self.host(action, step)
+        } else if let Some(action) = step.get("client").and_then(Value::as_str) {
+            self.client(action, step)
+        } else if let Some(kind) = step.get("gate").and_then(Value::as_str) {
+            self.gate(kind, step)
+        } else if step.get("clock").and_then(Value::as_str) == Some("advance") {
+            let ms = step
+                .get("ms")
+                .and_then(Value::as_u64)
+                .ok_or_else(|| error("clock.ms is not an integer"))?;
+            // One virtual clock per case: every runtime sees the same time.
+            for slot in &mut self.runtimes {
+                slot.runtime.advance(ms);
+            }
+            Ok(Reply::Done)
+        } else if let Some(observation) = step.get("expect").and_then(Value::as_str) {
+            self.observe(observation, step)
+        } else {
+            Err(error(&format!("not an RCIP step: {step}")))
+        }
+    }
+}
+
+impl RcipCase {
+    fn runtime_index(&self, step: &Value) -> Result<usize, AdapterError> {
+        match step.get("runtime").and_then(Value::as_str) {
+            None => Ok(0),
+            Some(name) => self
+                .runtime_names
+                .get(name)
+                .copied()
+                .ok_or_else(|| error(&format!("unknown runtime handle '{name}'"))),
+        }
+    }
+
+    fn slot(&mut self, index: usize) -> Result<&mut RuntimeSlot, AdapterError> {
+        self.runtimes
+            .get_mut(index)
+            .ok_or_else(|| error("runtime index out of range"))
+    }
+
+    fn signal(&mut self, name: &str) -> AbortSignal {
+        self.signals.entry(name.to_string()).or_default().clone()
+    }
+
+    fn ticket(&self, name: &str) -> Result<&TicketHandle, AdapterError> {
+        self.tickets
+            .get(name)
+            .ok_or_else(|| error(&format!("unknown invocation or resolution handle '{name}'")))
+    }
+
+    fn new_handle<T>(map: &BTreeMap<String, T>, name: &str) -> Result<(), AdapterError> {
+        if map.contains_key(name) {
+            Err(error(&format!("handle '{name}' is used twice")))
+        } else {
+            Ok(())
+        }
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Host steps
+    // -----------------------------------------------------------------------------------------
+
+    fn host(&mut self, action: &str, step: &Value) -> Result<Reply, AdapterError> {
+        match action {
+            "bind" => self.bind(step),
+            "unbind" => {
+                let name = field(step, "binding")?;
+                let handle = self
+                    .bindings
+                    .get(name)
+                    .ok_or_else(|| error(&format!("unknown binding handle '{name}'")))?;
+                let (index, token) = (handle.runtime, handle.token.clone());
+                self.slot(index)?.runtime.unbind(&token);
+                Ok(Reply::Done)
+            }
+            "set-availability" => {
+                let name = field(step, "binding")?;
+                let value = decode(
+                    step.get("availability")
+                        .ok_or_else(|| error("set-availability.availability"))?,
+                )?;
+                let handle = self
+                    .bindings
+                    .get(name)
+                    .ok_or_else(|| error(&format!("unknown binding handle '{name}'")))?;
+                let cell = handle.availability.as_ref().ok_or_else(|| {
+                    error(&format!(
+                        "binding '{name}' was bound without getAvailability"
+                    ))
+                })?;
+                *cell.borrow_mut() = value;
+                Ok(Reply::Done)
+            }
+            "set-context" => {
+                let index = self.runtime_index(step)?;
+                let context = decode(
+                    step.get("context")
+                        .ok_or_else(|| error("set-context.context"))?,
+                )?;
+                Ok(match self.slot(index)?.runtime.set_context(&context) {
+                    Ok(()) => Reply::Done,
+                    Err(_) => Reply::Threw,
+                })
+            }
+            "refresh" => {
+                let index = self.runtime_index(step)?;
+                self.slot(index)?.runtime.refresh();
+                Ok(Reply::Done)
+            }
+            "resolve-confirmation" => self.resolve(step),
+            "create-runtime" => {
+                let name = field(step, "as")?;
+                Self::new_handle(&self.runtime_names, name)?;
+                // Same definition and options succeeded at setup, so this cannot throw.
+                let slot = RuntimeSlot::create(&self.definition, &self.options)
+                    .map_err(|e| error(&format!("create-runtime: {e}")))?;
+                self.runtimes.push(slot);
+                self.runtime_names
+                    .insert(name.to_string(), self.runtimes.len() - 1);
+                Ok(Reply::Done)
+            }
+            other => Err(error(&format!("unknown host step '{other}'"))),
+        }
+    }
+
+    fn bind(&mut self, step: &Value) -> Result<Reply, AdapterError> {
+        let index = self.runtime_index(step)?;
+        let capability_id = field(step, "capability")?;
+        let name = field(step, "as")?;
+        Self::new_handle(&self.bindings, name)?;
+        let catalog = self.definition.capability(capability_id).ok_or_else(|| {
+            error(&format!(
+                "bind: the catalog declares no capability '{capability_id}'"
+            ))
+        })?;
+        let capability = match step.get("definition").and_then(Value::as_str) {
+            None | Some("catalog") => catalog,
+            Some("copy") => catalog.structural_copy(),
+            Some(other) => return Err(error(&format!("bind.definition '{other}'"))),
+        };
+        let handler_spec = step
+            .get("handler")
+            .ok_or_else(|| error("bind.handler is missing"))?;
+        let handler = self.handler(index, handler_spec)?;
+        let availability_cell = match step.get("availability") {
+            None => None,
+            Some(value) => Some(Rc::new(RefCell::new(decode(value)?))),
+        };
+        let availability: Option<reference::rcip::AvailabilityFn> =
+            availability_cell.as_ref().map(|cell| {
+                let cell = Rc::clone(cell);
+                let read: reference::rcip::AvailabilityFn =
+                    Box::new(move || Ok(cell.borrow().clone()));
+                read
+            });
+        let slot = self.slot(index)?;
+        match slot.runtime.bind(
+            &capability,
+            BindingSpec {
+                handler,
+                availability,
+            },
+        ) {
+            Ok(token) => {
+                self.bindings.insert(
+                    name.to_string(),
+                    BindingHandle {
+                        runtime: index,
+                        token,
+                        availability: availability_cell,
+                    },
+                );
+                Ok(Reply::Done)
+            }
+            Err(_) => Ok(Reply::Threw),
+        }
+    }
+
+    /// A handler `H`: gated (pending until a gate step) or scripted (settles as `settle` says,
+    /// after applying its input mutations).
+    fn handler(
+        &mut self,
+        index: usize,
+        spec: &Value,
+    ) -> Result<reference::rcip::HandlerFn, AdapterError> {
+        let records = Rc::clone(&self.slot(index)?.records);
+        let scripted = match spec.get("mode").and_then(Value::as_str) {
+            Some("gated") => None,
+            Some("scripted") => {
+                let settle = spec
+                    .get("settle")
+                    .ok_or_else(|| error("a scripted handler needs settle"))?;
+                // Checked once here so a malformed settlement is an adapter error, not a host error.
+                let _checked: Settlement = settlement_of(settle)?;
+                let mutations = mutations_of(settle)?;
+                Some((settle.clone(), mutations))
+            }
+            _ => return Err(error("handler.mode is not gated or scripted")),
+        };
+        Ok(Box::new(move |call: HandlerCall| {
+            let record = json!({
+                "capabilityId": call.capability_id,
+                "input": observe_value(&call.input),
+                "invocationId": call.invocation_id,
+                "semanticContext": call.semantic_context.to_json(),
+            });
+            let mut records = records.borrow_mut();
+            records.handler_calls.push(HandlerRecord {
+                capability: call.capability_id.clone(),
+                record,
+                signal: call.signal.clone(),
+                input: call.input.clone(),
+            });
+            match &scripted {
+                Some((settle, mutations)) => {
+                    for (pointer, value) in mutations {
+                        // A mutation the input cannot take is the handler's own business.
+                        let _ = call.input.set_at_pointer(pointer, value.clone());
+                    }
+                    Answer::Ready(
+                        settlement_of(settle)
+                            .unwrap_or_else(|_| Err(HostError::error(HOST_SECRET))),
+                    )
+                }
+                None => {
+                    let position = records.handler_calls.len() - 1;
+                    records.gated_handlers.push((call.call, position, false));
+                    Answer::Pending
+                }
+            }
+        }))
+    }
+
+    fn resolve(&mut self, step: &Value) -> Result<Reply, AdapterError> {
+        let index = self.runtime_index(step)?;
+        let name = field(step, "as")?;
+        Self::new_handle(&self.tickets, name)?;
+        let approved = step
+            .get("approved")
+            .and_then(Value::as_bool)
+            .ok_or_else(|| error("resolve.approved"))?;
+        let confirmation = step
+            .get("confirmation")
+            .ok_or_else(|| error("resolve.confirmation"))?;
+        let id = if let Some(literal) = confirmation.get("id").and_then(Value::as_str) {
+            literal.to_string()
+        } else if let Some(of) = confirmation.get("of").and_then(Value::as_str) {
+            let handle = self.ticket(of)?;
+            let (runtime, ticket) = (handle.runtime, handle.ticket);
+            let outcome = self
+                .runtimes
+                .get(runtime)
+                .and_then(|slot| slot.runtime.outcome(ticket));
+            match outcome.map(|o| &o.body) {
+                Some(OutcomeBody::ConfirmationRequired(info)) => info.id.clone(),
+                _ => {
+                    return Err(error(&format!(
+                        "the outcome of '{of}' carries no confirmation"
+                    )))
+                }
+            }
+        } else if confirmation.get("turn").is_some() {
+            return Ok(Reply::Unsupported(
+                "Assist is not part of the reference's RCIP adapter".into(),
+            ));
+        } else {
+            return Err(error("resolve.confirmation needs of or id"));
+        };
+        let ticket = self
+            .slot(index)?
+            .runtime
+            .resolve_confirmation(&id, approved);
+        self.tickets.insert(
+            name.to_string(),
+            TicketHandle {
+                runtime: index,
+                ticket,
+                input: None,
+            },
+        );
+        Ok(Reply::Done)
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Client steps
+    // -----------------------------------------------------------------------------------------
+
+    fn client(&mut self, action: &str, step: &Value) -> Result<Reply, AdapterError> {
+        let index = self.runtime_index(step)?;
+        match action {
+            "invoke" => {
+                let name = field(step, "as")?;
+                Self::new_handle(&self.tickets, name)?;
+                let capability_id = field(step, "capability")?.to_string();
+                let input = decode(
+                    step.get("input")
+                        .ok_or_else(|| error("invoke.input is missing"))?,
+                )?;
+                let invocation_id = step
+                    .get("invocationId")
+                    .and_then(Value::as_str)
+                    .map(str::to_string);
+                let signal = match step.get("signal").and_then(Value::as_str) {
+                    Some(signal) => Some(self.signal(signal)),
+                    None => None,
+                };
+                let request = InvokeRequest {
+                    capability_id,
+                    input: input.clone(),
+                    invocation_id,
+                    signal,
+                };
+                let ticket = self.slot(index)?.runtime.invoke(request);
+                self.tickets.insert(
+                    name.to_string(),
+                    TicketHandle {
+                        runtime: index,
+                        ticket,
+                        input: Some(input),
+                    },
+                );
+                Ok(Reply::Done)
+            }
+            "abort" => {
+                let signal = self.signal(field(step, "signal")?);
+                signal.abort();
+                // The abort event reaches every runtime the signal was given to.
+                for slot in &mut self.runtimes {
+                    slot.runtime.process_aborts();
+                }
+                Ok(Reply::Done)
+            }
+            "mutate-input" => {
+                let of = field(step, "of")?;
+                let pointer = field(step, "pointer")?;
+                let value = decode(
+                    step.get("value")
+                        .ok_or_else(|| error("mutate-input.value"))?,
+                )?;
+                let input = self
+                    .ticket(of)?
+                    .input
+                    .clone()
+                    .ok_or_else(|| error(&format!("'{of}' is not an invocation")))?;
+                input
+                    .set_at_pointer(pointer, value)
+                    .map_err(|e| error(&format!("mutate-input {pointer} of '{of}': {e:?}")))?;
+                Ok(Reply::Done)
+            }
+            "get-snapshot" => {
+                let name = field(step, "as")?;
+                Self::new_handle(&self.snapshots, name)?;
+                let snapshot = self.slot(index)?.runtime.get_snapshot();
+                self.snapshots.insert(name.to_string(), snapshot);
+                Ok(Reply::Done)
+            }
+            "mutate-snapshot" => {
+                let of = field(step, "of")?;
+                if !self.snapshots.contains_key(of) {
+                    return Err(error(&format!("unknown snapshot handle '{of}'")));
+                }
+                // The reference's snapshot offers no way to write through it (CL-B14-3).
+                Ok(Reply::Done)
+            }
+            "list" => {
+                let name = field(step, "as")?;
+                Self::new_handle(&self.lists, name)?;
+                let filter = match step.get("filter") {
+                    None => ListFilter::default(),
+                    Some(filter) => ListFilter::from_host(&decode(filter)?),
+                };
+                let entries = self.slot(index)?.runtime.list_capabilities(&filter);
+                let ids = entries
+                    .iter()
+                    .map(|entry| entry.get("id").cloned().unwrap_or(Value::Null))
+                    .collect();
+                self.lists.insert(name.to_string(), ids);
+                Ok(Reply::Done)
+            }
+            "subscribe" => {
+                let name = field(step, "as")?;
+                Self::new_handle(&self.subscriptions, name)?;
+                let throws = match field(step, "listener")? {
+                    "records" => false,
+                    "throws" => true,
+                    other => return Err(error(&format!("subscribe.listener '{other}'"))),
+                };
+                let calls: Rc<RefCell<Vec<Value>>> = Rc::default();
+                let recorder = Rc::clone(&calls);
+                let id = self.slot(index)?.runtime.subscribe(Box::new(
+                    move |snapshot: &Rc<Snapshot>| {
+                        recorder
+                            .borrow_mut()
+                            .push(json!({ "revision": snapshot.revision() }));
+                        if throws {
+                            Err(HostError::error(HOST_SECRET))
+                        } else {
+                            Ok(())
+                        }
+                    },
+                ));
+                self.subscriptions
+                    .insert(name.to_string(), (index, id, calls));
+                Ok(Reply::Done)
+            }
+            "unsubscribe" => {
+                let of = field(step, "of")?;
+                let (runtime, id) = match self.subscriptions.get(of) {
+                    Some((runtime, id, _)) => (*runtime, *id),
+                    None => return Err(error(&format!("unknown subscription handle '{of}'"))),
+                };
+                self.slot(runtime)?.runtime.unsubscribe(id);
+                Ok(Reply::Done)
+            }
+            "assist-turn" => Ok(Reply::Unsupported(
+                "Assist is not part of the reference's RCIP adapter".into(),
+            )),
+            other => Err(error(&format!("unknown client step '{other}'"))),
+        }
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Gates
+    // -----------------------------------------------------------------------------------------
+
+    fn gate(&mut self, kind: &str, step: &Value) -> Result<Reply, AdapterError> {
+        let index = self.runtime_index(step)?;
+        let k = step
+            .get("call")
+            .and_then(Value::as_u64)
+            .and_then(|k| usize::try_from(k).ok())
+            .filter(|k| *k >= 1)
+            .ok_or_else(|| error("gate.call is not a positive integer"))?;
+        let settle = step
+            .get("settle")
+            .ok_or_else(|| error("gate.settle is missing"))?;
+        let slot = self.slot(index)?;
+        match kind {
+            "policy" => {
+                let call = {
+                    let mut records = slot.records.borrow_mut();
+                    let entry = records.gated_policy.get_mut(k - 1).ok_or_else(|| {
+                        error(&format!("gate policy call {k}: no such gated policy call"))
+                    })?;
+                    if entry.1 {
+                        // Settling a settled promise again does nothing.
+                        return Ok(Reply::Done);
+                    }
+                    entry.1 = true;
+                    entry.0
+                };
+                let result = settlement_of(settle)?;
+                slot.runtime
+                    .settle_policy(call, result)
+                    .map_err(|e| error(&format!("gate policy call {k}: {e:?}")))?;
+                Ok(Reply::Done)
+            }
+            "handler" => {
+                let (call, input) = {
+                    let mut records = slot.records.borrow_mut();
+                    let entry = records.gated_handlers.get_mut(k - 1).ok_or_else(|| {
+                        error(&format!(
+                            "gate handler call {k}: no such gated handler call"
+                        ))
+                    })?;
+                    if entry.2 {
+                        return Ok(Reply::Done);
+                    }
+                    entry.2 = true;
+                    let (call, position) = (entry.0, entry.1);
+                    let input = records.handler_calls.get(position).map(|r| r.input.clone());
+                    (call, input)
+                };
+                if let Some(input) = input {
+                    for (pointer, value) in mutations_of(settle)? {
+                        let _ = input.set_at_pointer(&pointer, value);
+                    }
+                }
+                let result = settlement_of(settle)?;
+                slot.runtime
+                    .settle_handler(call, result)
+                    .map_err(|e| error(&format!("gate handler call {k}: {e:?}")))?;
+                Ok(Reply::Done)
+            }
+            "assist" => Ok(Reply::Unsupported(
+                "Assist is not part of the reference's RCIP adapter".into(),
+            )),
+            other => Err(error(&format!("unknown gate '{other}'"))),
+        }
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Observations
+    // -----------------------------------------------------------------------------------------
+
+    fn observe(&mut self, observation: &str, step: &Value) -> Result<Reply, AdapterError> {
+        let index = self.runtime_index(step)?;
+        let capability_filter = step
+            .get("capability")
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        let observed = match observation {
+            "outcome" => {
+                let handle = self.ticket(field(step, "of")?)?;
+                let slot = self
+                    .runtimes
+                    .get(handle.runtime)
+                    .ok_or_else(|| error("runtime index"))?;
+                match slot.runtime.outcome(handle.ticket) {
+                    None => json!("pending"),
+                    Some(outcome) => canonical_outcome(outcome),
+                }
+            }
+            "outcome-text" => {
+                let handle = self.ticket(field(step, "of")?)?;
+                let slot = self
+                    .runtimes
+                    .get(handle.runtime)
+                    .ok_or_else(|| error("runtime index"))?;
+                json!(slot
+                    .runtime
+                    .outcome(handle.ticket)
+                    .map(|o| o.texts())
+                    .unwrap_or_default())
+            }
+            "policy-calls" => {
+                let records = self.slot(index)?.records.borrow();
+                Value::Array(
+                    records
+                        .policy_calls
+                        .iter()
+                        .filter(|(capability, _)| {
+                            capability_filter.as_ref().is_none_or(|c| c == capability)
+                        })
+                        .map(|(_, record)| record.clone())
+                        .collect(),
+                )
+            }
+            "handler-calls" => {
+                let records = self.slot(index)?.records.borrow();
+                Value::Array(
+                    records
+                        .handler_calls
+                        .iter()
+                        .filter(|r| {
+                            capability_filter
+                                .as_ref()
+                                .is_none_or(|c| *c == r.capability)
+                        })
+                        .map(|r| r.record.clone())
+                        .collect(),
+                )
+            }
+            "handler-signal" => {
+                let k = step
+                    .get("call")
+                    .and_then(Value::as_u64)
+                    .and_then(|k| usize::try_from(k).ok())
+                    .unwrap_or(0);
+                let records = self.slot(index)?.records.borrow();
+                let record = k
+                    .checked_sub(1)
+                    .and_then(|i| records.handler_calls.get(i))
+                    .ok_or_else(|| error(&format!("handler-signal: no handler call {k}")))?;
+                json!(record.signal.is_aborted())
+            }
+            "snapshot" => match step.get("of").and_then(Value::as_str) {
+                Some(name) => self
+                    .snapshots
+                    .get(name)
+                    .ok_or_else(|| error(&format!("unknown snapshot handle '{name}'")))?
+                    .json()
+                    .clone(),
+                None => self.slot(index)?.runtime.get_snapshot().json().clone(),
+            },
+            "snapshot-relation" => {
+                let a = self.snapshot_handle(field(step, "a")?)?;
+                let b = self.snapshot_handle(field(step, "b")?)?;
+                let revision = match b.revision().cmp(&a.revision()) {
+                    std::cmp::Ordering::Equal => "equal",
+                    std::cmp::Ordering::Greater => "greater",
+                    std::cmp::Ordering::Less => "less",
+                };
+                json!({ "identical": Snapshot::same(&a, &b), "revision": revision })
+            }
+            "list" => {
+                let name = field(step, "of")?;
+                Value::Array(
+                    self.lists
+                        .get(name)
+                        .ok_or_else(|| error(&format!("unknown list handle '{name}'")))?
+                        .clone(),
+                )
+            }
+            "notifications" => {
+                let name = field(step, "of")?;
+                let (_, _, calls) = self
+                    .subscriptions
+                    .get(name)
+                    .ok_or_else(|| error(&format!("unknown subscription handle '{name}'")))?;
+                Value::Array(calls.borrow().clone())
+            }
+            "events" => Value::Array(self.slot(index)?.records.borrow().events.clone()),
+            "assist-turn" => {
+                return Ok(Reply::Unsupported(
+                    "Assist is not part of the reference's RCIP adapter".into(),
+                ))
+            }
+            other => return Err(error(&format!("unknown RCIP observation '{other}'"))),
+        };
+        Ok(Reply::Observed(observed))
+    }
+
+    fn snapshot_handle(&self, name: &str) -> Result<Rc<Snapshot>, AdapterError> {
+        self.snapshots
+            .get(name)
+            .cloned()
+            .ok_or_else(|| error(&format!("unknown snapshot handle '{name}'")))
+    }
+}
+
+/// The canonical outcome of vectors/README.md: CL-A06 without messages.
+fn canonical_outcome(outcome: &reference::rcip::Outcome) -> Value {
+    let mut object = Map::new();
+    object.insert("status".into(), json!(outcome.status().as_str()));
+    object.insert("invocationId".into(), json!(outcome.invocation_id));
+    object.insert("capabilityId".into(), json!(outcome.capability_id));
+    match &outcome.body {
+        OutcomeBody::Succeeded { output } => {
+            object.insert("output".into(), output.clone());
+        }
+        OutcomeBody::ConfirmationRequired(info) => {
+            object.insert(
+                "confirmation".into(),
+                json!({ "id": info.id, "effect": info.effect.as_str(), "expiresAt": info.expires_at }),
+            );
+        }
+        OutcomeBody::Error(error) => {
+            object.insert("code".into(), json!(error.code.as_str()));
+            if let Some(issues) = &error.validation_issues {
+                let issues: Vec<Value> = issues
+                    .iter()
+                    .map(|issue| json!({ "instancePath": issue.instance_path, "keyword": issue.keyword }))
+                    .collect();
+                object.insert("validationIssues".into(), Value::Array(issues));
+            }
+        }
+    }
+    Value::Object(object)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Values: escapes into host values (vectors/README.md "Values")
+// ---------------------------------------------------------------------------------------------
+
+/// Where a `ref` escape sits, to be filled once the whole value is built.
+enum Slot {
+    Member(HostObject, String),
+    Item(HostObject, usize),
+}
+
+struct PendingRef {
+    slot: Slot,
+    to: String,
+}
+
+/// Turns a vector value into a host value: plain JSON as is, `$value` escapes into what they
+/// stand for, `ref` escapes into the same object as the one they point at (cycles and sharing).
+pub(crate) fn decode(value: &Value) -> Result<HostValue, AdapterError> {
+    if value.get("$value").and_then(Value::as_str) == Some("ref") {
+        return Err(error("a ref escape cannot be the whole value"));
+    }
+    let mut refs = Vec::new();
+    let root = build(value, &mut refs)?;
+    // A ref may point through another ref: resolve in rounds until nothing moves.
+    let mut remaining = refs;
+    while !remaining.is_empty() {
+        let before = remaining.len();
+        let mut next = Vec::new();
+        for pending in remaining {
+            match root.at_pointer(&pending.to) {
+                Ok(target) if !is_placeholder(&target) => fill(&pending.slot, target),
+                _ => next.push(pending),
+            }
+        }
+        if next.len() == before {
+            return Err(error(&format!(
+                "ref escape to '{}' names nothing",
+                next.first().map(|p| p.to.as_str()).unwrap_or("")
+            )));
+        }
+        remaining = next;
+    }
+    Ok(root)
+}
+
+/// Placeholders are `undefined` until filled; a ref whose target is still a placeholder waits
+/// (so a ref to a genuine `undefined` never resolves and is reported as naming nothing).
+fn is_placeholder(target: &HostValue) -> bool {
+    matches!(target, HostValue::Undefined)
+}
+
+fn fill(slot: &Slot, value: HostValue) {
+    match slot {
+        Slot::Member(object, key) => object.insert(key, value),
+        Slot::Item(object, index) => object.update(|data| {
+            if let ObjectData::Array { items } = data {
+                if let Some(item) = items.get_mut(*index) {
+                    *item = Some(value);
+                }
+            }
+        }),
+    }
+}
+
+fn build(value: &Value, refs: &mut Vec<PendingRef>) -> Result<HostValue, AdapterError> {
+    match value {
+        Value::Null => Ok(HostValue::Null),
+        Value::Bool(b) => Ok(HostValue::Bool(*b)),
+        Value::Number(n) => Ok(HostValue::Number(n.as_f64().unwrap_or(0.0))),
+        Value::String(s) => Ok(HostValue::String(s.clone())),
+        Value::Array(items) => {
+            let array = HostValue::array(Vec::new());
+            let object = array.as_object().cloned().ok_or_else(|| error("array"))?;
+            for (index, item) in items.iter().enumerate() {
+                let built = build_child(item, Slot::Item(object.clone(), index), refs)?;
+                object.update(|data| {
+                    if let ObjectData::Array { items } = data {
+                        items.push(Some(built));
+                    }
+                });
+            }
+            Ok(array)
+        }
+        Value::Object(map) => match map.get("$value") {
+            None => build_members(map, Prototype::Plain, refs),
+            Some(tag) => build_escape(tag.as_str().unwrap_or_default(), map, refs),
+        },
+    }
+}
+
+/// Builds a child; a `ref` child becomes a placeholder recorded for later.
+fn build_child(
+    value: &Value,
+    slot: Slot,
+    refs: &mut Vec<PendingRef>,
+) -> Result<HostValue, AdapterError> {
+    if value.get("$value").and_then(Value::as_str) == Some("ref") {
+        let to = value
+            .get("to")
+            .and_then(Value::as_str)
+            .ok_or_else(|| error("ref escape needs 'to'"))?;
+        refs.push(PendingRef {
+            slot,
+            to: to.to_string(),
+        });
+        return Ok(HostValue::Undefined);
+    }
+    build(value, refs)
+}
+
+fn build_members(
+    map: &Map<String, Value>,
+    prototype: Prototype,
+    refs: &mut Vec<PendingRef>,
+) -> Result<HostValue, AdapterError> {
+    let value = HostValue::object_with(prototype, Vec::new());
+    let object = value.as_object().cloned().ok_or_else(|| error("object"))?;
+    for (key, member) in map {
+        let built = build_child(member, Slot::Member(object.clone(), key.clone()), refs)?;
+        object.insert(key, built);
+    }
+    Ok(value)
+}
+
+fn build_escape(
+    tag: &str,
+    map: &Map<String, Value>,
+    refs: &mut Vec<PendingRef>,
+) -> Result<HostValue, AdapterError> {
+    let fields = || -> Result<&Map<String, Value>, AdapterError> {
+        map.get("fields")
+            .and_then(Value::as_object)
+            .ok_or_else(|| error(&format!("{tag} escape needs 'fields'")))
+    };
+    match tag {
+        "undefined" => Ok(HostValue::Undefined),
+        "NaN" => Ok(HostValue::Number(f64::NAN)),
+        "Infinity" => Ok(HostValue::Number(f64::INFINITY)),
+        "-Infinity" => Ok(HostValue::Number(f64::NEG_INFINITY)),
+        "-0" => Ok(HostValue::Number(-0.0)),
+        "function" => Ok(HostValue::Function),
+        "symbol" => Ok(HostValue::Symbol),
+        "bigint" => {
+            let digits = map
+                .get("digits")
+                .and_then(Value::as_str)
+                .ok_or_else(|| error("bigint escape needs 'digits'"))?;
+            Ok(HostValue::BigInt(digits.to_string()))
+        }
+        "class-instance" => {
+            let class = map
+                .get("class")
+                .and_then(Value::as_str)
+                .ok_or_else(|| error("class-instance needs 'class'"))?;
+            build_members(fields()?, Prototype::Class(class.to_string()), refs)
+        }
+        "null-prototype" => build_members(fields()?, Prototype::Null, refs),
+        "sparse-array" => {
+            let length = map
+                .get("length")
+                .and_then(Value::as_u64)
+                .and_then(|n| usize::try_from(n).ok())
+                .filter(|n| *n <= 4096)
+                .ok_or_else(|| error("sparse-array needs a 'length' of at most 4096"))?;
+            let items = map
+                .get("items")
+                .and_then(Value::as_object)
+                .ok_or_else(|| error("sparse-array needs 'items'"))?;
+            let array = HostValue::sparse_array(vec![None; length]);
+            let object = array.as_object().cloned().ok_or_else(|| error("array"))?;
+            for (key, item) in items {
+                let index: usize = key
+                    .parse()
+                    .map_err(|_| error(&format!("sparse-array index '{key}'")))?;
+                if index >= length {
+                    return Err(error(&format!(
+                        "sparse-array index {index} beyond length {length}"
+                    )));
+                }
+                let built = build_child(item, Slot::Item(object.clone(), index), refs)?;
+                object.update(|data| {
+                    if let ObjectData::Array { items } = data {
+                        if let Some(slot) = items.get_mut(index) {
+                            *slot = Some(built);
+                        }
+                    }
+                });
+            }
+            Ok(array)
+        }
+        "literal" => {
+            let object = map
+                .get("object")
+                .and_then(Value::as_object)
+                .ok_or_else(|| error("literal needs 'object'"))?;
+            // The given object as is: its own members are plain data, never escapes.
+            Ok(HostValue::object(
+                object
+                    .iter()
+                    .map(|(k, v)| (k.clone(), HostValue::from_json(v)))
+                    .collect(),
+            ))
+        }
+        "ref" => Err(error("a ref escape is only valid inside a value")),
+        other => Err(error(&format!("unknown escape '$value': '{other}'"))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_decode_into_host_values() {
+        let value = decode(&json!({
+            "n": { "$value": "NaN" }, "z": { "$value": "-0" }, "u": { "$value": "undefined" },
+            "big": { "$value": "bigint", "digits": "12" },
+            "p": { "$value": "class-instance", "class": "Point", "fields": { "x": 1 } },
+            "sparse": { "$value": "sparse-array", "length": 3, "items": { "0": 1, "2": 3 } },
+            "lit": { "$value": "literal", "object": { "$value": "NaN" } }
+        }));
+        let Ok(value) = value else {
+            panic!("{value:?}")
+        };
+        assert!(matches!(value.get("n"), Some(HostValue::Number(n)) if n.is_nan()));
+        assert!(matches!(value.get("u"), Some(HostValue::Undefined)));
+        assert!(matches!(value.get("big"), Some(HostValue::BigInt(_))));
+        assert_eq!(
+            value.get("lit").map(|v| v.to_plain_json()),
+            Some(Ok(json!({ "$value": "NaN" })))
+        );
+        assert!(value.get("sparse").is_some_and(|v| !v.is_plain_json()));
+    }
+
+    #[test]
+    fn refs_make_cycles_and_shared_objects() {
+        let Ok(cyclic) = decode(&json!({ "a": { "self": { "$value": "ref", "to": "" } } })) else {
+            panic!()
+        };
+        let inner = cyclic.get("a").and_then(|a| a.get("self"));
+        assert!(
+            matches!((inner, cyclic.as_object()), (Some(HostValue::Object(o)), Some(root)) if o.same(root))
+        );
+        let Ok(shared) = decode(&json!({ "a": { "k": 1 }, "b": { "$value": "ref", "to": "/a" } }))
+        else {
+            panic!()
+        };
+        match (shared.get("a"), shared.get("b")) {
+            (Some(HostValue::Object(a)), Some(HostValue::Object(b))) => assert!(a.same(&b)),
+            other => panic!("{other:?}"),
+        }
+        assert!(decode(&json!({ "b": { "$value": "ref", "to": "/nope" } })).is_err());
+    }
 }
