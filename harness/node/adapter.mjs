@@ -1,0 +1,275 @@
+#!/usr/bin/env node
+// Driver-protocol adapter (rcip-rui-driver/1, harness/driver/README.md) for JavaScript
+// implementations of the RCIP 2.x API (CLARIFICATIONS section A).
+//
+//   node harness/node/adapter.mjs [--name NAME] [--version VERSION] <module path or specifier>
+//
+// Reads one JSON request per line on stdin and writes exactly one JSON response line per request
+// on stdout; everything else (its own diagnostics, and anything the implementation prints) goes to
+// stderr. Time is virtual: @sinonjs/fake-timers fakes Date and the timer functions before the
+// implementation is loaded, the clock restarts at 0 for every case, and moves only with `clock`
+// steps. Between steps the adapter lets every pending promise reaction run (real setImmediate
+// rounds until nothing new happens), as vectors/README.md asks.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { createInterface } from 'node:readline';
+import { pathToFileURL, fileURLToPath } from 'node:url';
+import FakeTimers from '@sinonjs/fake-timers';
+
+import { AdapterError } from './lib/values.mjs';
+import { RcipCase, describeError, unsupported } from './lib/rcip.mjs';
+
+const DRIVER_PROTOCOL = 'rcip-rui-driver/1';
+
+/** A settle loop stops after this many macrotask rounds in a row in which nothing happened. */
+const QUIET_ROUNDS = 3;
+/** ... and in any case after this many rounds (an implementation that never goes quiet). */
+const MAX_ROUNDS = 200;
+
+// stdout carries responses only: whatever else tries to write there goes to stderr.
+const respond = process.stdout.write.bind(process.stdout);
+process.stdout.write = (...args) => process.stderr.write(...args);
+for (const name of ['log', 'info', 'debug']) console[name] = (...args) => console.error(...args);
+
+function log(message) {
+  process.stderr.write(`[node-adapter] ${message}\n`);
+}
+
+// The implementation's own asynchronous failures must not end the adapter.
+process.on('uncaughtException', (error) => log(`uncaught exception (ignored): ${describeError(error)}`));
+process.on('unhandledRejection', (error) => log(`unhandled rejection (ignored): ${describeError(error)}`));
+
+function parseArguments(argv) {
+  const options = { name: undefined, version: undefined, module: undefined };
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i];
+    if (arg === '--name' || arg === '--version') {
+      if (i + 1 >= argv.length) throw new Error(`${arg} needs a value`);
+      options[arg.slice(2)] = argv[i + 1];
+      i += 1;
+    } else if (options.module === undefined) {
+      options.module = arg;
+    } else {
+      throw new Error(`unexpected argument ${JSON.stringify(arg)}`);
+    }
+  }
+  if (options.module === undefined) {
+    throw new Error('usage: node adapter.mjs [--name NAME] [--version VERSION] <module path or specifier>');
+  }
+  return options;
+}
+
+/** A path (relative to the working directory) or a package specifier resolved from there. */
+function resolveModule(specifier) {
+  if (specifier.startsWith('file:')) return specifier;
+  const asPath = path.resolve(process.cwd(), specifier);
+  if (/^\.{0,2}[\\/]/.test(specifier) || path.isAbsolute(specifier) || fs.existsSync(asPath)) {
+    return pathToFileURL(asPath).href;
+  }
+  try {
+    return pathToFileURL(createRequire(path.join(process.cwd(), 'noop.js')).resolve(specifier)).href;
+  } catch {
+    return specifier;
+  }
+}
+
+/** name and version from the package.json nearest to the module, if any. */
+function describeImplementation(url, options) {
+  let name = options.name;
+  let version = options.version;
+  if (url.startsWith('file:') && (name === undefined || version === undefined)) {
+    let dir = path.dirname(fileURLToPath(url));
+    for (;;) {
+      const candidate = path.join(dir, 'package.json');
+      if (fs.existsSync(candidate)) {
+        try {
+          const pkg = JSON.parse(fs.readFileSync(candidate, 'utf8'));
+          if (name === undefined && typeof pkg.name === 'string' && pkg.name !== '') name = pkg.name;
+          if (version === undefined && typeof pkg.version === 'string') version = pkg.version;
+        } catch {
+          // An unreadable package.json names nothing; the defaults below apply.
+        }
+        break;
+      }
+      const parent = path.dirname(dir);
+      if (parent === dir) break;
+      dir = parent;
+    }
+  }
+  if (name === undefined) name = path.basename(url.startsWith('file:') ? fileURLToPath(url) : url) || 'javascript-rcip';
+  return { name, version: version === undefined ? 'unknown' : version, language: 'javascript' };
+}
+
+// ------------------------------------------------------------------------------------------------
+// Virtual clock and settling
+// ------------------------------------------------------------------------------------------------
+
+/** The clock is installed before the implementation is loaded, so it captures the fakes. */
+const clock = FakeTimers.install({
+  now: 0,
+  toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'],
+});
+
+let activityCount = 0;
+let faults = [];
+
+const hooks = {
+  activity() {
+    activityCount += 1;
+  },
+  fault(message) {
+    faults.push(message);
+  },
+  log,
+  async advance(ms) {
+    if (!Number.isInteger(ms) || ms < 0) throw new AdapterError('clock advance needs an integer ms >= 0');
+    try {
+      // tickAsync fires due timers in order and lets promise reactions run between them.
+      await clock.tickAsync(ms);
+    } catch (error) {
+      log(`a timer callback threw during clock advance: ${describeError(error)}`);
+      return { reply: 'threw' };
+    }
+    return { reply: 'done' };
+  },
+};
+
+/** Runs pending promise reactions (and timers due at the current virtual instant) until quiet. */
+async function settle() {
+  let quiet = 0;
+  for (let round = 0; round < MAX_ROUNDS && quiet < QUIET_ROUNDS; round += 1) {
+    const before = activityCount;
+    await new Promise((resolve) => setImmediate(resolve));
+    try {
+      clock.tick(0);
+    } catch (error) {
+      log(`a timer due now threw: ${describeError(error)}`);
+    }
+    quiet = activityCount === before ? quiet + 1 : 0;
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
+// Requests
+// ------------------------------------------------------------------------------------------------
+
+let implementation;
+let loadError;
+let current;
+
+async function load(options) {
+  const url = resolveModule(options.module);
+  const module = await import(url);
+  const missing = ['createRcipRuntime', 'defineRcipScope', 'defineRcipCapability', 'defineRcipApplication']
+    .filter((name) => typeof module[name] !== 'function');
+  if (missing.length > 0) throw new Error(`the module ${options.module} does not export ${missing.join(', ')}`);
+  if (module.RCIP_PROTOCOL_VERSION !== undefined && module.RCIP_PROTOCOL_VERSION !== '1.0') {
+    log(`RCIP_PROTOCOL_VERSION is ${JSON.stringify(module.RCIP_PROTOCOL_VERSION)}, not "1.0"`);
+  }
+  const assistExport = Object.keys(module).find((name) => /assist/i.test(name) && typeof module[name] === 'function');
+  const boundExport = Object.keys(module).find((name) => /batch_?bound/i.test(name) && Number.isInteger(module[name]));
+  const profiles = ['events'];
+  if (assistExport !== undefined) profiles.push('assist');
+  return {
+    module,
+    hello: {
+      reply: 'hello',
+      protocol: DRIVER_PROTOCOL,
+      implementation: describeImplementation(url, options),
+      protocols: ['rcip'],
+      profiles,
+      limits: null,
+      // CL-C01 RECOMMENDED N = 8 when the module declares Assist without exporting its bound.
+      assistBatchBound: assistExport === undefined ? null : Math.min(32, Math.max(1, boundExport === undefined ? 8 : module[boundExport])),
+    },
+  };
+}
+
+function error(message) {
+  return { reply: 'error', message };
+}
+
+async function handle(request) {
+  if (request === null || typeof request !== 'object' || Array.isArray(request)) return error('a request must be a JSON object');
+  switch (request.cmd) {
+    case 'hello':
+      if (request.protocol !== DRIVER_PROTOCOL) {
+        return error(`this adapter speaks ${DRIVER_PROTOCOL}, the harness sent ${JSON.stringify(request.protocol)}`);
+      }
+      if (implementation === undefined) return error(`cannot load the implementation: ${loadError}`);
+      return implementation.hello;
+    case 'start': {
+      if (implementation === undefined) return error(`cannot load the implementation: ${loadError}`);
+      current = undefined;
+      clock.reset();
+      if (request.protocol === 'rui') return unsupported('this adapter drives RCIP implementations only');
+      if (request.protocol !== 'rcip') return error(`unknown protocol ${JSON.stringify(request.protocol)}`);
+      const started = new RcipCase(implementation.module, request.setup, hooks);
+      const reply = started.start();
+      if (reply.reply === 'done') current = started;
+      return reply;
+    }
+    case 'step':
+      if (current === undefined) return error('step sent while no case is running');
+      return current.step(request.step);
+    case 'finish':
+      current = undefined;
+      return { reply: 'done' };
+    default:
+      return error(`unknown cmd ${JSON.stringify(request.cmd)}`);
+  }
+}
+
+async function answer(line) {
+  let request;
+  try {
+    request = JSON.parse(line);
+  } catch (parseError) {
+    return error(`request is not JSON: ${parseError.message}`);
+  }
+  if (request && request.cmd === 'bye') return 'bye';
+  faults = [];
+  let reply;
+  try {
+    reply = await handle(request);
+    if (request && (request.cmd === 'start' || request.cmd === 'step')) await settle();
+  } catch (failure) {
+    const kind = failure instanceof AdapterError ? '' : 'adapter bug: ';
+    reply = error(`${kind}${describeError(failure)}`);
+  }
+  if (faults.length > 0) reply = error(`adapter failure ${faults.join('; ')}`);
+  return reply;
+}
+
+async function main() {
+  let options;
+  try {
+    options = parseArguments(process.argv.slice(2));
+    implementation = await load(options);
+  } catch (failure) {
+    loadError = describeError(failure);
+    log(loadError);
+  }
+  const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
+  for await (const line of lines) {
+    if (line.trim() === '') continue;
+    const reply = await answer(line);
+    if (reply === 'bye') break;
+    let text;
+    try {
+      text = JSON.stringify(reply);
+    } catch (failure) {
+      text = JSON.stringify(error(`cannot encode the reply: ${describeError(failure)}`));
+    }
+    respond(`${text}\n`);
+  }
+  lines.close();
+  respond('', () => process.exit(0));
+}
+
+main().catch((failure) => {
+  log(`fatal: ${describeError(failure)}`);
+  process.exit(1);
+});

@@ -1,0 +1,717 @@
+// One RCIP case driven through a JavaScript implementation of the RCIP 2.x API (CLARIFICATIONS
+// section A): the setup of vectors/README.md ("RCIP setup") builds the definition with the define*
+// helpers and calls createRcipRuntime; every step of "RCIP steps" becomes the API call the table
+// names; every expectation becomes the canonical observation. Every policy and handler callback is
+// the adapter's: scripted ones settle as the vector says, gated ones return a promise that only a
+// `gate` step settles. Assist (profile `assist`) is not driven: its steps answer `unsupported`.
+
+import {
+  AdapterError, canonical, copyStructure, fail, fromWire, setAtPointer, toWire,
+} from './values.mjs';
+
+/** The marker every scripted host error carries (vectors/README.md, handlers; CL-B02). */
+export const HOST_SECRET = 'host-secret-7f3a';
+
+/** Members the harness strips before sending; tolerated (and ignored) if a runner sends them. */
+const META_KEYS = ['is', 'throws', 'strictness', 'requirements', 'note', 'runtime'];
+
+/** Members each step may carry besides META_KEYS, keyed by `<kind>:<verb>`. */
+const STEP_MEMBERS = {
+  'host:bind': { required: ['capability', 'as', 'handler'], optional: ['availability', 'definition'] },
+  'host:unbind': { required: ['binding'], optional: [] },
+  'host:set-availability': { required: ['binding', 'availability'], optional: [] },
+  'host:set-context': { required: ['context'], optional: [] },
+  'host:refresh': { required: [], optional: [] },
+  'host:resolve-confirmation': { required: ['as', 'confirmation', 'approved'], optional: [] },
+  'host:create-runtime': { required: ['as'], optional: [] },
+  'client:invoke': { required: ['as', 'capability', 'input'], optional: ['invocationId', 'signal'] },
+  'client:abort': { required: ['signal'], optional: [] },
+  'client:mutate-input': { required: ['of', 'pointer', 'value'], optional: [] },
+  'client:get-snapshot': { required: ['as'], optional: [] },
+  'client:mutate-snapshot': { required: ['of', 'pointer', 'value'], optional: [] },
+  'client:list': { required: ['as'], optional: ['filter'] },
+  'client:subscribe': { required: ['as', 'listener'], optional: [] },
+  'client:unsubscribe': { required: ['of'], optional: [] },
+  'client:assist-turn': { required: ['as', 'mode', 'messages'], optional: ['signal'] },
+  'gate:policy': { required: ['call', 'settle'], optional: [] },
+  'gate:handler': { required: ['call', 'settle'], optional: [] },
+  'gate:assist': { required: ['call', 'settle'], optional: [] },
+  'clock:advance': { required: ['ms'], optional: [] },
+  'expect:outcome': { required: ['of'], optional: [] },
+  'expect:policy-calls': { required: [], optional: ['capability'] },
+  'expect:handler-calls': { required: [], optional: ['capability'] },
+  'expect:handler-signal': { required: ['call'], optional: [] },
+  'expect:snapshot': { required: [], optional: ['of'] },
+  'expect:snapshot-relation': { required: ['a', 'b'], optional: [] },
+  'expect:list': { required: ['of'], optional: [] },
+  'expect:notifications': { required: ['of'], optional: [] },
+  'expect:events': { required: [], optional: [] },
+  'expect:outcome-text': { required: ['of'], optional: [] },
+  'expect:assist-turn': { required: ['of'], optional: [] },
+};
+
+const SETUP_KEYS = ['definition', 'options', 'creation', 'assist'];
+const OPTION_KEYS = ['policy', 'confirmationTtlMs', 'createId', 'events'];
+
+/** Replies (the `reply` members of harness/driver/schema/response.schema.json). */
+export const DONE = Object.freeze({ reply: 'done' });
+export const THREW = Object.freeze({ reply: 'threw' });
+export const observed = (value) => ({ reply: 'observed', value: canonical(value) });
+export const unsupported = (reason) => ({ reply: 'unsupported', reason });
+
+function isObject(value) {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function handleName(step, key) {
+  const name = step[key];
+  if (typeof name !== 'string' || name === '') fail(`step member ${JSON.stringify(key)} must be a handle name`);
+  return name;
+}
+
+function lookup(map, name, what) {
+  if (!map.has(name)) fail(`no ${what} named ${JSON.stringify(name)} in this case`);
+  return map.get(name);
+}
+
+function positiveInteger(value, what) {
+  if (!Number.isInteger(value) || value < 1) fail(`${what} must be an integer >= 1`);
+  return value;
+}
+
+/** The error a scripted or gated callback throws (vectors/README.md, settlements). */
+export function hostError(kind) {
+  const error = new Error(HOST_SECRET);
+  if (kind === 'abort-error') error.name = 'AbortError';
+  else if (kind !== 'error') fail(`unknown throw kind ${JSON.stringify(kind)}`);
+  return error;
+}
+
+/** Checks a settlement `S` and returns it: `{ return }` or `{ throw }`, with optional mutateInput. */
+function checkSettlement(settle) {
+  if (!isObject(settle)) fail('a settlement must be an object');
+  for (const key of Object.keys(settle)) {
+    if (!['return', 'throw', 'mutateInput'].includes(key)) fail(`settlement has an unexpected member ${JSON.stringify(key)}`);
+  }
+  if (Object.hasOwn(settle, 'return') === Object.hasOwn(settle, 'throw')) fail('a settlement holds exactly one of return and throw');
+  if (Object.hasOwn(settle, 'throw')) hostError(settle.throw);
+  if (Object.hasOwn(settle, 'mutateInput')) {
+    if (!Array.isArray(settle.mutateInput)) fail('mutateInput must be an array');
+    for (const m of settle.mutateInput) {
+      if (!isObject(m) || typeof m.pointer !== 'string' || !Object.hasOwn(m, 'value')) fail('each mutateInput needs pointer and value');
+    }
+  }
+  return settle;
+}
+
+/**
+ * One case: its runtimes, the handles its steps name, and the records its observations read.
+ * `hooks.activity()` marks that something happened (the settle loop waits for quiet);
+ * `hooks.fault(message)` records a failure of the adapter inside a callback the implementation
+ * called, so the step answers `error` instead of the implementation being blamed.
+ */
+export class RcipCase {
+  constructor(module, setup, hooks) {
+    this.module = module;
+    this.hooks = hooks;
+    this.runtimes = new Map();
+    this.bindings = new Map();
+    this.outcomes = new Map();
+    this.inputs = new Map();
+    this.snapshots = new Map();
+    this.lists = new Map();
+    this.subscriptions = new Map();
+    this.signals = new Map();
+    this.checkSetup(setup);
+    this.setup = setup;
+    this.options = setup.options || {};
+  }
+
+  checkSetup(setup) {
+    if (!isObject(setup)) fail('setup must be an object');
+    for (const key of Object.keys(setup)) {
+      if (!SETUP_KEYS.includes(key)) fail(`setup has an unexpected member ${JSON.stringify(key)}`);
+    }
+    if (!Object.hasOwn(setup, 'definition')) fail('setup needs a definition');
+    if (setup.creation !== undefined && !['succeeds', 'throws', 'may-throw'].includes(setup.creation)) {
+      fail(`unknown creation ${JSON.stringify(setup.creation)}`);
+    }
+    const options = setup.options;
+    if (options === undefined) return;
+    if (!isObject(options)) fail('setup.options must be an object');
+    for (const key of Object.keys(options)) {
+      if (!OPTION_KEYS.includes(key)) fail(`setup.options has an unexpected member ${JSON.stringify(key)}`);
+    }
+    const policy = options.policy;
+    if (policy !== undefined) {
+      if (!isObject(policy) || !['absent', 'gated', 'scripted'].includes(policy.mode)) fail('options.policy needs mode absent, gated or scripted');
+      if (policy.mode === 'scripted') checkSettlement(policy.settle);
+    }
+    if (options.createId !== undefined && options.createId !== 'sequential') fail('options.createId can only be "sequential"');
+    if (options.events !== undefined && !['records', 'throws'].includes(options.events)) fail('options.events is records or throws');
+  }
+
+  /** Builds the definition and the main runtime: `done`, `threw` or `unsupported`. */
+  start() {
+    if (this.setup.assist !== undefined) {
+      return unsupported('the Node adapter does not drive the Assist orchestrator (profile assist)');
+    }
+    try {
+      this.definition = this.buildDefinition(fromWire(this.setup.definition));
+      this.runtimes.set('', this.createRuntime(''));
+    } catch (error) {
+      if (error instanceof AdapterError) throw error;
+      this.hooks.log(`creating the runtime threw: ${describeError(error)}`);
+      return THREW;
+    }
+    return DONE;
+  }
+
+  /** The definition through defineRcipScope / defineRcipCapability / defineRcipApplication. */
+  buildDefinition(raw) {
+    const m = this.module;
+    this.definedCapabilities = [];
+    if (isObject(raw)) {
+      if (Array.isArray(raw.scopes)) raw.scopes = raw.scopes.map((scope) => m.defineRcipScope(scope));
+      if (Array.isArray(raw.capabilities)) {
+        raw.capabilities = raw.capabilities.map((capability) => m.defineRcipCapability(capability));
+        this.definedCapabilities = raw.capabilities;
+      }
+    }
+    return m.defineRcipApplication(raw);
+  }
+
+  /** The catalog's own capability object for `id`: from the application definition first. */
+  catalogCapability(id) {
+    const fromApplication = this.definition && this.definition.capabilities;
+    const lists = [Array.isArray(fromApplication) ? fromApplication : [], this.definedCapabilities];
+    for (const list of lists) {
+      const found = list.find((capability) => isObject(capability) && capability.id === id);
+      if (found !== undefined) return found;
+    }
+    return fail(`capability ${JSON.stringify(id)} is not in the catalog`);
+  }
+
+  /** A runtime with its own callbacks, records, gates and id counters (CL-B25). */
+  createRuntime(name) {
+    const rt = {
+      name,
+      policyCalls: [],
+      handlerCalls: [],
+      policyGates: [],
+      handlerGates: [],
+      events: [],
+      idCounters: new Map(),
+    };
+    const options = this.runtimeOptions(rt);
+    const made = options === undefined
+      ? this.module.createRcipRuntime(this.definition)
+      : this.module.createRcipRuntime(this.definition, options);
+    rt.client = made && made.client;
+    rt.host = made && made.host;
+    return rt;
+  }
+
+  runtimeOptions(rt) {
+    const setup = this.setup.options;
+    if (setup === undefined) return undefined;
+    const options = {};
+    const policy = setup.policy;
+    if (policy !== undefined && policy.mode !== 'absent') options.policy = this.policyCallback(rt, policy);
+    if (setup.confirmationTtlMs !== undefined) options.confirmationTtlMs = setup.confirmationTtlMs;
+    if (setup.createId === 'sequential') {
+      options.createId = (prefix) => {
+        this.hooks.activity();
+        const n = (rt.idCounters.get(prefix) || 0) + 1;
+        rt.idCounters.set(prefix, n);
+        return `${prefix}-${n}`;
+      };
+    }
+    if (setup.events !== undefined) {
+      options.onEvent = (event) => {
+        this.hooks.activity();
+        this.guard(() => rt.events.push({
+          phase: toWire(event && event.phase),
+          invocationId: toWire(event && event.invocationId),
+          capabilityId: toWire(event && event.capabilityId),
+        }));
+        if (setup.events === 'throws') throw new Error(HOST_SECRET);
+      };
+    }
+    return options;
+  }
+
+  /** Runs adapter code inside a callback; a failure is the adapter's, reported at the step's end. */
+  guard(body) {
+    try {
+      return body();
+    } catch (error) {
+      this.hooks.fault(`inside a callback: ${describeError(error)}`);
+      return undefined;
+    }
+  }
+
+  policyCallback(rt, policy) {
+    return (context) => {
+      this.hooks.activity();
+      this.guard(() => rt.policyCalls.push({
+        capabilityId: toWire(context && context.capability && context.capability.id),
+        input: toWire(context && context.input),
+        semanticContext: toWire(context && context.semanticContext),
+        confirmed: toWire(context && context.confirmed),
+      }));
+      const input = context && context.input;
+      if (policy.mode === 'gated') {
+        return new Promise((resolve, reject) => rt.policyGates.push({ resolve, reject, input, settled: false }));
+      }
+      return this.settleNow(policy.settle, policy.async === true, input);
+    };
+  }
+
+  /** A scripted settlement: the value (or throw), or an already-settled promise when `async`. */
+  settleNow(settle, async, input) {
+    let value;
+    let error;
+    let threw = false;
+    try {
+      this.applyMutations(settle, input);
+      if (Object.hasOwn(settle, 'throw')) {
+        threw = true;
+        error = hostError(settle.throw);
+      } else {
+        value = fromWire(settle.return);
+      }
+    } catch (failure) {
+      this.hooks.fault(`scripted settlement: ${describeError(failure)}`);
+      return undefined;
+    }
+    if (async) return threw ? Promise.reject(error) : Promise.resolve(value);
+    if (threw) throw error;
+    return value;
+  }
+
+  applyMutations(settle, input) {
+    for (const mutation of settle.mutateInput || []) setAtPointer(input, mutation.pointer, fromWire(mutation.value));
+  }
+
+  handlerObject(rt, capabilityId, handler, binding) {
+    if (!isObject(handler) || !['gated', 'scripted'].includes(handler.mode)) fail('handler needs mode gated or scripted');
+    if (handler.mode === 'scripted') checkSettlement(handler.settle);
+    const object = {
+      execute: (input, ctx) => {
+        this.hooks.activity();
+        this.guard(() => rt.handlerCalls.push({
+          record: {
+            capabilityId,
+            input: toWire(input),
+            invocationId: toWire(ctx && ctx.invocationId),
+            semanticContext: toWire(ctx && ctx.semanticContext),
+          },
+          signal: ctx && ctx.signal,
+        }));
+        if (handler.mode === 'gated') {
+          return new Promise((resolve, reject) => rt.handlerGates.push({ resolve, reject, input, settled: false }));
+        }
+        return this.settleNow(handler.settle, handler.async === true, input);
+      },
+    };
+    if (binding.availability !== undefined) {
+      object.getAvailability = () => {
+        this.hooks.activity();
+        return this.guard(() => fromWire(binding.availability));
+      };
+    }
+    return object;
+  }
+
+  runtimeOf(step) {
+    if (step.runtime === undefined) return this.runtimes.get('');
+    return lookup(this.runtimes, step.runtime, 'runtime');
+  }
+
+  signalNamed(name) {
+    if (!this.signals.has(name)) this.signals.set(name, new AbortController());
+    return this.signals.get(name);
+  }
+
+  /** Watches what an API call returned: a promise (or value) becomes a settled/threw handle. */
+  track(result) {
+    const handle = { state: 'pending', value: undefined, error: undefined };
+    Promise.resolve(result).then(
+      (value) => {
+        handle.state = 'settled';
+        handle.value = value;
+        this.hooks.activity();
+      },
+      (error) => {
+        handle.state = 'threw';
+        handle.error = error;
+        this.hooks.activity();
+      },
+    );
+    return handle;
+  }
+
+  /** Runs one implementation call of an action step: `done`, or `threw` if it threw. */
+  attempt(what, call) {
+    try {
+      call();
+      return DONE;
+    } catch (error) {
+      if (error instanceof AdapterError) throw error;
+      this.hooks.log(`${what} threw: ${describeError(error)}`);
+      return THREW;
+    }
+  }
+
+  /** Answers one step (vectors/README.md "RCIP steps"); a clock step is asynchronous. */
+  async step(step) {
+    if (!isObject(step)) fail('step must be an object');
+    const kinds = ['host', 'client', 'gate', 'clock', 'expect'].filter((k) => Object.hasOwn(step, k));
+    if (kinds.length !== 1) fail('a step has exactly one of host, client, gate, clock, expect');
+    const kind = kinds[0];
+    const verb = step[kind];
+    const key = `${kind}:${verb}`;
+    const members = STEP_MEMBERS[key];
+    if (members === undefined) fail(`unknown step ${kind}: ${JSON.stringify(verb)}`);
+    for (const name of Object.keys(step)) {
+      if (name !== kind && !META_KEYS.includes(name) && !members.required.includes(name) && !members.optional.includes(name)) {
+        fail(`step ${key} has an unexpected member ${JSON.stringify(name)}`);
+      }
+    }
+    for (const name of members.required) {
+      if (!Object.hasOwn(step, name)) fail(`step ${key} needs ${JSON.stringify(name)}`);
+    }
+    if (this.runtimes.size === 0) fail('no runtime: the case did not start one');
+    switch (key) {
+      case 'host:bind': return this.bind(step);
+      case 'host:unbind': return this.unbind(step);
+      case 'host:set-availability': return this.setAvailability(step);
+      case 'host:set-context': {
+        const rt = this.runtimeOf(step);
+        const context = fromWire(step.context);
+        return this.attempt('setContext', () => rt.host.setContext(context));
+      }
+      case 'host:refresh': {
+        const rt = this.runtimeOf(step);
+        return this.attempt('refresh', () => rt.host.refresh());
+      }
+      case 'host:resolve-confirmation': return this.resolveConfirmation(step);
+      case 'host:create-runtime': {
+        const name = handleName(step, 'as');
+        return this.attempt('createRcipRuntime (second runtime)', () => this.runtimes.set(name, this.createRuntime(name)));
+      }
+      case 'client:invoke': return this.invoke(step);
+      case 'client:abort': {
+        this.signalNamed(handleName(step, 'signal')).abort();
+        return DONE;
+      }
+      case 'client:mutate-input': {
+        const input = lookup(this.inputs, handleName(step, 'of'), 'invocation');
+        setAtPointer(input, step.pointer, fromWire(step.value));
+        return DONE;
+      }
+      case 'client:get-snapshot': {
+        const rt = this.runtimeOf(step);
+        const name = handleName(step, 'as');
+        this.snapshots.set(name, { threw: true });
+        return this.attempt('getSnapshot', () => this.snapshots.set(name, { value: rt.client.getSnapshot() }));
+      }
+      case 'client:mutate-snapshot': {
+        const snapshot = lookup(this.snapshots, handleName(step, 'of'), 'snapshot');
+        const replacement = fromWire(step.value);
+        try {
+          setAtPointer(snapshot.value, step.pointer, replacement);
+        } catch (error) {
+          this.hooks.log(`mutate-snapshot (swallowed): ${describeError(error)}`);
+        }
+        return DONE;
+      }
+      case 'client:list': {
+        const rt = this.runtimeOf(step);
+        const name = handleName(step, 'as');
+        const hasFilter = Object.hasOwn(step, 'filter');
+        const filter = hasFilter ? fromWire(step.filter) : undefined;
+        this.lists.set(name, { threw: true });
+        return this.attempt('listCapabilities', () => {
+          const result = hasFilter ? rt.client.listCapabilities(filter) : rt.client.listCapabilities();
+          this.lists.set(name, { value: result });
+        });
+      }
+      case 'client:subscribe': return this.subscribe(step);
+      case 'client:unsubscribe': {
+        const subscription = lookup(this.subscriptions, handleName(step, 'of'), 'subscription');
+        return this.attempt('unsubscribe', () => subscription.unsubscribe());
+      }
+      case 'gate:policy':
+      case 'gate:handler': return this.gate(step);
+      case 'clock:advance': return this.hooks.advance(step.ms);
+      case 'client:assist-turn':
+      case 'gate:assist':
+      case 'expect:assist-turn':
+        return unsupported('the Node adapter does not drive the Assist orchestrator (profile assist)');
+      default: return observed(this.observe(key, step));
+    }
+  }
+
+  bind(step) {
+    const rt = this.runtimeOf(step);
+    if (typeof step.capability !== 'string') fail('bind needs a capability id');
+    if (step.definition !== undefined && !['catalog', 'copy'].includes(step.definition)) fail('bind definition is catalog or copy');
+    const catalog = this.catalogCapability(step.capability);
+    const definition = step.definition === 'copy' ? copyStructure(catalog) : catalog;
+    const binding = { availability: step.availability, unbind: undefined };
+    const handler = this.handlerObject(rt, step.capability, step.handler, binding);
+    this.bindings.set(handleName(step, 'as'), binding);
+    return this.attempt('bindCapability', () => {
+      binding.unbind = rt.host.bindCapability(definition, handler);
+    });
+  }
+
+  unbind(step) {
+    const binding = lookup(this.bindings, handleName(step, 'binding'), 'binding');
+    return this.attempt('unbind', () => binding.unbind());
+  }
+
+  setAvailability(step) {
+    const binding = lookup(this.bindings, handleName(step, 'binding'), 'binding');
+    if (binding.availability === undefined) fail('set-availability on a binding made without availability (no getAvailability was given)');
+    fromWire(step.availability);
+    binding.availability = step.availability;
+    return DONE;
+  }
+
+  invoke(step) {
+    const rt = this.runtimeOf(step);
+    const name = handleName(step, 'as');
+    const input = fromWire(step.input);
+    const request = { capabilityId: step.capability, input };
+    if (Object.hasOwn(step, 'invocationId')) request.invocationId = step.invocationId;
+    if (Object.hasOwn(step, 'signal')) request.signal = this.signalNamed(handleName(step, 'signal')).signal;
+    this.inputs.set(name, input);
+    this.outcomes.set(name, { state: 'threw', error: undefined });
+    return this.attempt('invoke', () => {
+      const result = rt.client.invoke(request);
+      this.outcomes.set(name, this.track(result));
+    });
+  }
+
+  resolveConfirmation(step) {
+    const rt = this.runtimeOf(step);
+    const name = handleName(step, 'as');
+    const which = step.confirmation;
+    if (typeof step.approved !== 'boolean') fail('resolve-confirmation needs approved true or false');
+    if (!isObject(which)) fail('resolve-confirmation needs a confirmation object');
+    let id;
+    if (Object.hasOwn(which, 'turn')) {
+      return unsupported('the Node adapter does not drive the Assist orchestrator (profile assist)');
+    } else if (Object.hasOwn(which, 'id')) {
+      if (typeof which.id !== 'string') fail('confirmation id must be a string');
+      id = which.id;
+    } else if (Object.hasOwn(which, 'of')) {
+      const origin = lookup(this.outcomes, handleName(which, 'of'), 'invocation or resolution');
+      const confirmation = origin.state === 'settled' && origin.value && origin.value.confirmation;
+      if (!confirmation || confirmation.id === undefined) {
+        // The implementation gave no confirmation to resolve: no id can be passed, so the step
+        // fails as a call that threw (the earlier outcome already shows why).
+        this.hooks.log(`resolve-confirmation: the outcome of ${which.of} carries no confirmation id`);
+        this.outcomes.set(name, { state: 'threw', error: undefined });
+        return THREW;
+      }
+      id = confirmation.id;
+    } else {
+      fail('confirmation needs of, id, or turn and action');
+    }
+    this.outcomes.set(name, { state: 'threw', error: undefined });
+    return this.attempt('resolveConfirmation', () => {
+      this.outcomes.set(name, this.track(rt.host.resolveConfirmation(id, step.approved)));
+    });
+  }
+
+  subscribe(step) {
+    const rt = this.runtimeOf(step);
+    const name = handleName(step, 'as');
+    if (!['records', 'throws'].includes(step.listener)) fail('listener is records or throws');
+    const subscription = { calls: [], unsubscribe: undefined };
+    const listener = () => {
+      this.hooks.activity();
+      let revision;
+      try {
+        const snapshot = rt.client.getSnapshot();
+        revision = this.guard(() => toWire(snapshot && snapshot.revision));
+      } catch (error) {
+        this.hooks.log(`getSnapshot inside a listener threw: ${describeError(error)}`);
+        revision = 'threw';
+      }
+      subscription.calls.push({ revision });
+      if (step.listener === 'throws') throw new Error(HOST_SECRET);
+    };
+    this.subscriptions.set(name, subscription);
+    return this.attempt('subscribe', () => {
+      subscription.unsubscribe = rt.client.subscribe(listener);
+    });
+  }
+
+  gate(step) {
+    const rt = this.runtimeOf(step);
+    const k = positiveInteger(step.call, 'gate call');
+    const settle = checkSettlement(step.settle);
+    const isPolicy = step.gate === 'policy';
+    if (isPolicy && !(this.options.policy && this.options.policy.mode === 'gated')) fail('gate policy in a case whose policy is not gated');
+    const gates = isPolicy ? rt.policyGates : rt.handlerGates;
+    const gate = gates[k - 1];
+    if (gate === undefined) {
+      // The implementation has not made that call: the step fails here (not an adapter error).
+      this.hooks.log(`gate ${step.gate} call ${k}: only ${gates.length} gated call(s) were made`);
+      return THREW;
+    }
+    if (gate.settled) fail(`gate ${step.gate} call ${k} was already settled`);
+    gate.settled = true;
+    this.applyMutations(settle, gate.input);
+    if (Object.hasOwn(settle, 'throw')) gate.reject(hostError(settle.throw));
+    else gate.resolve(fromWire(settle.return));
+    return DONE;
+  }
+
+  observe(key, step) {
+    switch (key) {
+      case 'expect:outcome': return this.outcomeOf(lookup(this.outcomes, handleName(step, 'of'), 'invocation or resolution'));
+      case 'expect:outcome-text': return this.outcomeText(lookup(this.outcomes, handleName(step, 'of'), 'invocation or resolution'));
+      case 'expect:policy-calls':
+      case 'expect:handler-calls': {
+        const rt = this.runtimeOf(step);
+        const records = key === 'expect:policy-calls' ? rt.policyCalls : rt.handlerCalls.map((call) => call.record);
+        if (step.capability === undefined) return records;
+        return records.filter((record) => record.capabilityId === step.capability);
+      }
+      case 'expect:handler-signal': {
+        const call = this.runtimeOf(step).handlerCalls[positiveInteger(step.call, 'handler-signal call') - 1];
+        if (call === undefined) return null;
+        return toWire(call.signal && call.signal.aborted);
+      }
+      case 'expect:snapshot': {
+        if (step.of !== undefined) {
+          const snapshot = lookup(this.snapshots, handleName(step, 'of'), 'snapshot');
+          return snapshot.threw ? 'threw' : toWire(snapshot.value);
+        }
+        const rt = this.runtimeOf(step);
+        try {
+          return toWire(rt.client.getSnapshot());
+        } catch (error) {
+          if (error instanceof AdapterError) throw error;
+          this.hooks.log(`getSnapshot threw: ${describeError(error)}`);
+          return 'threw';
+        }
+      }
+      case 'expect:snapshot-relation': {
+        const a = lookup(this.snapshots, handleName(step, 'a'), 'snapshot');
+        const b = lookup(this.snapshots, handleName(step, 'b'), 'snapshot');
+        if (a.threw || b.threw) return 'threw';
+        const ra = a.value && a.value.revision;
+        const rb = b.value && b.value.revision;
+        let revision = null;
+        if (rb === ra) revision = 'equal';
+        else if (rb > ra) revision = 'greater';
+        else if (rb < ra) revision = 'less';
+        return { identical: a.value === b.value, revision };
+      }
+      case 'expect:list': {
+        const list = lookup(this.lists, handleName(step, 'of'), 'list');
+        if (list.threw) return 'threw';
+        if (!Array.isArray(list.value)) return toWire(list.value);
+        return list.value.map((entry) => toWire(isObject(entry) ? entry.id : entry));
+      }
+      case 'expect:notifications': return lookup(this.subscriptions, handleName(step, 'of'), 'subscription').calls;
+      case 'expect:events': return this.runtimeOf(step).events;
+      default: return fail(`unknown expectation ${key}`);
+    }
+  }
+
+  /** "pending", "threw", or the canonical outcome of vectors/README.md (CL-A06 without messages). */
+  outcomeOf(handle) {
+    if (handle.state === 'pending') return 'pending';
+    if (handle.state === 'threw') return 'threw';
+    return canonicalOutcome(handle.value);
+  }
+
+  /** Every human-readable text of an outcome, joined with "\n" ("" when pending). */
+  outcomeText(handle) {
+    if (handle.state === 'pending') return '';
+    if (handle.state === 'threw') {
+      const error = handle.error;
+      return error === undefined ? '' : String(isObject(error) && 'message' in error ? error.message : error);
+    }
+    const texts = [];
+    const error = isObject(handle.value) ? handle.value.error : undefined;
+    if (isObject(error)) {
+      if (error.message !== undefined) texts.push(String(error.message));
+      if (Array.isArray(error.validationIssues)) {
+        for (const issue of error.validationIssues) {
+          if (isObject(issue) && issue.message !== undefined) texts.push(String(issue.message));
+        }
+      }
+    }
+    return texts.join('\n');
+  }
+}
+
+/** CL-A06 outcome to the canonical observation: ids, status, output or code, issues, confirmation. */
+export function canonicalOutcome(outcome) {
+  if (!isObject(outcome)) return toWire(outcome);
+  const out = {};
+  for (const key of ['status', 'invocationId', 'capabilityId']) {
+    if (key in outcome) out[key] = toWire(outcome[key]);
+  }
+  switch (outcome.status) {
+    case 'succeeded':
+      if ('output' in outcome) out.output = toWire(outcome.output);
+      return out;
+    case 'failed':
+    case 'denied': {
+      const error = outcome.error;
+      if (!isObject(error)) {
+        if ('error' in outcome) out.error = toWire(error);
+        return out;
+      }
+      if ('code' in error) out.code = toWire(error.code);
+      if (error.validationIssues !== undefined) {
+        out.validationIssues = Array.isArray(error.validationIssues)
+          ? error.validationIssues.map((issue) => {
+            if (!isObject(issue)) return toWire(issue);
+            const kept = {};
+            if ('instancePath' in issue) kept.instancePath = toWire(issue.instancePath);
+            if ('keyword' in issue) kept.keyword = toWire(issue.keyword);
+            return kept;
+          })
+          : toWire(error.validationIssues);
+      }
+      return out;
+    }
+    case 'confirmation_required': {
+      const confirmation = outcome.confirmation;
+      if (!isObject(confirmation)) {
+        if ('confirmation' in outcome) out.confirmation = toWire(confirmation);
+        return out;
+      }
+      const kept = {};
+      for (const key of ['id', 'effect', 'expiresAt']) {
+        if (key in confirmation) kept[key] = toWire(confirmation[key]);
+      }
+      out.confirmation = kept;
+      return out;
+    }
+    default: {
+      // An unknown status: show everything, so the difference is visible in the report.
+      return toWire(outcome);
+    }
+  }
+}
+
+export function describeError(error) {
+  if (error instanceof Error) return `${error.name}: ${error.message}`;
+  try {
+    return String(error);
+  } catch {
+    return 'an unprintable value';
+  }
+}
