@@ -8,9 +8,10 @@
 //
 // Deliberate quirks the tests rely on: a capability id `double.throws` makes invoke throw
 // synchronously and `double.rejects` makes it return a rejected promise; an application id
-// `explode` makes createRcipRuntime throw; a capability effect `bogus` makes defineRcipCapability
-// throw; an active scope id `undeclared` makes setContext throw; a failed outcome's message
-// repeats the host error's message (a real runtime must not: CL-B02), so outcome-text has text.
+// `explode` makes createRcipRuntime throw (and `chatty` makes it print to stdout); a capability
+// effect `bogus` makes defineRcipCapability throw; an active scope id `undeclared` makes
+// setContext throw; a failed outcome's message repeats the host error's message (a real runtime
+// must not: CL-B02), so outcome-text has text to show.
 
 import fs from 'node:fs';
 
@@ -101,6 +102,10 @@ export function createRcipRuntime(definition, options) {
   if (definition && definition.application && definition.application.id === 'explode') {
     throw new Error('host configuration error');
   }
+  if (definition && definition.application && definition.application.id === 'chatty') {
+    console.log('chatty implementation writes to stdout');
+    process.stdout.write('and writes raw bytes too\n');
+  }
   const opts = options || {};
   const ttl = opts.confirmationTtlMs ?? 120000;
   const catalog = definition.capabilities;
@@ -158,8 +163,14 @@ export function createRcipRuntime(definition, options) {
   async function runHandler(binding, input, invocationId, capabilityId, signal) {
     emit('started', invocationId, capabilityId);
     const ctx = { signal: signal || new AbortController().signal, invocationId, requestedAt: Date.now(), semanticContext: context };
-    const result = binding.handler.execute(input, ctx);
-    note('handlerResult', { capabilityId, isPromise: result instanceof Promise });
+    let result;
+    try {
+      result = binding.handler.execute(input, ctx);
+      note('handlerResult', { capabilityId, isPromise: result instanceof Promise, threwSynchronously: false });
+    } catch (error) {
+      note('handlerResult', { capabilityId, isPromise: false, threwSynchronously: true });
+      result = Promise.reject(error);
+    }
     let output;
     try {
       output = await result;
@@ -177,8 +188,14 @@ export function createRcipRuntime(definition, options) {
 
   async function decide(capability, input, confirmed, invocationId) {
     if (!opts.policy) return { decision: 'allow' };
-    const result = opts.policy({ capability: entry(capability), input, semanticContext: context, confirmed });
-    note('policyResult', { invocationId, isPromise: result instanceof Promise });
+    let result;
+    try {
+      result = opts.policy({ capability: entry(capability), input, semanticContext: context, confirmed });
+    } catch (error) {
+      note('policyResult', { invocationId, isPromise: false, threwSynchronously: true });
+      throw error;
+    }
+    note('policyResult', { invocationId, isPromise: result instanceof Promise, threwSynchronously: false });
     const decision = await result;
     note('policySettled', { invocationId, decision: describe(decision) });
     return decision;
