@@ -1,5 +1,6 @@
 //! Every case builder of the suite, by protocol. `all_sections` is what `regen` writes.
 
+pub mod assist;
 pub mod rcip;
 pub mod rui;
 
@@ -8,6 +9,7 @@ use crate::case::Section;
 /// Every section, in a fixed order (RCIP first, then Rixx UI; each in its own module's order).
 pub fn all_sections() -> Vec<Section> {
     let mut sections = rcip::sections();
+    sections.extend(assist::sections());
     sections.extend(rui::sections());
     sections
 }

@@ -1,0 +1,129 @@
+//! Section `rcip.assist.cancel`: cancellation of a turn through its abort signal stops the batch,
+//! no action starts after it (RCIP-PROTO-ASSIST-08, CL-C06-1), and a delay in progress ends
+//! (CL-C06-2), in each phase: while the decide call is pending, during an action (its policy wait
+//! or its handler), during a delay, while a confirmation is pending. Whether a summarize call
+//! still follows (PRJ-ASSIST-CANCEL-01) and whether the action in progress is aborted too
+//! (PRJ-ASSIST-CANCEL-02) are left open; stopping the other waits at once is RECOMMENDED
+//! (PRJ-ASSIST-CANCEL-03).
+
+use serde_json::json;
+
+use super::support::*;
+use crate::case::{Case, Section, Strictness};
+
+const S: &str = "cancel";
+
+fn c(slug: &str, n: u32, description: &str) -> Case {
+    case(S, slug, n, description)
+}
+
+pub fn section() -> Section {
+    make_section(
+        S,
+        "Assist cancellation in each phase",
+        "cancel",
+        vec![
+            c("decide", 1, "Cancelled during decide: the batch answered later never runs")
+                .requirements(&["RCIP-PROTO-ASSIST-08", "CL-C06-1", "PRJ-ASSIST-CANCEL-01"])
+                .setup(Setup::allow().to_json())
+                .steps(bind_all())
+                .steps([
+                    turn_signal("t1", "default", ask("go"), "s1"),
+                    abort("s1"),
+                    expect_turn("t1", cancelled(decide_any()))
+                        .strict(Strictness::Recommended)
+                        .reqs(&["PRJ-ASSIST-CANCEL-03"])
+                        .note("the turn stops waiting for the answer"),
+                    answer_actions(1, vec![act("notes.list"), act("notes.search")]),
+                    expect_policy_order(&[]),
+                    expect_handler_order(&[]),
+                    advance(20000),
+                    expect_handler_order(&[]),
+                    expect_turn("t1", cancelled(decide_any())),
+                ]),
+            c("action", 1, "Cancelled during a handler: no later action starts")
+                .requirements(&["RCIP-PROTO-ASSIST-08", "CL-C06-1", "PRJ-ASSIST-CANCEL-01", "PRJ-ASSIST-CANCEL-02"])
+                .setup(Setup::allow().to_json())
+                .steps(bind_all_but(&[("notes.list", gated())]))
+                .steps([
+                    turn_signal("t1", "default", ask("go"), "s1"),
+                    answer_actions(1, vec![act("notes.list"), act("notes.search"), act("notes.create")]),
+                    expect_handler_order(&["notes.list"]),
+                    abort("s1"),
+                    gate_handler(1),
+                    expect_policy_order(&["notes.list"]),
+                    expect_handler_order(&["notes.list"]),
+                    advance(20000),
+                    expect_handler_order(&["notes.list"]),
+                    expect_turn("t1", cancelled(decide_any())),
+                ]),
+            c("action", 2, "Cancelled during an action's policy wait: no later action starts")
+                .requirements(&["RCIP-PROTO-ASSIST-08", "CL-C06-1", "PRJ-ASSIST-CANCEL-02"])
+                .setup(Setup::gated_policy().to_json())
+                .steps(bind_all())
+                .steps([
+                    turn_signal("t1", "default", ask("go"), "s1"),
+                    answer_actions(1, vec![act("notes.list"), act("notes.search")]),
+                    expect_policy_order(&["notes.list"]),
+                    abort("s1"),
+                    gate_policy(1, allow()),
+                    expect_policy_order(&["notes.list"]),
+                    expect_no_handler_call("notes.search"),
+                    advance(20000),
+                    expect_no_policy_call("notes.search"),
+                    expect_no_handler_call("notes.search"),
+                    expect_turn("t1", cancelled(decide_any())).reqs(&["PRJ-ASSIST-CANCEL-01"]),
+                ]),
+            c("delay", 1, "Cancelled during a delay: the delay ends and nothing follows")
+                .requirements(&["RCIP-PROTO-ASSIST-08", "CL-C06-2", "CL-C06-1", "PRJ-ASSIST-CANCEL-01"])
+                .setup(Setup::allow().test_delays().to_json())
+                .steps(bind_all())
+                .steps([
+                    turn_signal("t1", "default", ask("go"), "s1"),
+                    answer_actions(1, vec![act_delay("notes.list", "long"), act("notes.search")]),
+                    advance(LONG / 3),
+                    expect_handler_order(&["notes.list"]),
+                    abort("s1"),
+                    expect_turn("t1", cancelled(decide_any()))
+                        .note("no clock advance: the turn no longer waits on the delay"),
+                    advance(LONG * 10),
+                    expect_handler_order(&["notes.list"]),
+                    expect_no_policy_call("notes.search"),
+                ]),
+            c("confirmation", 1, "Cancelled while a confirmation is pending: nothing follows")
+                .requirements(&["RCIP-PROTO-ASSIST-08", "CL-C06-1", "PRJ-ASSIST-CANCEL-02"])
+                .setup(Setup::default_policy().to_json())
+                .steps(bind_all())
+                .steps([
+                    turn_signal("t1", "default", ask("clean"), "s1"),
+                    answer_actions(1, vec![act("notes.delete"), act("notes.list")]),
+                    expect_handler_order(&[]),
+                    abort("s1"),
+                    expect_turn("t1", cancelled(decide_any()))
+                        .strict(Strictness::Recommended)
+                        .reqs(&["PRJ-ASSIST-CANCEL-03", "PRJ-ASSIST-CANCEL-01"])
+                        .note("the turn stops waiting for the host UI"),
+                    resolve("r1", "t1", 1, true)
+                        .note("a late approval may run the confirmed action itself (CANCEL-02) but nothing after it"),
+                    advance(20000),
+                    expect_no_policy_call("notes.list"),
+                    expect_no_handler_call("notes.list"),
+                    expect_turn("t1", cancelled(decide_any())).reqs(&["PRJ-ASSIST-CANCEL-01"]),
+                ]),
+            c("after-end", 1, "Aborting after the turn ended changes nothing")
+                .requirements(&["RCIP-PROTO-ASSIST-08", "PRJ-ASSIST-TURN-01"])
+                .setup(Setup::allow().to_json())
+                .steps(bind_all())
+                .steps([
+                    turn_signal("t1", "default", ask("go"), "s1"),
+                    answer_actions(1, vec![act("notes.list")]),
+                    answer_text(2, "Done."),
+                    abort("s1"),
+                    expect_turn(
+                        "t1",
+                        state(result(json!("Done."), vec![ok("notes.list")]), vec![decide_any(), summarize_any()]),
+                    ),
+                ]),
+        ],
+    )
+}
