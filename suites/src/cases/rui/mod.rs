@@ -5,12 +5,22 @@
 
 pub mod support;
 
+pub mod abort;
+pub mod actions;
+pub mod catalog;
+pub mod commit;
+pub mod data;
+pub mod delete;
 pub mod framing_json_seq;
 pub mod framing_jsonl;
 pub mod framing_sse;
 pub mod framing_websocket;
+pub mod invariants;
+pub mod limits;
+pub mod multi_transaction;
 pub mod node;
 pub mod records;
+pub mod recovery;
 pub mod transaction;
 
 use crate::case::Section;
@@ -25,5 +35,15 @@ pub fn sections() -> Vec<Section> {
         records::section(),
         transaction::section(),
         node::section(),
+        data::section(),
+        delete::section(),
+        commit::section(),
+        abort::section(),
+        invariants::section(),
+        limits::section(),
+        recovery::section(),
+        catalog::section(),
+        actions::section(),
+        multi_transaction::section(),
     ]
 }

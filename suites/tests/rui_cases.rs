@@ -1,0 +1,142 @@
+//! Checks of the Rixx UI case builders (suites/src/cases/rui): every case validates against the
+//! vector schemas, ids and descriptions follow the house rules, every stable code of CL-D08
+//! (PRJ-RUI-* entries with `codes` in suites/register/project-rui.toml) is the result of at least
+//! two distinct cases, and expected codes are only registered ones.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::PathBuf;
+
+use jsonschema::{Draft, Retrieve, Uri};
+use serde_json::{json, Value};
+use suites::cases::rui;
+use suites::register::Register;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+struct SchemaDirectory(BTreeMap<String, Value>);
+
+impl Retrieve for SchemaDirectory {
+    fn retrieve(&self, uri: &Uri<String>) -> Result<Value, Box<dyn std::error::Error + Send + Sync>> {
+        let key = uri.as_str().split('#').next().unwrap_or_default();
+        self.0.get(key).cloned().ok_or_else(|| format!("no schema {key}").into())
+    }
+}
+
+#[test]
+fn every_rui_file_validates_against_the_vector_schema() {
+    let dir = root().join("vectors").join("schema");
+    let mut by_uri = BTreeMap::new();
+    for entry in fs::read_dir(&dir).expect("schema dir") {
+        let path = entry.expect("entry").path();
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
+        if name.ends_with(".schema.json") {
+            let schema: Value = serde_json::from_str(&fs::read_to_string(&path).expect("read")).expect("schema json");
+            by_uri.insert(format!("https://conformance.rcip-rui.invalid/schema/{name}"), schema);
+        }
+    }
+    let validator = jsonschema::options()
+        .with_draft(Draft::Draft202012)
+        .with_retriever(SchemaDirectory(by_uri))
+        .build(&json!({ "$ref": "https://conformance.rcip-rui.invalid/schema/file.schema.json" }))
+        .expect("file schema compiles");
+    let mut problems = Vec::new();
+    for section in rui::sections() {
+        let document = section.to_json();
+        for error in validator.iter_errors(&document) {
+            problems.push(format!("{} at {}: {error}", section.id, error.instance_path()));
+        }
+    }
+    assert!(problems.is_empty(), "{} schema problems:\n{}", problems.len(), problems.join("\n"));
+}
+
+#[test]
+fn case_ids_and_descriptions_follow_the_house_rules() {
+    let mut seen = BTreeSet::new();
+    for section in rui::sections() {
+        assert!(section.id.starts_with("rui."), "{}", section.id);
+        for case in &section.cases {
+            assert!(seen.insert(case.id.clone()), "duplicate id {}", case.id);
+            assert!(case.id.starts_with(&format!("{}.", section.id)), "{} outside {}", case.id, section.id);
+            assert!(case.description.chars().count() <= 70, "{}: description too long", case.id);
+            let framing = case.setup.get("framing").and_then(Value::as_str).unwrap_or_default();
+            assert!(case.profiles.iter().any(|p| p == framing), "{}: framing {framing} not in profiles", case.id);
+        }
+    }
+    assert!(seen.len() >= 150, "only {} rui cases", seen.len());
+}
+
+/// Codes a case expects as a result, outside any `one-of` (a definite result), and inside one.
+fn codes_in(value: &Value, definite: bool, found: &mut Vec<(String, bool)>) {
+    match value {
+        Value::Object(map) => {
+            let alternatives = map.get("$match").and_then(Value::as_str) == Some("one-of");
+            for (key, inner) in map {
+                if key == "code" {
+                    if let Some(code) = inner.as_str() {
+                        found.push((code.to_string(), definite));
+                    }
+                }
+                codes_in(inner, definite && !alternatives, found);
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|v| codes_in(v, definite, found)),
+        Value::String(text) if !definite => found.push((text.clone(), false)),
+        _ => {}
+    }
+}
+
+fn registered_codes() -> BTreeSet<String> {
+    let register = Register::load(&root().join("suites").join("register")).expect("register loads");
+    register
+        .requirements
+        .iter()
+        .filter(|r| r.id.starts_with("PRJ-RUI-"))
+        .flat_map(|r| r.codes.iter().cloned())
+        .collect()
+}
+
+#[test]
+fn every_stable_code_is_the_result_of_two_cases() {
+    let registered = registered_codes();
+    assert!(registered.len() >= 30, "project-rui.toml lists {} codes", registered.len());
+    let mut cases_per_code: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for section in rui::sections() {
+        for case in &section.cases {
+            let mut found = Vec::new();
+            for step in case.steps.iter().filter(|s| s.get("expect").is_some()) {
+                codes_in(&step["is"], true, &mut found);
+            }
+            for (code, definite) in found {
+                let upper = code.chars().all(|c| c.is_ascii_uppercase() || c == '_') && code.contains('_');
+                if definite || upper {
+                    assert!(registered.contains(&code), "{} expects unregistered code {code}", case.id);
+                }
+                if definite {
+                    cases_per_code.entry(code).or_default().insert(case.id.clone());
+                }
+            }
+        }
+    }
+    let thin: Vec<String> = registered
+        .iter()
+        .filter(|c| cases_per_code.get(*c).map_or(0, BTreeSet::len) < 2)
+        .map(|c| format!("{c}: {}", cases_per_code.get(c).map_or(0, BTreeSet::len)))
+        .collect();
+    assert!(thin.is_empty(), "codes with fewer than two cases: {thin:?}");
+    for (code, cases) in &cases_per_code {
+        println!("{code:<28} {}", cases.len());
+    }
+}
+
+#[test]
+fn sections_and_case_counts() {
+    let mut total = 0;
+    for section in rui::sections() {
+        println!("{:<28} {}", section.id, section.cases.len());
+        total += section.cases.len();
+    }
+    println!("total {total}");
+}
