@@ -24,7 +24,7 @@ import { RcipCase, describeError, unsupported } from './lib/rcip.mjs';
 const DRIVER_PROTOCOL = 'rcip-rui-driver/1';
 
 /** A settle loop stops after this many macrotask rounds in a row in which nothing happened. */
-const QUIET_ROUNDS = 3;
+const QUIET_ROUNDS = 16;
 /** ... and in any case after this many rounds (an implementation that never goes quiet). */
 const MAX_ROUNDS = 200;
 

@@ -547,6 +547,32 @@ test('the clock starts at 0, moves only with clock steps and fires due timers in
   assert.equal((await d.step({ clock: 'advance', ms: -1 })).reply, 'error');
 }));
 
+test('clock advance lets promise reactions run between timers, so chained timers fire in one advance', () => withDriver(async (d) => {
+  await d.startOk({ definition: definition([capability('double.later', 'read')]) });
+  d.journal();
+  await d.act(invoke('i1', 'double.later', {}));
+  await d.act({ clock: 'advance', ms: 199 });
+  assert.deepEqual(d.calls('later').map((e) => e.now), [100]);
+  assert.equal(await d.observe(outcome('i1')), 'pending');
+  await d.act({ clock: 'advance', ms: 1 });
+  assert.deepEqual(d.calls('later').map((e) => e.now), [200]);
+  assert.equal((await d.observe(outcome('i1'))).status, 'succeeded');
+  await d.act(invoke('i2', 'double.later', {}));
+  await d.act({ clock: 'advance', ms: 200 });
+  assert.deepEqual(d.calls('later').map((e) => e.now), [300, 400], 'the second timer was set at 300, inside the same advance');
+  assert.equal((await d.observe(outcome('i2'))).status, 'succeeded');
+}));
+
+test('every step is answered only once pending reactions have settled, even when requests are pipelined', () => withDriver(async (d) => {
+  await d.startOk({ definition: definition([capability('double.hops', 'read')]) });
+  const replies = await d.sendMany([
+    { cmd: 'step', index: 0, step: invoke('i1', 'double.hops', {}) },
+    { cmd: 'step', index: 1, step: outcome('i1') },
+  ]);
+  assert.deepEqual(replies[0], { reply: 'done' });
+  assert.equal(replies[1].value.status, 'succeeded');
+}));
+
 test('timers of the last case never fire in the next one', () => withDriver(async (d) => {
   const s = setup({ policy: { mode: 'scripted', settle: { return: { decision: 'confirm' } } }, confirmationTtlMs: 100 });
   await d.startOk(s);

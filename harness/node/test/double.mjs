@@ -7,11 +7,12 @@
 // on a setTimeout; every host change bumps the revision and notifies listeners.
 //
 // Deliberate quirks the tests rely on: a capability id `double.throws` makes invoke throw
-// synchronously and `double.rejects` makes it return a rejected promise; an application id
-// `explode` makes createRcipRuntime throw (and `chatty` makes it print to stdout); a capability
-// effect `bogus` makes defineRcipCapability throw; an active scope id `undeclared` makes
-// setContext throw; a failed outcome's message repeats the host error's message (a real runtime
-// must not: CL-B02), so outcome-text has text to show.
+// synchronously, `double.rejects` makes it return a rejected promise, `double.later` makes it
+// settle after two chained 100 ms timers and `double.hops` after five setImmediate hops; an
+// application id `explode` makes createRcipRuntime throw (and `chatty` makes it print to
+// stdout); a capability effect `bogus` makes defineRcipCapability throw; an active scope id
+// `undeclared` makes setContext throw; a failed outcome's message repeats the host error's
+// message (a real runtime must not: CL-B02), so outcome-text has text to show.
 
 import fs from 'node:fs';
 
@@ -254,6 +255,22 @@ export function createRcipRuntime(definition, options) {
     return runHandler(binding, input, invocationId, capabilityId, request.signal);
   }
 
+  /** Two chained 100 ms sleeps: the second timer exists only once the first one's promise settled. */
+  async function later(request) {
+    const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+    await sleep(100);
+    note('later', { now: Date.now() });
+    await sleep(100);
+    note('later', { now: Date.now() });
+    return { status: 'succeeded', invocationId: request.invocationId, capabilityId: request.capabilityId, output: {} };
+  }
+
+  /** Settles after five macrotask hops (real setImmediate): only a settle loop waits for it. */
+  async function hops(request) {
+    for (let i = 0; i < 5; i += 1) await new Promise((resolve) => setImmediate(resolve));
+    return { status: 'succeeded', invocationId: request.invocationId, capabilityId: request.capabilityId, output: {} };
+  }
+
   const client = {
     getSnapshot,
     listCapabilities(...args) {
@@ -278,6 +295,8 @@ export function createRcipRuntime(definition, options) {
       });
       if (request.capabilityId === 'double.throws') throw new Error('invoke threw');
       if (request.capabilityId === 'double.rejects') return Promise.reject(new Error('invoke rejected'));
+      if (request.capabilityId === 'double.later') return later(request);
+      if (request.capabilityId === 'double.hops') return hops(request);
       const invocationId = request.invocationId ?? nextId('invocation');
       return run(request, invocationId);
     },

@@ -87,6 +87,19 @@ export class Driver {
     return reply;
   }
 
+  /** Writes several requests in one write (pipelined), then reads one response per request. */
+  async sendMany(requests) {
+    this.child.stdin.write(requests.map((r) => `${JSON.stringify(r)}\n`).join(''));
+    const replies = [];
+    for (let i = 0; i < requests.length; i += 1) {
+      const line = await this.nextLine();
+      const reply = JSON.parse(line);
+      checkShape(reply, line);
+      replies.push(reply);
+    }
+    return replies;
+  }
+
   send(request) {
     return this.sendLine(JSON.stringify(request));
   }
