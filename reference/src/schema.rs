@@ -15,7 +15,9 @@
 //!
 //! Validation never coerces, never applies `default`, never removes properties; it reports every
 //! error as an (instancePath, keyword) pair, sorted and deduplicated so the result does not depend
-//! on the key order of the schema; a `false` schema reports Ajv's keyword `false schema`. Decisions where CL-B19 leaves a choice (IMPL-DEFINED): `$anchor`
+//! on the key order of the schema, and named as Ajv (the validator the spec names) names them
+//! where the crate differs (`false schema`, `items` after `prefixItems`, `additionalProperties`,
+//! `dependentRequired`; see `StrictSchema::ajv_issue`). Decisions where CL-B19 leaves a choice (IMPL-DEFINED): `$anchor`
 //! is accepted; `properties` without `type`, union types, tuples without bounds and `required`
 //! naming undeclared properties are accepted; unreferenced `$defs` entries are checked; a `$ref`
 //! must be fragment-only (`#...`, or empty) even where an embedded `$id` would make another form
@@ -167,7 +169,13 @@ impl std::error::Error for SchemaError {}
 /// compiled validator.
 #[derive(Clone)]
 pub struct StrictSchema {
-    validator: Arc<Validator>,
+    compiled: Arc<Compiled>,
+}
+
+/// A compiled validator with the schema it came from (error locations point into it).
+struct Compiled {
+    validator: Validator,
+    schema: Value,
 }
 
 impl std::fmt::Debug for StrictSchema {
@@ -182,8 +190,8 @@ impl StrictSchema {
     pub fn compile(schema: &Value) -> Result<StrictSchema, SchemaError> {
         check_profile(schema)?;
         let key = canonical_text(schema);
-        if let Some(validator) = cache_get(&key) {
-            return Ok(StrictSchema { validator });
+        if let Some(compiled) = cache_get(&key) {
+            return Ok(StrictSchema { compiled });
         }
         let validator = jsonschema::options()
             .with_draft(Draft::Draft202012)
@@ -193,20 +201,27 @@ impl StrictSchema {
             .map_err(|error| SchemaError::Invalid {
                 path: error.instance_path().as_str().to_string(),
             })?;
-        let validator = Arc::new(validator);
-        cache_put(key, Arc::clone(&validator));
-        Ok(StrictSchema { validator })
+        let compiled = Arc::new(Compiled {
+            validator,
+            schema: schema.clone(),
+        });
+        cache_put(key, Arc::clone(&compiled));
+        Ok(StrictSchema { compiled })
     }
 
     /// Every validation error as (instancePath, keyword), sorted and without duplicates; empty
     /// when the instance is valid. The instance is only read.
     pub fn validate(&self, instance: &Value) -> Vec<SchemaIssue> {
         let issues: BTreeSet<SchemaIssue> = self
+            .compiled
             .validator
             .iter_errors(instance)
-            .map(|error| SchemaIssue {
-                instance_path: error.instance_path().as_str().to_string(),
-                keyword: ajv_keyword(error.kind().keyword()).to_string(),
+            .map(|error| {
+                self.ajv_issue(
+                    error.instance_path().as_str(),
+                    error.kind().keyword(),
+                    error.schema_path().as_str(),
+                )
             })
             .collect();
         issues.into_iter().collect()
@@ -214,17 +229,47 @@ impl StrictSchema {
 
     /// Whether the instance is valid (cheaper than [`StrictSchema::validate`]).
     pub fn is_valid(&self, instance: &Value) -> bool {
-        self.validator.is_valid(instance)
+        self.compiled.validator.is_valid(instance)
     }
-}
 
-/// The keyword name Ajv (the validator the spec names) reports: the crate says `falseSchema`
-/// where Ajv says `false schema`; every other keyword is the schema keyword itself.
-fn ajv_keyword(keyword: &str) -> &str {
-    if keyword == "falseSchema" {
-        "false schema"
-    } else {
-        keyword
+    /// The (instancePath, keyword) pair Ajv, the validator the spec names (RCIP-LIFE-SCHEMA-01),
+    /// reports for one error of the crate (CL-B19-10, RECOMMENDED). Where they differ:
+    /// - a `false` schema is keyword `false schema`, except as the value of
+    ///   `additionalProperties` (keyword `additionalProperties`, at the object) and of `items`
+    ///   after `prefixItems` (keyword `items`, at the array: one issue, not one per extra item);
+    /// - a missing dependency of `dependentRequired` is keyword `dependentRequired`, not
+    ///   `required`.
+    fn ajv_issue(&self, instance_path: &str, keyword: &str, schema_path: &str) -> SchemaIssue {
+        let issue = |path: &str, keyword: &str| SchemaIssue {
+            instance_path: path.to_string(),
+            keyword: keyword.to_string(),
+        };
+        let (parent, last) = match schema_path.rsplit_once('/') {
+            Some((parent, last)) => (parent, last),
+            None => ("", schema_path),
+        };
+        match keyword {
+            "falseSchema" if last == "additionalProperties" => {
+                issue(instance_path, "additionalProperties")
+            }
+            "falseSchema" if last == "items" && self.has_prefix_items(parent) => {
+                let array = instance_path
+                    .rsplit_once('/')
+                    .map_or("", |(array, _)| array);
+                issue(array, "items")
+            }
+            "falseSchema" => issue(instance_path, "false schema"),
+            "required" if last == "dependentRequired" => issue(instance_path, "dependentRequired"),
+            _ => issue(instance_path, keyword),
+        }
+    }
+
+    /// Whether the schema object at `pointer` (in the compiled schema) has `prefixItems`.
+    fn has_prefix_items(&self, pointer: &str) -> bool {
+        self.compiled
+            .schema
+            .pointer(pointer)
+            .is_some_and(|schema| schema.get("prefixItems").is_some())
     }
 }
 
@@ -240,12 +285,12 @@ impl Retrieve for RefuseEverything {
     }
 }
 
-fn cache() -> &'static Mutex<BTreeMap<String, Arc<Validator>>> {
-    static CACHE: OnceLock<Mutex<BTreeMap<String, Arc<Validator>>>> = OnceLock::new();
+fn cache() -> &'static Mutex<BTreeMap<String, Arc<Compiled>>> {
+    static CACHE: OnceLock<Mutex<BTreeMap<String, Arc<Compiled>>>> = OnceLock::new();
     CACHE.get_or_init(|| Mutex::new(BTreeMap::new()))
 }
 
-fn cache_get(key: &str) -> Option<Arc<Validator>> {
+fn cache_get(key: &str) -> Option<Arc<Compiled>> {
     // A poisoned lock only means another thread panicked while holding it; the map is still sound.
     let map = cache()
         .lock()
@@ -253,13 +298,13 @@ fn cache_get(key: &str) -> Option<Arc<Validator>> {
     map.get(key).cloned()
 }
 
-fn cache_put(key: String, validator: Arc<Validator>) {
+fn cache_put(key: String, compiled: Arc<Compiled>) {
     let mut map = cache()
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
     // A full cache stops growing; results never depend on whether a validator was cached.
     if map.len() < CACHE_CAPACITY {
-        map.insert(key, validator);
+        map.insert(key, compiled);
     }
 }
 
@@ -648,9 +693,34 @@ mod tests {
         let a = StrictSchema::compile(&json!({ "type": "string", "minLength": 2 }));
         let b = StrictSchema::compile(&json!({ "minLength": 2, "type": "string" }));
         match (a, b) {
-            (Ok(a), Ok(b)) => assert!(Arc::ptr_eq(&a.validator, &b.validator)),
+            (Ok(a), Ok(b)) => assert!(Arc::ptr_eq(&a.compiled, &b.compiled)),
             other => panic!("both compile: {other:?}"),
         }
+    }
+
+    // CL-B19-10 (RECOMMENDED): the pairs Ajv reports where the crate's own names differ.
+    #[test]
+    fn issues_are_named_as_ajv_names_them() {
+        let tuple = json!({ "type": "object", "properties": { "p": { "prefixItems": [true, true], "items": false } } });
+        assert_eq!(
+            issues(tuple, json!({ "p": [1, 2, 3, 4] })),
+            vec![pair("/p", "items")]
+        );
+        let closed = json!({ "type": "object", "additionalProperties": false });
+        assert_eq!(
+            issues(closed, json!({ "x": 1 })),
+            vec![pair("", "additionalProperties")]
+        );
+        let dependent = json!({ "dependentRequired": { "a": ["b"] } });
+        assert_eq!(
+            issues(dependent, json!({ "a": 1 })),
+            vec![pair("", "dependentRequired")]
+        );
+        let no_tuple = json!({ "items": false });
+        assert_eq!(
+            issues(no_tuple, json!([1])),
+            vec![pair("/0", "false schema")]
+        );
     }
 
     #[test]
