@@ -41,6 +41,7 @@
 //! - Further lifecycle choices are listed in `lifecycle.rs`, definition choices in
 //!   `definition.rs`, snapshot choices in `snapshot.rs`.
 
+pub mod assist;
 mod definition;
 mod ident;
 mod lifecycle;

@@ -1,0 +1,132 @@
+//! The orchestrator's bounds (CL-C01-2/3, CL-C03-1/3/4): the declared batch bound N (default 8,
+//! clamped to 1..32) and the amounts of the three symbolic delays (defaults 250, 750, 1500 ms,
+//! each clamped to 0..10000). Requested values outside the ranges are clamped, never rejected,
+//! so building an orchestrator cannot fail.
+
+/// RECOMMENDED default of the batch bound N (CL-C01-3).
+pub const DEFAULT_BATCH_BOUND: usize = 8;
+/// The clamp of the batch bound (CL-C01-3).
+pub const MIN_BATCH_BOUND: usize = 1;
+pub const MAX_BATCH_BOUND: usize = 32;
+/// RECOMMENDED default delay amounts in ms (CL-C03-3).
+pub const DEFAULT_SHORT_MS: u64 = 250;
+pub const DEFAULT_MEDIUM_MS: u64 = 750;
+pub const DEFAULT_LONG_MS: u64 = 1500;
+/// The clamp of every delay amount (CL-C03-4).
+pub const MAX_DELAY_MS: u64 = 10_000;
+
+/// A symbolic delay (CL-C03-1): the pause after an action before the next one starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Delay {
+    Short,
+    Medium,
+    Long,
+}
+
+impl Delay {
+    /// The three symbols; any other text is not a delay (the answer is then malformed).
+    pub fn parse(symbol: &str) -> Option<Delay> {
+        match symbol {
+            "short" => Some(Delay::Short),
+            "medium" => Some(Delay::Medium),
+            "long" => Some(Delay::Long),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Delay::Short => "short",
+            Delay::Medium => "medium",
+            Delay::Long => "long",
+        }
+    }
+}
+
+/// Requested amounts, in ms; `None` takes the default. Any integer may be requested.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DelayAmounts {
+    pub short: Option<i64>,
+    pub medium: Option<i64>,
+    pub long: Option<i64>,
+}
+
+/// The effective bounds of one orchestrator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AssistConfig {
+    batch_bound: usize,
+    short_ms: u64,
+    medium_ms: u64,
+    long_ms: u64,
+}
+
+impl Default for AssistConfig {
+    fn default() -> Self {
+        AssistConfig::new(None, DelayAmounts::default())
+    }
+}
+
+impl AssistConfig {
+    /// The configuration for a requested bound and requested delay amounts, clamped.
+    pub fn new(batch_bound: Option<i64>, delays: DelayAmounts) -> AssistConfig {
+        AssistConfig {
+            batch_bound: batch_bound.map_or(DEFAULT_BATCH_BOUND, clamp_bound),
+            short_ms: delays.short.map_or(DEFAULT_SHORT_MS, clamp_delay),
+            medium_ms: delays.medium.map_or(DEFAULT_MEDIUM_MS, clamp_delay),
+            long_ms: delays.long.map_or(DEFAULT_LONG_MS, clamp_delay),
+        }
+    }
+
+    /// The declared bound N: a batch of more actions runs nothing (CL-C01-4).
+    pub fn batch_bound(&self) -> usize {
+        self.batch_bound
+    }
+
+    /// The amount of a symbolic delay, in ms.
+    pub fn delay_ms(&self, delay: Delay) -> u64 {
+        match delay {
+            Delay::Short => self.short_ms,
+            Delay::Medium => self.medium_ms,
+            Delay::Long => self.long_ms,
+        }
+    }
+}
+
+fn clamp_bound(requested: i64) -> usize {
+    let clamped = requested.clamp(MIN_BATCH_BOUND as i64, MAX_BATCH_BOUND as i64);
+    usize::try_from(clamped).unwrap_or(DEFAULT_BATCH_BOUND)
+}
+
+fn clamp_delay(requested: i64) -> u64 {
+    u64::try_from(requested.clamp(0, MAX_DELAY_MS as i64)).unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // CL-C01-3: default 8, clamp 1..32.
+    #[test]
+    fn bound_default_and_clamp() {
+        assert_eq!(AssistConfig::default().batch_bound(), 8);
+        let bound = |n| AssistConfig::new(Some(n), DelayAmounts::default()).batch_bound();
+        assert_eq!((bound(0), bound(-4), bound(1), bound(32), bound(40), bound(i64::MAX)), (1, 1, 1, 32, 32, 32));
+    }
+
+    // CL-C03-3/4: defaults 250, 750, 1500; clamp 0..10000.
+    #[test]
+    fn delay_defaults_and_clamp() {
+        let config = AssistConfig::default();
+        assert_eq!([Delay::Short, Delay::Medium, Delay::Long].map(|d| config.delay_ms(d)), [250, 750, 1500]);
+        let config = AssistConfig::new(None, DelayAmounts { short: Some(-50), medium: Some(7), long: Some(20_000) });
+        assert_eq!([Delay::Short, Delay::Medium, Delay::Long].map(|d| config.delay_ms(d)), [0, 7, 10_000]);
+    }
+
+    #[test]
+    fn symbols() {
+        assert_eq!(Delay::parse("medium"), Some(Delay::Medium));
+        assert_eq!(Delay::parse("Medium"), None);
+        assert_eq!(Delay::parse("forever"), None);
+        assert_eq!(Delay::Long.as_str(), "long");
+    }
+}
