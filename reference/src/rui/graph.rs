@@ -93,7 +93,7 @@ impl Snapshot {
         for (id, node) in &self.nodes {
             check_node(id, node, catalog, limits)?;
         }
-        limits.check_value(&self.data)?;
+        limits.check_strings_and_arrays(&self.data)?;
         match &self.root {
             Some(root) => check_structure(&self.nodes, root, limits),
             None if self.revision == 0 && self.nodes.is_empty() => Ok(()),

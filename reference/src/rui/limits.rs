@@ -6,22 +6,26 @@
 //! the reference is the strictest conforming runtime and a vector that silently relies on more than
 //! the minimum fails here first.
 //!
-//! How each bound is measured (decisions where the texts are silent):
-//! - `maxIdLength`: characters (Unicode scalar values) of every node id (node records, child
-//!   references, the commit's root id) and of the transaction id.
-//! - `maxStringLength`: characters of every string in props and in the data document, object
-//!   member names included.
-//! - `maxArrayLength`: elements of every array in props and in the data document, and of every
-//!   child list.
-//! - `maxDepth` bounds both depths a stream controls: the graph depth (nodes on the longest path
-//!   from the root: a root alone has depth 1) and the JSON nesting depth of every props object and
-//!   of the data document (containers on the deepest path: a scalar has depth 0, `{}` and `[]` 1, so
-//!   a props object `{"a":{}}` has depth 2 and the data document `{}` depth 1).
+//! How each bound is measured (PRJ-RUI-LIMIT-07..10, the project's decisions where the texts are
+//! silent):
+//! - `maxIdLength`: characters (Unicode scalar values) of every node id: in node records, child
+//!   lists, commit roots and `delete node` records. The transaction id (part of the record tuple
+//!   itself) is not bounded.
+//! - `maxStringLength`: characters of every string value inside props and inside data values
+//!   (object member names are not string values and are not bounded).
+//! - `maxArrayLength`: elements of every array inside props and data values, of every child list,
+//!   and of an array of the data document that a `data` record grows by appending.
+//! - `maxDepth` bounds both the JSON nesting of every props object and every data value (an
+//!   object or array is depth 1, each container inside it adds 1, a scalar adds nothing; where the
+//!   value lands in the document does not count) and the depth of the committed graph from its root
+//!   (nodes on the longest path: the root alone is depth 1).
 //! - `maxOperations`: staged operations of one transaction, i.e. its `node`, `data` and `delete`
-//!   records (`begin` and the final `commit` or `abort` are not operations).
+//!   records (`begin` and the closing `commit` or `abort` are not operations).
 //! - `maxTransactionBytes`: the sum, over every record of the transaction from `begin` to `commit`
 //!   inclusive, of the record's JSON text length in bytes without surrounding whitespace, so the
 //!   same stream counts the same in every framing (no LF, RS or `data:` prefix counted).
+//!
+//! Characters, UTF-16 units and bytes agree on ASCII, which is what vectors at a bound use.
 
 use serde_json::{json, Value};
 
@@ -114,7 +118,7 @@ impl Limits {
 
     /// `LIMIT_ID_LENGTH` when `id` is too long.
     pub fn check_id(&self, id: &str) -> Result<(), TransactionCode> {
-        if id.chars().count() > self.max_id_length {
+        if id.len() > self.max_id_length && id.chars().count() > self.max_id_length {
             Err(TransactionCode::LimitIdLength)
         } else {
             Ok(())
@@ -130,24 +134,35 @@ impl Limits {
         }
     }
 
-    /// Every string, array and the nesting depth of a props object or the data document. The walk
+    /// Every string value, array and the nesting depth of a props object or a data value. The walk
     /// is iterative, so no input nests deep enough to exhaust the stack.
     pub fn check_value(&self, value: &Value) -> Result<(), TransactionCode> {
+        self.walk(value, true)
+    }
+
+    /// Strings and arrays only: what the whole data document satisfies, whose depth is not bounded
+    /// (only each data value's is).
+    pub fn check_strings_and_arrays(&self, value: &Value) -> Result<(), TransactionCode> {
+        self.walk(value, false)
+    }
+
+    fn walk(&self, value: &Value, with_depth: bool) -> Result<(), TransactionCode> {
         let mut pending: Vec<(&Value, usize)> = vec![(value, 0)];
         while let Some((value, above)) = pending.pop() {
             match value {
                 Value::String(s) => self.check_string(s)?,
                 Value::Array(items) => {
-                    self.check_depth(above + 1)?;
+                    if with_depth {
+                        self.check_depth(above + 1)?;
+                    }
                     self.check_array_len(items.len())?;
                     pending.extend(items.iter().map(|item| (item, above + 1)));
                 }
                 Value::Object(members) => {
-                    self.check_depth(above + 1)?;
-                    for (name, member) in members {
-                        self.check_string(name)?;
-                        pending.push((member, above + 1));
+                    if with_depth {
+                        self.check_depth(above + 1)?;
                     }
+                    pending.extend(members.values().map(|member| (member, above + 1)));
                 }
                 Value::Null | Value::Bool(_) | Value::Number(_) => {}
             }
@@ -165,7 +180,8 @@ impl Limits {
     }
 
     fn check_string(&self, s: &str) -> Result<(), TransactionCode> {
-        if s.chars().count() > self.max_string_length {
+        // Bytes bound characters from above: most strings need no count.
+        if s.len() > self.max_string_length && s.chars().count() > self.max_string_length {
             Err(TransactionCode::LimitStringLength)
         } else {
             Ok(())

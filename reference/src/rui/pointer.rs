@@ -85,27 +85,36 @@ fn walk<'a>(doc: &'a mut Value, path: &[String]) -> Result<Option<&'a mut Value>
     Ok(Some(current))
 }
 
+/// What a `data` record did to the document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SetEffect {
+    /// A member or element was created or replaced in place (or the whole document replaced).
+    Stored,
+    /// An element was appended to an array, which now has this many elements.
+    Appended { len: usize },
+}
+
 /// `["data", seq, pointer, value]` applied to `doc`.
-pub fn set(doc: &mut Value, pointer: &str, value: Value) -> Result<(), TransactionCode> {
+pub fn set(doc: &mut Value, pointer: &str, value: Value) -> Result<SetEffect, TransactionCode> {
     let path = tokens(pointer)?;
     let Some((last, parent_path)) = path.split_last() else {
         *doc = value;
-        return Ok(());
+        return Ok(SetEffect::Stored);
     };
     let parent = walk(doc, parent_path)?.ok_or(TransactionCode::DataParentMissing)?;
     match parent {
         Value::Object(members) => {
             members.insert(last.clone(), value);
-            Ok(())
+            Ok(SetEffect::Stored)
         }
         Value::Array(items) => {
             let index = array_index(last).ok_or(TransactionCode::PointerInvalid)?;
             if let Some(slot) = items.get_mut(index) {
                 *slot = value;
-                Ok(())
+                Ok(SetEffect::Stored)
             } else if index == items.len() {
                 items.push(value);
-                Ok(())
+                Ok(SetEffect::Appended { len: items.len() })
             } else {
                 Err(TransactionCode::PointerInvalid)
             }

@@ -11,11 +11,10 @@
 //!
 //! Any other tag, arity or field type is an invalid record (CL-D01-9, `RECORD_INVALID`), except an
 //! array whose tag is a string naming no operation: that is an unknown operation
-//! (`UNKNOWN_OPERATION`, CL-D05-9, RUI-VER-06), whatever its arity. Decisions where the texts are
-//! silent: `seq` and revisions are non-negative integers, and a number with a zero fraction within
-//! 2^53 (`1.0`, `-0`) is that integer, as it is in JavaScript; a negative or fractional one is
-//! invalid. A `begin` with a `seq` other than 0 parses (the transaction layer reports it as
-//! `SEQUENCE_GAP`, the seq not being the record's position). Strings may be empty.
+//! (`UNKNOWN_OPERATION`, CL-D05-9, RUI-VER-06), whatever its arity; tags compare case-sensitively.
+//! `seq`, `baseRevision` and `newRevision` are non-negative integers written without fraction or
+//! exponent, and the seq of `begin` is 0 (PRJ-RUI-REC-04): `1.0`, `1e0`, `-1` or a begin at seq 1
+//! are invalid fields. Strings may be empty.
 
 use serde_json::{Map, Value};
 
@@ -85,9 +84,6 @@ pub enum RecordError {
 /// The operation tags of version 0.1 (RUI-VER-05: never reused).
 pub const TAGS: [&str; 6] = ["begin", "node", "data", "delete", "commit", "abort"];
 
-/// Largest integer a JSON number carries exactly in JavaScript (2^53).
-const MAX_EXACT_INTEGER: f64 = 9_007_199_254_740_992.0;
-
 /// Parses one frame's value. Takes it by value so props and data values move into the record.
 pub fn parse_record(value: Value) -> Result<Record, RecordError> {
     let Value::Array(items) = value else {
@@ -115,17 +111,10 @@ fn arity<const N: usize>(fields: Vec<Value>) -> Result<[Value; N], RecordError> 
     fields.try_into().map_err(|_| RecordError::Invalid)
 }
 
+/// A JSON integer token without fraction or exponent, at least 0 (serde_json keeps `1.0` and `1e0`
+/// as floats, so they are refused here).
 fn integer(value: &Value) -> Result<u64, RecordError> {
-    if let Some(n) = value.as_u64() {
-        return Ok(n);
-    }
-    match value.as_f64() {
-        // A positive integral f64 within 2^53 converts exactly; `f == 0.0` also admits `-0`.
-        Some(f) if f.fract() == 0.0 && f.abs() <= MAX_EXACT_INTEGER && (f > 0.0 || f == 0.0) => {
-            Ok(f.abs() as u64)
-        }
-        _ => Err(RecordError::Invalid),
-    }
+    value.as_u64().ok_or(RecordError::Invalid)
 }
 
 fn string(value: Value) -> Result<String, RecordError> {
@@ -137,6 +126,9 @@ fn string(value: Value) -> Result<String, RecordError> {
 
 fn begin(fields: Vec<Value>) -> Result<Record, RecordError> {
     let [seq, transaction_id, base_revision] = arity(fields)?;
+    if integer(&seq)? != 0 {
+        return Err(RecordError::Invalid);
+    }
     Ok(Record::Begin {
         seq: integer(&seq)?,
         transaction_id: string(transaction_id)?,

@@ -15,7 +15,7 @@
 //!   is discarded with that code (CL-D05-9), or, with none open, the record is rejected with it;
 //! - `begin` discards an open transaction (`SUPERSEDED_BY_BEGIN`, CL-D09-2) and opens a new one
 //!   (CL-D09-3, RECOMMENDED: a begin is a resynchronisation point); a begin whose seq is not 0 is
-//!   not at its position: its transaction is rejected at once with `SEQUENCE_GAP`;
+//!   an invalid record (PRJ-RUI-REC-04);
 //! - any other record with no open transaction is rejected `RECORD_OUTSIDE_TRANSACTION`
 //!   (CL-D05-8), which is how the remaining records of a discarded transaction end (CL-D09-4);
 //! - a record whose seq is not the next position discards the transaction (`SEQUENCE_GAP`,
@@ -234,7 +234,7 @@ impl Runtime {
             DecodedFrame::Complete(bytes) => bytes,
             DecodedFrame::Quarantined(code) => return self.quarantine_frame(index, code),
         };
-        let value: Value = match parse_frame(self.decoder.framing(), &bytes) {
+        let value: Value = match parse_frame(&bytes) {
             Ok(value) => value,
             Err(code) => return self.quarantine_frame(index, code),
         };
@@ -271,21 +271,20 @@ impl Runtime {
 
     fn on_record(&mut self, frame: u64, record: Record, text_len: usize) {
         if let Record::Begin {
-            seq,
             transaction_id,
             base_revision,
+            ..
         } = record
         {
             if let Some(open) = self.open.take() {
                 self.reject(open, TransactionCode::SupersededByBegin);
             }
-            let open =
-                OpenTransaction::begin(transaction_id, base_revision, text_len, &self.limits);
-            if seq == 0 {
-                self.open = Some(open);
-            } else {
-                self.reject(open, TransactionCode::SequenceGap);
-            }
+            self.open = Some(OpenTransaction::begin(
+                transaction_id,
+                base_revision,
+                text_len,
+                &self.limits,
+            ));
             return;
         }
         let Some(mut open) = self.open.take() else {

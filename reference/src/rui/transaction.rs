@@ -17,11 +17,12 @@
 //! 4. every staged operation applied in record order: a node record replaces the whole definition
 //!    for its id, an id defined by two node records is `DUPLICATE_NODE` (RUI-NODE-02, CL-D02-7; a
 //!    delete and one later node record for the same id is one definition), `delete node` of an
-//!    absent node is `DELETE_ABSENT`, data operations as in `pointer.rs`;
+//!    absent node is `DELETE_ABSENT` (its id length checked first), data operations as in
+//!    `pointer.rs`, each data value within the limits, an array grown by appending within
+//!    `maxArrayLength`;
 //! 5. per-node invariants of every node this transaction defined and that is still present
-//!    (`graph::check_node`), the transaction id's and root id's length;
-//! 6. structure from the commit's root (`graph::check_structure`);
-//! 7. the data document within the limits, if a data operation ran.
+//!    (`graph::check_node`), and the root id's length;
+//! 6. structure from the commit's root (`graph::check_structure`).
 
 use std::collections::BTreeSet;
 
@@ -31,7 +32,7 @@ use super::catalog::Catalog;
 use super::codes::TransactionCode;
 use super::graph::{check_node, check_structure, Node, Snapshot};
 use super::limits::Limits;
-use super::pointer;
+use super::pointer::{self, SetEffect};
 
 /// A staged operation (the records between `begin` and the final record).
 #[derive(Debug, Clone, PartialEq)]
@@ -143,7 +144,6 @@ impl OpenTransaction {
         let mut nodes = committed.nodes.clone();
         let mut data = committed.data.clone();
         let mut defined: BTreeSet<String> = BTreeSet::new();
-        let mut data_changed = false;
         for operation in self.operations {
             match operation {
                 Operation::Node { id, node } => {
@@ -153,21 +153,20 @@ impl OpenTransaction {
                     nodes.insert(id, node);
                 }
                 Operation::DeleteNode { id } => {
+                    limits.check_id(&id)?;
                     if nodes.remove(&id).is_none() {
                         return Err(TransactionCode::DeleteAbsent);
                     }
                 }
                 Operation::Data { pointer, value } => {
-                    pointer::set(&mut data, &pointer, value)?;
-                    data_changed = true;
+                    limits.check_value(&value)?;
+                    if let SetEffect::Appended { len } = pointer::set(&mut data, &pointer, value)? {
+                        limits.check_array_len(len)?;
+                    }
                 }
-                Operation::DeleteData { pointer } => {
-                    pointer::remove(&mut data, &pointer)?;
-                    data_changed = true;
-                }
+                Operation::DeleteData { pointer } => pointer::remove(&mut data, &pointer)?,
             }
         }
-        limits.check_id(&self.transaction_id)?;
         for id in &defined {
             if let Some(node) = nodes.get(id) {
                 check_node(id, node, catalog, limits)?;
@@ -175,9 +174,6 @@ impl OpenTransaction {
         }
         limits.check_id(&root_id)?;
         check_structure(&nodes, &root_id, limits)?;
-        if data_changed {
-            limits.check_value(&data)?;
-        }
         Ok(Snapshot {
             revision: new_revision,
             root: Some(root_id),

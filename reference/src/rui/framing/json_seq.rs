@@ -1,73 +1,58 @@
 //! RFC 7464 JSON text sequences (CL-D07-4 "RS-prefixed; a text truncated by the end of the stream
-//! or by the next RS is invalid", RUI-FRAME-05). The decoder splits on RS (0x1E): each run of bytes
-//! after an RS, up to the next RS or the end of the stream, is one text. As RFC 7464 section 2.1
-//! says, consecutive RS bytes delimit no text (nothing is surfaced for them, nor for an RS that
-//! ends the stream).
+//! or by the next RS is invalid", RUI-FRAME-05), as PRJ-RUI-FRAME-08/09 read it. An element is the
+//! bytes from an RS (0x1E) to the next RS or the end of the stream. It is complete only if it ends
+//! with LF, the terminator RFC 7464 generators write after every text (an LF inside the text is
+//! JSON whitespace); an element without its final LF was cut by the next RS or by the end of the
+//! stream and is quarantined `FRAME_TRUNCATED`, even if it parses. A complete element is a frame
+//! whose bytes must be one JSON text (so `RS LF` alone is `FRAME_NOT_JSON`).
 //!
-//! Truncation is judged when the text is parsed ([`truncation`]): a text whose JSON ends early
-//! (the parser hits the end of the text) was cut by the next RS or by the end of the stream, and
-//! so is a top-level number, `true`, `false` or `null` not followed by whitespace (RFC 7464
-//! section 2.4); both are `FRAME_TRUNCATED`. A complete text needs no trailing LF to be accepted
-//! (the RFC requires the LF of generators, and parsers are told to parse what lies between RSs).
-//! Decisions where the texts are silent: bytes before the first RS of a stream are one frame,
-//! quarantined `FRAME_NOT_JSON` (they are not an RS-prefixed text); a text of whitespace only is
-//! `FRAME_NOT_JSON`.
-
-use serde_json::Value;
+//! Consecutive RS bytes delimit no element: nothing is surfaced or counted for them (RFC 7464
+//! section 2.1, PRJ-RUI-FRAME-09), nor for an RS that ends the stream. Decision where the texts are
+//! silent: bytes before the first RS of a stream are one frame, quarantined `FRAME_NOT_JSON` (they
+//! are not an RS-prefixed text).
 
 use super::DecodedFrame;
 use crate::rui::codes::QuarantineCode;
 
 const RS: u8 = 0x1E;
+const LF: u8 = 0x0A;
 
 #[derive(Debug, Clone, Default)]
 pub(super) struct JsonSeqDecoder {
-    /// An RS has been seen in this stream: bytes now belong to texts.
+    /// An RS has been seen in this stream: bytes now belong to elements.
     started: bool,
-    /// The current text (after `started`) or the bytes before the first RS.
-    text: Vec<u8>,
+    /// The current element (after `started`) or the bytes before the first RS.
+    element: Vec<u8>,
 }
 
 impl JsonSeqDecoder {
     pub(super) fn push(&mut self, mut chunk: &[u8], out: &mut Vec<DecodedFrame>) {
         while let Some(at) = chunk.iter().position(|&b| b == RS) {
             let (head, rest) = chunk.split_at(at);
-            self.text.extend_from_slice(head);
-            self.end_text(out);
+            self.element.extend_from_slice(head);
+            self.end_element(out);
             self.started = true;
             chunk = rest.get(1..).unwrap_or_default();
         }
-        self.text.extend_from_slice(chunk);
+        self.element.extend_from_slice(chunk);
     }
 
     pub(super) fn finish(&mut self, out: &mut Vec<DecodedFrame>) {
-        self.end_text(out);
+        self.end_element(out);
         self.started = false;
     }
 
-    fn end_text(&mut self, out: &mut Vec<DecodedFrame>) {
-        if self.text.is_empty() {
+    fn end_element(&mut self, out: &mut Vec<DecodedFrame>) {
+        if self.element.is_empty() {
             return;
         }
-        let text = std::mem::take(&mut self.text);
-        if self.started {
-            out.push(DecodedFrame::Complete(text));
-        } else {
+        let element = std::mem::take(&mut self.element);
+        if !self.started {
             out.push(DecodedFrame::Quarantined(QuarantineCode::FrameNotJson));
+        } else if element.last() == Some(&LF) {
+            out.push(DecodedFrame::Complete(element));
+        } else {
+            out.push(DecodedFrame::Quarantined(QuarantineCode::FrameTruncated));
         }
     }
-}
-
-/// Whether a text that failed to parse was cut short (`FRAME_TRUNCATED`), judged from the parse
-/// error: the parser ran out of input before the value was complete.
-pub(super) fn truncated_on_error(error: &serde_json::Error) -> bool {
-    error.classify() == serde_json::error::Category::Eof
-}
-
-/// RFC 7464 section 2.4: a top-level number, `true`, `false` or `null` must be followed by
-/// whitespace, or it may have been truncated (`12` of `123`).
-pub(super) fn truncated_scalar(value: &Value, text: &[u8]) -> bool {
-    let self_delimiting = matches!(value, Value::String(_) | Value::Array(_) | Value::Object(_));
-    let ends_in_whitespace = matches!(text.last(), Some(b' ' | b'\t' | b'\n' | b'\r'));
-    !self_delimiting && !ends_in_whitespace
 }

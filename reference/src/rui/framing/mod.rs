@@ -161,8 +161,8 @@ impl Decoder {
         }
     }
 
-    /// The stream ends: whatever is left is surfaced as a quarantine (or, for an RFC 7464 text,
-    /// as its bytes, whose parse then decides), and the decoder resets for a new stream.
+    /// The stream ends: whatever is left is surfaced as a quarantine (an RFC 7464 text ending in LF
+    /// is complete and surfaced as a frame), and the decoder resets for a new stream.
     pub fn finish(&mut self, out: &mut Vec<DecodedFrame>) {
         match &mut self.kind {
             Kind::Jsonl(d) => d.finish(out),
