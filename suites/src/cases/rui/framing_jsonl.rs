@@ -140,8 +140,8 @@ fn split_across_feed_steps() -> Case {
     s.records(&sample_tx());
     let middle = s.find(b"\"Button\"") + 3;
     s.feed_prefix(middle);
-    s.push(expect("transactions", json!([])));
-    s.push(expect("graph", State::empty().graph));
+    s.interject(expect("transactions", json!([])));
+    s.interject(expect("graph", State::empty().graph));
     s.end();
     sample_committed(&mut s);
     case(SECTION, "split-across-feed-steps", 1, F, "a line split over two feeds applies only once complete", &[

@@ -217,6 +217,12 @@ impl Script {
         self.steps.push(step);
     }
 
+    /// A step placed before the bytes written but not yet fed (they stay pending): an
+    /// observation between two feeds of one frame.
+    pub fn interject(&mut self, step: Value) {
+        self.steps.push(step);
+    }
+
     pub fn extend(&mut self, steps: impl IntoIterator<Item = Value>) {
         self.flush();
         self.steps.extend(steps);
