@@ -260,3 +260,42 @@ fn export_rcip_vectors_for_the_harness() {
     suites::regen::write(&out, &files).expect("write vectors");
     assert!(out.join("rcip").join("receipts.json").exists());
 }
+
+/// A check whose mismatch is a failure must not be attributed to a RECOMMENDED requirement (that
+/// would report a RECOMMENDED point as failed); checks inherit the case's ids unless they name
+/// their own.
+#[test]
+fn failing_checks_are_never_attributed_to_recommended_requirements() {
+    let register = register();
+    let level: BTreeMap<&str, &str> = register.requirements.iter().map(|r| (r.id.as_str(), r.strictness.as_str())).collect();
+    let mut problems = Vec::new();
+    for section in sections() {
+        for c in &section.cases {
+            let creation = c.setup.get("creation").and_then(Value::as_str);
+            let mut checks: Vec<(String, &Value)> = Vec::new();
+            if matches!(creation, Some("throws")) {
+                checks.push(("creation".into(), &c.setup));
+            }
+            for (i, s) in c.steps.iter().enumerate() {
+                if s.get("expect").is_some() || s.get("throws").is_some() {
+                    checks.push((format!("step {i}"), s));
+                }
+            }
+            for (at, check) in checks {
+                let strictness =
+                    check.get("strictness").and_then(Value::as_str).and_then(Strictness::parse).unwrap_or(c.strictness);
+                if strictness == Strictness::Recommended {
+                    continue;
+                }
+                let ids: Vec<String> = match check.get("requirements").and_then(Value::as_array) {
+                    Some(ids) => ids.iter().filter_map(Value::as_str).map(str::to_string).collect(),
+                    None => c.requirements.clone(),
+                };
+                for id in ids.iter().filter(|id| level.get(id.as_str()) == Some(&"RECOMMENDED")) {
+                    problems.push(format!("{} {at}: {} check attributed to RECOMMENDED {id}", c.id, strictness.as_str()));
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
+}

@@ -316,7 +316,9 @@ pub fn section() -> Section {
             .steps([
                 bind(CAP, "b1", returns(done())),
                 invoke("i1", CAP, input()),
-                expect_outcome("i1", confirmation_required("i1", CAP, "destructive", 120_000)).strict(Strictness::Required),
+                expect_outcome("i1", confirmation_required("i1", CAP, "destructive", 120_000))
+                    .strict(Strictness::Required)
+                    .reqs(&["CL-A05-4"]),
                 resolve("r1", "i1", true),
                 expect_outcome("r1", policy_denied.clone()),
                 expect_handler_count(None, 0),

@@ -55,6 +55,7 @@ pub fn section() -> Section {
                     None,
                     snapshot_context(subset(json!({ "activeScopeIds": ["notes"] }))),
                 )
+                .reqs(&["RCIP-LIFE-CTX-01"])
                 .note("whether it throws or drops the id, only declared ids may be published (RCIP-LIFE-CTX-01)"),
             ]),
         c("undeclared", 2, "setContext with only an undeclared scope leaves the context")

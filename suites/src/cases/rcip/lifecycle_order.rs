@@ -97,8 +97,8 @@ pub fn section() -> Section {
                 abort("s1"),
                 bind("notes.create", "b1", returns(created())),
                 invoke_signal("i1", "notes.create", json!({ "text": "a" }), "s1"),
-                expect_outcome("i1", failed("i1", "notes.create", "EXECUTION_ABORTED")),
-                expect_handler_count(None, 0),
+                expect_outcome("i1", failed("i1", "notes.create", "EXECUTION_ABORTED")).reqs(&["RCIP-LIFE-CANCEL-01", "CL-B11-1"]),
+                expect_handler_count(None, 0).reqs(&["RCIP-LIFE-CANCEL-01", "CL-B11-1"]),
                 expect_policy_count(0).strict(Strictness::Recommended).reqs(&["CL-B03-2"]),
             ]),
         c("aborted-signal", 2, "An already-aborted signal is reported after lookup failures")

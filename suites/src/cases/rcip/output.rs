@@ -79,7 +79,7 @@ pub fn section() -> Section {
                 bind(CAP, "b1", returns(json!({ "id": 1 }))),
                 get_snapshot("s1"),
                 invoke("i1", CAP, input()),
-                expect_outcome("i1", failed("i1", CAP, "OUTPUT_INVALID")).strict(Strictness::Required),
+                expect_outcome("i1", failed("i1", CAP, "OUTPUT_INVALID")).strict(Strictness::Required).reqs(&["CL-B12-1"]),
                 get_snapshot("s2"),
                 expect_relation("s1", "s2", true, "equal"),
             ]),

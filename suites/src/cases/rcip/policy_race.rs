@@ -172,7 +172,7 @@ pub fn section() -> Section {
                 expect_handler_count(None, 0),
             ]),
         c("precedence", 1, "Abort wins over a changed binding")
-            .requirements(&["CL-B05-1", "CL-B05-3", "CL-B11-1"])
+            .requirements(&["CL-B05-1", "CL-B11-1"])
             .setup(setup())
             .steps([
                 bind(CAP, "b1", returns(created())),
@@ -184,7 +184,7 @@ pub fn section() -> Section {
                 expect_handler_count(None, 0),
             ]),
         c("precedence", 2, "A changed binding wins over a changed context")
-            .requirements(&["CL-B05-1", "CL-B05-3"])
+            .requirements(&["CL-B05-1"])
             .setup(setup())
             .steps(with(
                 pending(&["notes"]),
@@ -196,7 +196,7 @@ pub fn section() -> Section {
                 ],
             )),
         c("precedence", 3, "A changed context wins over lost availability")
-            .requirements(&["CL-B05-1", "CL-B05-3"])
+            .requirements(&["CL-B05-1"])
             .setup(setup())
             .steps(with(
                 pending(&["notes"]),
@@ -208,7 +208,7 @@ pub fn section() -> Section {
                 ],
             )),
         c("precedence", 4, "A changed binding wins over lost availability")
-            .requirements(&["CL-B05-1", "CL-B05-3"])
+            .requirements(&["CL-B05-1"])
             .setup(setup())
             .steps(with(
                 pending(&["notes"]),

@@ -132,7 +132,7 @@ fn revisions() -> Vec<Case> {
                 bind("notes.create", "b1", returns(created())),
                 get_snapshot("s1"),
                 invoke("i1", "notes.create", json!({ "text": 1 })),
-                expect_outcome("i1", failed("i1", "notes.create", "INPUT_INVALID")).strict(Strictness::Required),
+                expect_outcome("i1", failed("i1", "notes.create", "INPUT_INVALID")).strict(Strictness::Required).reqs(&["RCIP-PROTO-LIFE-04"]),
                 get_snapshot("s2"),
                 expect_relation("s1", "s2", true, "equal"),
             ]),
@@ -144,7 +144,7 @@ fn revisions() -> Vec<Case> {
                 bind("notes.create", "b1", returns(created())),
                 get_snapshot("s1"),
                 invoke("i1", "notes.create", json!({ "text": "a" })),
-                expect_outcome("i1", denied("i1", "notes.create", "POLICY_DENIED")).strict(Strictness::Required),
+                expect_outcome("i1", denied("i1", "notes.create", "POLICY_DENIED")).strict(Strictness::Required).reqs(&["CL-A05-3"]),
                 get_snapshot("s2"),
                 expect_relation("s1", "s2", true, "equal"),
             ]),
@@ -156,7 +156,7 @@ fn revisions() -> Vec<Case> {
                 bind("notes.create", "b1", throws()),
                 get_snapshot("s1"),
                 invoke("i1", "notes.create", json!({ "text": "a" })),
-                expect_outcome("i1", failed("i1", "notes.create", "EXECUTION_FAILED")).strict(Strictness::Required),
+                expect_outcome("i1", failed("i1", "notes.create", "EXECUTION_FAILED")).strict(Strictness::Required).reqs(&["CL-B12-2"]),
                 get_snapshot("s2"),
                 expect_relation("s1", "s2", true, "equal"),
             ]),
@@ -541,8 +541,8 @@ fn redaction() -> Vec<Case> {
     });
     vec![
         c("redaction", 1, "Extra availability fields from the host are not published")
-            .requirements(&["RCIP-PROTO-SNAP-08", "RCIP-PROTO-SNAP-09", "CL-B17-1"])
-            .notes("CL-B17-1 is RECOMMENDED, but RCIP-PROTO-SNAP-08 is REQUIRED and wins (register CONFLICTS.md)")
+            .requirements(&["RCIP-PROTO-SNAP-08", "RCIP-PROTO-SNAP-09"])
+            .notes("CL-B17-1 (RECOMMENDED) names the redacted fields; RCIP-PROTO-SNAP-08 (REQUIRED) wins, register CONFLICTS.md")
             .setup(Setup::new(&notes()).to_json())
             .steps([
                 bind_avail("notes.list", "b1", returns(json!({ "items": [] })), leaky.clone()),
@@ -555,7 +555,7 @@ fn redaction() -> Vec<Case> {
                 ),
             ]),
         c("redaction", 2, "Extra availability fields stay unpublished after refresh")
-            .requirements(&["RCIP-PROTO-SNAP-08", "CL-B17-1", "RCIP-PROTO-SURF-10"])
+            .requirements(&["RCIP-PROTO-SNAP-08", "RCIP-PROTO-SURF-10"])
             .setup(Setup::new(&notes()).to_json())
             .steps([
                 bind_avail("notes.list", "b1", returns(json!({ "items": [] })), available()),

@@ -64,7 +64,7 @@ pub fn section() -> Section {
                 bind("notes.create", "b1", returns(created())),
                 subscribe("sub1", "records"),
                 invoke("i1", "notes.create", json!({})),
-                expect_outcome("i1", failed("i1", "notes.create", "INPUT_INVALID")).strict(Strictness::Required),
+                expect_outcome("i1", failed("i1", "notes.create", "INPUT_INVALID")).strict(Strictness::Required).reqs(&["RCIP-PROTO-LIFE-04"]),
                 expect_notifications("sub1", notifications_after_subscribe(0)),
             ]),
         c("unchanged", 2, "An availability change without refresh does not notify")
