@@ -22,8 +22,14 @@ const SCHEMA_BASE: &str = "https://conformance.rcip-rui.invalid/schema/";
 /// Testable requirements the step vocabulary cannot observe (reported in the closing note).
 const VOCABULARY_GAPS: [(&str, &str); 3] = [
     ("CL-A04-5", "handler-calls records carry no requestedAt"),
-    ("CL-B14-2", "no observation of the caller's object after a handler mutated its copy"),
-    ("RCIP-LIFE-JSON-05", "same as CL-B14-2: a handler's mutation of its copy is not observable"),
+    (
+        "CL-B14-2",
+        "no observation of the caller's object after a handler mutated its copy",
+    ),
+    (
+        "RCIP-LIFE-JSON-05",
+        "same as CL-B14-2: a handler's mutation of its copy is not observable",
+    ),
 ];
 
 const CODES: [&str; 13] = [
@@ -53,9 +59,15 @@ fn sections() -> Vec<Section> {
 struct SchemaDirectory(BTreeMap<String, Value>);
 
 impl Retrieve for SchemaDirectory {
-    fn retrieve(&self, uri: &Uri<String>) -> Result<Value, Box<dyn std::error::Error + Send + Sync>> {
+    fn retrieve(
+        &self,
+        uri: &Uri<String>,
+    ) -> Result<Value, Box<dyn std::error::Error + Send + Sync>> {
         let key = uri.as_str().split('#').next().unwrap_or_default();
-        self.0.get(key).cloned().ok_or_else(|| format!("no schema {key}").into())
+        self.0
+            .get(key)
+            .cloned()
+            .ok_or_else(|| format!("no schema {key}").into())
     }
 }
 
@@ -64,10 +76,17 @@ fn schemas() -> BTreeMap<String, Value> {
     let mut by_uri = BTreeMap::new();
     for entry in fs::read_dir(&dir).expect("vectors/schema exists") {
         let path = entry.expect("readable entry").path();
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default()
+            .to_string();
         if name.ends_with(".schema.json") {
             let text = fs::read_to_string(&path).expect("readable schema");
-            by_uri.insert(format!("{SCHEMA_BASE}{name}"), serde_json::from_str(&text).expect("schema is JSON"));
+            by_uri.insert(
+                format!("{SCHEMA_BASE}{name}"),
+                serde_json::from_str(&text).expect("schema is JSON"),
+            );
         }
     }
     by_uri
@@ -95,7 +114,12 @@ fn every_case_and_file_validates_against_the_vector_schemas() {
             if !case.is_valid(&json) {
                 for (i, s) in c.steps.iter().enumerate() {
                     for e in step.iter_errors(s) {
-                        problems.push(format!("{} step {i}: {} at {}", c.id, e, e.instance_path().as_str()));
+                        problems.push(format!(
+                            "{} step {i}: {} at {}",
+                            c.id,
+                            e,
+                            e.instance_path().as_str()
+                        ));
                     }
                 }
                 for e in case.iter_errors(&json).take(3) {
@@ -107,7 +131,12 @@ fn every_case_and_file_validates_against_the_vector_schemas() {
             problems.push(format!("file of section {} does not validate", section.id));
         }
     }
-    assert!(problems.is_empty(), "{} schema problems:\n{}", problems.len(), problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "{} schema problems:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
 }
 
 fn register() -> Register {
@@ -119,9 +148,19 @@ fn the_self_lint_finds_nothing_in_rcip_cases() {
     let register = register();
     let sources = Sources::load(&root().join("suites").join("spec")).expect("spec loads");
     let report = lint(&register, &sources, &sections(), &[], &BTreeSet::new());
-    let ours: Vec<&String> =
-        report.errors.iter().filter(|e| e.starts_with("case rcip.") || e.starts_with("section rcip.")).collect();
-    assert!(ours.is_empty(), "lint errors in rcip cases:\n{}", ours.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n"));
+    let ours: Vec<&String> = report
+        .errors
+        .iter()
+        .filter(|e| e.starts_with("case rcip.") || e.starts_with("section rcip."))
+        .collect();
+    assert!(
+        ours.is_empty(),
+        "lint errors in rcip cases:\n{}",
+        ours.iter()
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
 }
 
 /// Every id a case cites, at case or step level, with the strictness it is checked at.
@@ -130,13 +169,30 @@ fn citations() -> BTreeMap<String, Vec<(String, Strictness, Value)>> {
     for section in sections() {
         for c in &section.cases {
             for rid in &c.requirements {
-                cited.entry(rid.clone()).or_default().push((c.id.clone(), c.strictness, c.to_json()));
+                cited.entry(rid.clone()).or_default().push((
+                    c.id.clone(),
+                    c.strictness,
+                    c.to_json(),
+                ));
             }
             for s in &c.steps {
-                let strictness =
-                    s.get("strictness").and_then(Value::as_str).and_then(Strictness::parse).unwrap_or(c.strictness);
-                for rid in s.get("requirements").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str) {
-                    cited.entry(rid.to_string()).or_default().push((c.id.clone(), strictness, s.clone()));
+                let strictness = s
+                    .get("strictness")
+                    .and_then(Value::as_str)
+                    .and_then(Strictness::parse)
+                    .unwrap_or(c.strictness);
+                for rid in s
+                    .get("requirements")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Value::as_str)
+                {
+                    cited.entry(rid.to_string()).or_default().push((
+                        c.id.clone(),
+                        strictness,
+                        s.clone(),
+                    ));
                 }
             }
         }
@@ -165,10 +221,19 @@ fn in_scope(register: &Register) -> Vec<(String, String)> {
 #[test]
 fn every_testable_rcip_requirement_is_cited_except_the_vocabulary_gaps() {
     let cited = citations();
-    let uncovered: BTreeSet<String> =
-        in_scope(&register()).into_iter().map(|(id, _)| id).filter(|id| !cited.contains_key(id)).collect();
-    let gaps: BTreeSet<String> = VOCABULARY_GAPS.iter().map(|(id, _)| id.to_string()).collect();
-    assert_eq!(uncovered, gaps, "uncovered requirements differ from the documented vocabulary gaps");
+    let uncovered: BTreeSet<String> = in_scope(&register())
+        .into_iter()
+        .map(|(id, _)| id)
+        .filter(|id| !cited.contains_key(id))
+        .collect();
+    let gaps: BTreeSet<String> = VOCABULARY_GAPS
+        .iter()
+        .map(|(id, _)| id.to_string())
+        .collect();
+    assert_eq!(
+        uncovered, gaps,
+        "uncovered requirements differ from the documented vocabulary gaps"
+    );
 }
 
 fn codes_in(value: &Value, found: &mut BTreeSet<String>) {
@@ -190,7 +255,11 @@ fn every_error_code_is_expected_by_at_least_three_cases() {
     for section in sections() {
         for c in &section.cases {
             let mut found = BTreeSet::new();
-            for s in c.steps.iter().filter(|s| s.get("expect").and_then(Value::as_str) == Some("outcome")) {
+            for s in c
+                .steps
+                .iter()
+                .filter(|s| s.get("expect").and_then(Value::as_str) == Some("outcome"))
+            {
                 codes_in(s.get("is").unwrap_or(&Value::Null), &mut found);
             }
             for code in found {
@@ -202,13 +271,19 @@ fn every_error_code_is_expected_by_at_least_three_cases() {
         let n = per_code.get(code).copied().unwrap_or(0);
         assert!(n >= 3, "{code} is the expected result of only {n} cases");
     }
-    let unknown: Vec<&String> = per_code.keys().filter(|c| !CODES.contains(&c.as_str())).collect();
+    let unknown: Vec<&String> = per_code
+        .keys()
+        .filter(|c| !CODES.contains(&c.as_str()))
+        .collect();
     assert!(unknown.is_empty(), "codes outside CL-B01-1: {unknown:?}");
 }
 
 fn has_one_of(value: &Value) -> bool {
     match value {
-        Value::Object(map) => map.get("$match").and_then(Value::as_str) == Some("one-of") || map.values().any(has_one_of),
+        Value::Object(map) => {
+            map.get("$match").and_then(Value::as_str) == Some("one-of")
+                || map.values().any(has_one_of)
+        }
         Value::Array(items) => items.iter().any(has_one_of),
         _ => false,
     }
@@ -225,7 +300,9 @@ fn recommended_points_are_non_strict_and_impl_defined_points_accept_alternatives
                 "{id} is RECOMMENDED but no check citing it is RECOMMENDED"
             ),
             "IMPL-DEFINED" => assert!(
-                uses.iter().any(|(_, _, json)| has_one_of(json) || json.to_string().contains("\"may-throw\"")),
+                uses.iter()
+                    .any(|(_, _, json)| has_one_of(json)
+                        || json.to_string().contains("\"may-throw\"")),
                 "{id} is IMPL-DEFINED but no case citing it lists alternatives"
             ),
             _ => {}
@@ -238,7 +315,12 @@ fn descriptions_are_unique_within_a_section() {
     for section in sections() {
         let mut seen = BTreeSet::new();
         for c in &section.cases {
-            assert!(seen.insert(c.description.clone()), "{}: description repeated in {}", c.id, section.id);
+            assert!(
+                seen.insert(c.description.clone()),
+                "{}: description repeated in {}",
+                c.id,
+                section.id
+            );
         }
     }
 }
@@ -267,7 +349,11 @@ fn export_rcip_vectors_for_the_harness() {
 #[test]
 fn failing_checks_are_never_attributed_to_recommended_requirements() {
     let register = register();
-    let level: BTreeMap<&str, &str> = register.requirements.iter().map(|r| (r.id.as_str(), r.strictness.as_str())).collect();
+    let level: BTreeMap<&str, &str> = register
+        .requirements
+        .iter()
+        .map(|r| (r.id.as_str(), r.strictness.as_str()))
+        .collect();
     let mut problems = Vec::new();
     for section in sections() {
         for c in &section.cases {
@@ -282,20 +368,39 @@ fn failing_checks_are_never_attributed_to_recommended_requirements() {
                 }
             }
             for (at, check) in checks {
-                let strictness =
-                    check.get("strictness").and_then(Value::as_str).and_then(Strictness::parse).unwrap_or(c.strictness);
+                let strictness = check
+                    .get("strictness")
+                    .and_then(Value::as_str)
+                    .and_then(Strictness::parse)
+                    .unwrap_or(c.strictness);
                 if strictness == Strictness::Recommended {
                     continue;
                 }
                 let ids: Vec<String> = match check.get("requirements").and_then(Value::as_array) {
-                    Some(ids) => ids.iter().filter_map(Value::as_str).map(str::to_string).collect(),
+                    Some(ids) => ids
+                        .iter()
+                        .filter_map(Value::as_str)
+                        .map(str::to_string)
+                        .collect(),
                     None => c.requirements.clone(),
                 };
-                for id in ids.iter().filter(|id| level.get(id.as_str()) == Some(&"RECOMMENDED")) {
-                    problems.push(format!("{} {at}: {} check attributed to RECOMMENDED {id}", c.id, strictness.as_str()));
+                for id in ids
+                    .iter()
+                    .filter(|id| level.get(id.as_str()) == Some(&"RECOMMENDED"))
+                {
+                    problems.push(format!(
+                        "{} {at}: {} check attributed to RECOMMENDED {id}",
+                        c.id,
+                        strictness.as_str()
+                    ));
                 }
             }
         }
     }
-    assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "{} problems:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
 }

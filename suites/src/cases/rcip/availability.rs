@@ -17,9 +17,23 @@ fn c(slug: &str, n: u32, description: &str) -> Case {
 pub fn section() -> Section {
     let setup = || Setup::new(&notes()).policy(allow()).to_json();
     let out = json!({ "items": [] });
-    make_section(S, "Live availability", "availability", vec![
-        c("unavailable", 1, "An unavailable binding fails with CAPABILITY_UNAVAILABLE")
-            .requirements(&["RCIP-PROTO-LIFE-03", "CL-A04-7", "CL-B01-1", "CL-B01-3", "RCIP-PROTO-SURF-08"])
+    make_section(
+        S,
+        "Live availability",
+        "availability",
+        vec![
+            c(
+                "unavailable",
+                1,
+                "An unavailable binding fails with CAPABILITY_UNAVAILABLE",
+            )
+            .requirements(&[
+                "RCIP-PROTO-LIFE-03",
+                "CL-A04-7",
+                "CL-B01-1",
+                "CL-B01-3",
+                "RCIP-PROTO-SURF-08",
+            ])
             .setup(setup())
             .steps([
                 bind_avail("notes.list", "b1", returns(out.clone()), unavailable()),
@@ -28,7 +42,11 @@ pub fn section() -> Section {
                 expect_policy_count(0),
                 expect_handler_count(None, 0),
             ]),
-        c("unavailable", 2, "Availability lost after binding is seen by the next invoke")
+            c(
+                "unavailable",
+                2,
+                "Availability lost after binding is seen by the next invoke",
+            )
             .requirements(&["RCIP-PROTO-LIFE-03", "CL-B15-7"])
             .setup(setup())
             .steps([
@@ -40,7 +58,11 @@ pub fn section() -> Section {
                 expect_outcome("i2", failed("i2", "notes.list", "CAPABILITY_UNAVAILABLE")),
                 expect_handler_count(None, 1),
             ]),
-        c("recovers", 1, "Availability regained is seen by the next invoke without refresh")
+            c(
+                "recovers",
+                1,
+                "Availability regained is seen by the next invoke without refresh",
+            )
             .requirements(&["RCIP-PROTO-LIFE-03", "CL-B15-7"])
             .setup(setup())
             .steps([
@@ -51,7 +73,11 @@ pub fn section() -> Section {
                 invoke("i2", "notes.list", json!({})),
                 expect_outcome("i2", succeeded("i2", "notes.list", out.clone())),
             ]),
-        c("no-check", 1, "A binding without getAvailability is available")
+            c(
+                "no-check",
+                1,
+                "A binding without getAvailability is available",
+            )
             .requirements(&["PRJ-RCIP-AVAIL-01", "CL-A04-1", "RCIP-PROTO-LIFE-03"])
             .setup(setup())
             .steps([
@@ -59,7 +85,11 @@ pub fn section() -> Section {
                 invoke("i1", "notes.list", json!({})),
                 expect_outcome("i1", succeeded("i1", "notes.list", out.clone())),
             ]),
-        c("per-binding", 1, "Availability belongs to each binding separately")
+            c(
+                "per-binding",
+                1,
+                "Availability belongs to each binding separately",
+            )
             .requirements(&["RCIP-PROTO-LIFE-03", "RCIP-PROTO-SURF-08"])
             .setup(setup())
             .steps([
@@ -70,7 +100,11 @@ pub fn section() -> Section {
                 invoke("i2", "notes.list", json!({})),
                 expect_outcome("i2", failed("i2", "notes.list", "CAPABILITY_UNAVAILABLE")),
             ]),
-        c("rebind", 1, "A new binding brings its own availability check")
+            c(
+                "rebind",
+                1,
+                "A new binding brings its own availability check",
+            )
             .requirements(&["RCIP-PROTO-SURF-08", "RCIP-PROTO-LIFE-03"])
             .setup(setup())
             .steps([
@@ -80,5 +114,6 @@ pub fn section() -> Section {
                 invoke("i1", "notes.list", json!({})),
                 expect_outcome("i1", succeeded("i1", "notes.list", out.clone())),
             ]),
-    ])
+        ],
+    )
 }

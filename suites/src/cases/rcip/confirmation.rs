@@ -36,7 +36,10 @@ fn pending() -> Vec<Value> {
         bind_avail(CAP, "b1", returns(done()), available()),
         invoke("i1", CAP, input()),
         gate_policy(1, ret(confirm())),
-        expect_outcome("i1", confirmation_required("i1", CAP, "destructive", 120_000)),
+        expect_outcome(
+            "i1",
+            confirmation_required("i1", CAP, "destructive", 120_000),
+        ),
     ]
 }
 

@@ -17,10 +17,21 @@ fn c(slug: &str, n: u32, description: &str) -> Case {
 }
 
 pub fn section() -> Section {
-    let mut cases = vec![full(), optional_members(), effects(), multiple_scopes(), catalog_once()];
+    let mut cases = vec![
+        full(),
+        optional_members(),
+        effects(),
+        multiple_scopes(),
+        catalog_once(),
+    ];
     cases.extend(invalid_definitions());
     cases.extend(valid_guidance());
-    make_section(S, "Application definitions and creation-time configuration errors", "definitions", cases)
+    make_section(
+        S,
+        "Application definitions and creation-time configuration errors",
+        "definitions",
+        cases,
+    )
 }
 
 fn guidance() -> Value {
@@ -103,21 +114,25 @@ fn effects() -> Case {
         Cap::new("a.external", "external"),
         Cap::new("a.destructive", "destructive"),
     ]);
-    c("effects", 1, "Each of read, write, external, destructive is accepted")
-        .requirements(&["RCIP-PROTO-DEF-06", "CL-A07-3"])
-        .setup(Setup::new(&def).to_json())
-        .steps([expect_snapshot(
-            None,
-            snapshot_caps(
-                &def.cap_ids(),
-                &[
-                    ("a.read", json!({ "effect": "read" })),
-                    ("a.write", json!({ "effect": "write" })),
-                    ("a.external", json!({ "effect": "external" })),
-                    ("a.destructive", json!({ "effect": "destructive" })),
-                ],
-            ),
-        )])
+    c(
+        "effects",
+        1,
+        "Each of read, write, external, destructive is accepted",
+    )
+    .requirements(&["RCIP-PROTO-DEF-06", "CL-A07-3"])
+    .setup(Setup::new(&def).to_json())
+    .steps([expect_snapshot(
+        None,
+        snapshot_caps(
+            &def.cap_ids(),
+            &[
+                ("a.read", json!({ "effect": "read" })),
+                ("a.write", json!({ "effect": "write" })),
+                ("a.external", json!({ "effect": "external" })),
+                ("a.destructive", json!({ "effect": "destructive" })),
+            ],
+        ),
+    )])
 }
 
 /// Zero, one or several scopes per capability.
@@ -128,86 +143,158 @@ fn multiple_scopes() -> Case {
         .cap(Cap::new("help.show", "read"))
         .cap(Cap::new("notes.list", "read").scopes(&["notes"]))
         .cap(Cap::new("notes.export", "read").scopes(&["notes", "settings"]));
-    c("scopes", 1, "Capabilities with zero, one or two scopes keep their scope lists")
-        .requirements(&["RCIP-PROTO-DEF-04", "CL-A02-3", "CL-A07-3"])
-        .setup(Setup::new(&def).to_json())
-        .steps([expect_snapshot(
-            None,
-            snapshot_caps(
-                &def.cap_ids(),
-                &[
-                    ("help.show", json!({ "scopeIds": [] })),
-                    ("notes.list", json!({ "scopeIds": ["notes"] })),
-                    ("notes.export", json!({ "scopeIds": ["notes", "settings"] })),
-                ],
-            ),
-        )])
+    c(
+        "scopes",
+        1,
+        "Capabilities with zero, one or two scopes keep their scope lists",
+    )
+    .requirements(&["RCIP-PROTO-DEF-04", "CL-A02-3", "CL-A07-3"])
+    .setup(Setup::new(&def).to_json())
+    .steps([expect_snapshot(
+        None,
+        snapshot_caps(
+            &def.cap_ids(),
+            &[
+                ("help.show", json!({ "scopeIds": [] })),
+                ("notes.list", json!({ "scopeIds": ["notes"] })),
+                ("notes.export", json!({ "scopeIds": ["notes", "settings"] })),
+            ],
+        ),
+    )])
 }
 
 /// The catalog is fixed at creation: binding and unbinding never add or remove entries.
 fn catalog_once() -> Case {
     let def = notes();
     let ids = def.cap_ids();
-    c("catalog", 1, "Catalog lists every declared capability, bound or not")
-        .requirements(&["RCIP-PROTO-DEF-01", "RCIP-LIFE-BIND-07", "CL-B20-4", "RCIP-PROTO-SNAP-01"])
-        .setup(Setup::new(&def).policy(allow()).to_json())
-        .steps([
-            expect_snapshot(None, snapshot_caps(&ids, &[])),
-            bind("notes.create", "b1", returns(created())),
-            expect_snapshot(None, snapshot_caps(&ids, &[("notes.create", json!({ "bound": true }))])),
-            unbind("b1"),
-            expect_snapshot(None, snapshot_caps(&ids, &[("notes.create", json!({ "bound": false }))])),
-        ])
+    c(
+        "catalog",
+        1,
+        "Catalog lists every declared capability, bound or not",
+    )
+    .requirements(&[
+        "RCIP-PROTO-DEF-01",
+        "RCIP-LIFE-BIND-07",
+        "CL-B20-4",
+        "RCIP-PROTO-SNAP-01",
+    ])
+    .setup(Setup::new(&def).policy(allow()).to_json())
+    .steps([
+        expect_snapshot(None, snapshot_caps(&ids, &[])),
+        bind("notes.create", "b1", returns(created())),
+        expect_snapshot(
+            None,
+            snapshot_caps(&ids, &[("notes.create", json!({ "bound": true }))]),
+        ),
+        unbind("b1"),
+        expect_snapshot(
+            None,
+            snapshot_caps(&ids, &[("notes.create", json!({ "bound": false }))]),
+        ),
+    ])
 }
 
 /// Definitions whose creation must throw a host configuration error.
 fn invalid_definitions() -> Vec<Case> {
     let throws = |def: &Def| Setup::new(def).creation("throws").to_json();
-    let dup_caps = single(vec![Cap::new("notes.list", "read"), Cap::new("notes.list", "write")]);
-    let dup_scopes = Def::new("notes").scope("notes", None).scope("notes", None).cap(Cap::new("notes.list", "read"));
+    let dup_caps = single(vec![
+        Cap::new("notes.list", "read"),
+        Cap::new("notes.list", "write"),
+    ]);
+    let dup_scopes = Def::new("notes")
+        .scope("notes", None)
+        .scope("notes", None)
+        .cap(Cap::new("notes.list", "read"));
     let undeclared = single(vec![Cap::new("notes.list", "read").scopes(&["archive"])]);
-    let undeclared_second = single(vec![Cap::new("notes.list", "read").scopes(&["notes", "archive"])]);
+    let undeclared_second = single(vec![
+        Cap::new("notes.list", "read").scopes(&["notes", "archive"])
+    ]);
     let with_usage = |usage: Value| {
-        single(vec![Cap::new("notes.create", "write").input(create_input_schema()).output(create_output_schema()).usage(usage)])
+        single(vec![Cap::new("notes.create", "write")
+            .input(create_input_schema())
+            .output(create_output_schema())
+            .usage(usage)])
     };
     let blank_empty = with_usage(json!({ "whenToUse": "" }));
     let blank_spaces = with_usage(json!({ "whenToUse": "   \t " }));
     let bad_example = |input: Value| {
-        with_usage(json!({ "whenToUse": "To write a note", "examples": [ { "description": "An example", "input": input } ] }))
+        with_usage(
+            json!({ "whenToUse": "To write a note", "examples": [ { "description": "An example", "input": input } ] }),
+        )
     };
     let bad_effect = single(vec![Cap::new("notes.list", "delete")]);
     vec![
-        c("duplicate-capability", 1, "Two capabilities with one id make creation throw")
-            .requirements(&["CL-B18-5"])
-            .setup(throws(&dup_caps)),
-        c("duplicate-scope", 1, "Two scopes with one id make creation throw")
-            .requirements(&["CL-B18-5"])
-            .setup(throws(&dup_scopes)),
-        c("undeclared-scope", 1, "A capability citing an undeclared scope makes creation throw")
-            .requirements(&["CL-B18-6"])
-            .setup(throws(&undeclared)),
-        c("undeclared-scope", 2, "An undeclared scope after a declared one makes creation throw")
-            .requirements(&["CL-B18-6"])
-            .setup(throws(&undeclared_second)),
-        c("blank-guidance", 1, "Usage guidance with an empty whenToUse makes creation throw")
-            .requirements(&["CL-B18-7", "RCIP-PROTO-DEF-09"])
-            .setup(throws(&blank_empty)),
-        c("blank-guidance", 2, "Usage guidance with a whitespace whenToUse makes creation throw")
-            .requirements(&["CL-B18-7", "RCIP-PROTO-DEF-09"])
-            .setup(throws(&blank_spaces)),
-        c("invalid-example", 1, "A usage example of the wrong type makes creation throw")
-            .requirements(&["CL-B18-8", "RCIP-PROTO-DEF-09", "RCIP-LIFE-SCHEMA-08"])
-            .setup(throws(&bad_example(json!({ "text": 42 })))),
-        c("invalid-example", 2, "A usage example missing a required member makes creation throw")
-            .requirements(&["CL-B18-8", "RCIP-PROTO-DEF-09", "RCIP-LIFE-SCHEMA-08"])
-            .setup(throws(&bad_example(json!({})))),
-        c("invalid-example", 3, "A usage example with a forbidden extra member makes creation throw")
-            .requirements(&["CL-B18-8", "RCIP-PROTO-DEF-09", "RCIP-LIFE-SCHEMA-08"])
-            .setup(throws(&bad_example(json!({ "text": "a", "pinned": true })))),
-        c("invalid-effect", 1, "An effect outside the four makes creation throw")
-            .requirements(&["PRJ-RCIP-DEF-01", "RCIP-PROTO-DEF-06"])
-            .strictness(Strictness::Recommended)
-            .setup(throws(&bad_effect)),
+        c(
+            "duplicate-capability",
+            1,
+            "Two capabilities with one id make creation throw",
+        )
+        .requirements(&["CL-B18-5"])
+        .setup(throws(&dup_caps)),
+        c(
+            "duplicate-scope",
+            1,
+            "Two scopes with one id make creation throw",
+        )
+        .requirements(&["CL-B18-5"])
+        .setup(throws(&dup_scopes)),
+        c(
+            "undeclared-scope",
+            1,
+            "A capability citing an undeclared scope makes creation throw",
+        )
+        .requirements(&["CL-B18-6"])
+        .setup(throws(&undeclared)),
+        c(
+            "undeclared-scope",
+            2,
+            "An undeclared scope after a declared one makes creation throw",
+        )
+        .requirements(&["CL-B18-6"])
+        .setup(throws(&undeclared_second)),
+        c(
+            "blank-guidance",
+            1,
+            "Usage guidance with an empty whenToUse makes creation throw",
+        )
+        .requirements(&["CL-B18-7", "RCIP-PROTO-DEF-09"])
+        .setup(throws(&blank_empty)),
+        c(
+            "blank-guidance",
+            2,
+            "Usage guidance with a whitespace whenToUse makes creation throw",
+        )
+        .requirements(&["CL-B18-7", "RCIP-PROTO-DEF-09"])
+        .setup(throws(&blank_spaces)),
+        c(
+            "invalid-example",
+            1,
+            "A usage example of the wrong type makes creation throw",
+        )
+        .requirements(&["CL-B18-8", "RCIP-PROTO-DEF-09", "RCIP-LIFE-SCHEMA-08"])
+        .setup(throws(&bad_example(json!({ "text": 42 })))),
+        c(
+            "invalid-example",
+            2,
+            "A usage example missing a required member makes creation throw",
+        )
+        .requirements(&["CL-B18-8", "RCIP-PROTO-DEF-09", "RCIP-LIFE-SCHEMA-08"])
+        .setup(throws(&bad_example(json!({})))),
+        c(
+            "invalid-example",
+            3,
+            "A usage example with a forbidden extra member makes creation throw",
+        )
+        .requirements(&["CL-B18-8", "RCIP-PROTO-DEF-09", "RCIP-LIFE-SCHEMA-08"])
+        .setup(throws(&bad_example(json!({ "text": "a", "pinned": true })))),
+        c(
+            "invalid-effect",
+            1,
+            "An effect outside the four makes creation throw",
+        )
+        .requirements(&["PRJ-RCIP-DEF-01", "RCIP-PROTO-DEF-06"])
+        .strictness(Strictness::Recommended)
+        .setup(throws(&bad_effect)),
     ]
 }
 

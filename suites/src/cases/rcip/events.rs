@@ -11,7 +11,9 @@ use crate::pattern::one_of;
 const S: &str = "events";
 
 fn c(slug: &str, n: u32, description: &str) -> Case {
-    case(S, slug, n, description).strictness(Strictness::Profile).profiles(&["events"])
+    case(S, slug, n, description)
+        .strictness(Strictness::Profile)
+        .profiles(&["events"])
 }
 
 fn ev(phase: &str, invocation: &str, capability: &str) -> Value {
@@ -19,7 +21,12 @@ fn ev(phase: &str, invocation: &str, capability: &str) -> Value {
 }
 
 fn evs(invocation: &str, capability: &str, phases: &[&str]) -> Value {
-    Value::Array(phases.iter().map(|p| ev(p, invocation, capability)).collect())
+    Value::Array(
+        phases
+            .iter()
+            .map(|p| ev(p, invocation, capability))
+            .collect(),
+    )
 }
 
 pub fn section() -> Section {
@@ -27,25 +34,41 @@ pub fn section() -> Section {
     let throwing = |policy: Setup| policy.events("throws").to_json();
     let def = notes();
     let cases = vec![
-        c("success", 1, "A success emits requested, started, succeeded")
-            .requirements(&["CL-B23-1", "CL-A01-7", "PRJ-RCIP-EVT-01"])
-            .setup(recorded(Setup::new(&def).policy(allow())))
-            .steps([
-                bind("notes.create", "b1", returns(created())),
-                invoke("i1", "notes.create", json!({ "text": "a" })),
-                expect_outcome("i1", succeeded("i1", "notes.create", created())),
-                expect_events(evs("i1", "notes.create", &["requested", "started", "succeeded"])),
-            ]),
-        c("success", 2, "started is emitted when the handler starts, not at the end")
-            .requirements(&["CL-B23-1", "PRJ-RCIP-EVT-01"])
-            .setup(recorded(Setup::new(&def).policy(allow())))
-            .steps([
-                bind("notes.create", "b1", gated()),
-                invoke("i1", "notes.create", json!({ "text": "a" })),
-                expect_events(evs("i1", "notes.create", &["requested", "started"])),
-                gate_handler(1, ret(created())),
-                expect_events(evs("i1", "notes.create", &["requested", "started", "succeeded"])),
-            ]),
+        c(
+            "success",
+            1,
+            "A success emits requested, started, succeeded",
+        )
+        .requirements(&["CL-B23-1", "CL-A01-7", "PRJ-RCIP-EVT-01"])
+        .setup(recorded(Setup::new(&def).policy(allow())))
+        .steps([
+            bind("notes.create", "b1", returns(created())),
+            invoke("i1", "notes.create", json!({ "text": "a" })),
+            expect_outcome("i1", succeeded("i1", "notes.create", created())),
+            expect_events(evs(
+                "i1",
+                "notes.create",
+                &["requested", "started", "succeeded"],
+            )),
+        ]),
+        c(
+            "success",
+            2,
+            "started is emitted when the handler starts, not at the end",
+        )
+        .requirements(&["CL-B23-1", "PRJ-RCIP-EVT-01"])
+        .setup(recorded(Setup::new(&def).policy(allow())))
+        .steps([
+            bind("notes.create", "b1", gated()),
+            invoke("i1", "notes.create", json!({ "text": "a" })),
+            expect_events(evs("i1", "notes.create", &["requested", "started"])),
+            gate_handler(1, ret(created())),
+            expect_events(evs(
+                "i1",
+                "notes.create",
+                &["requested", "started", "succeeded"],
+            )),
+        ]),
         c("denied", 1, "A policy denial emits requested, denied")
             .requirements(&["CL-B23-1", "PRJ-RCIP-EVT-01"])
             .setup(recorded(Setup::new(&def).policy(deny())))
@@ -54,94 +77,177 @@ pub fn section() -> Section {
                 invoke("i1", "notes.create", json!({ "text": "a" })),
                 expect_events(evs("i1", "notes.create", &["requested", "denied"])),
             ]),
-        c("failed", 1, "A handler failure emits requested, started, failed")
-            .requirements(&["CL-B23-1", "PRJ-RCIP-EVT-01"])
-            .setup(recorded(Setup::new(&def).policy(allow())))
-            .steps([
-                bind("notes.create", "b1", throws()),
-                invoke("i1", "notes.create", json!({ "text": "a" })),
-                expect_events(evs("i1", "notes.create", &["requested", "started", "failed"])),
-            ]),
-        c("failed", 2, "Invalid input emits requested, failed and never started")
-            .requirements(&["CL-B23-1", "PRJ-RCIP-EVT-01"])
-            .setup(recorded(Setup::new(&def).policy(allow())))
-            .steps([
-                bind("notes.create", "b1", returns(created())),
-                invoke("i1", "notes.create", json!({ "text": 1 })),
-                expect_events(evs("i1", "notes.create", &["requested", "failed"])),
-            ]),
-        c("confirmation", 1, "A confirm decision emits requested, confirmation_requested")
-            .requirements(&["CL-B23-1", "PRJ-RCIP-EVT-01"])
-            .setup(recorded(Setup::new(&def).policy_gated()))
-            .steps([
-                bind("notes.delete", "b1", returns(json!({ "deleted": true }))),
-                invoke("i1", "notes.delete", json!({ "id": "n1" })),
-                gate_policy(1, ret(confirm())),
-                expect_events(evs("i1", "notes.delete", &["requested", "confirmation_requested"])),
-            ]),
-        c("confirmation", 2, "An approved confirmation continues with started, succeeded")
-            .requirements(&["CL-B23-1", "PRJ-RCIP-EVT-01"])
-            .setup(recorded(Setup::new(&def).policy_gated()))
-            .steps([
-                bind("notes.delete", "b1", returns(json!({ "deleted": true }))),
-                invoke("i1", "notes.delete", json!({ "id": "n1" })),
-                gate_policy(1, ret(confirm())),
-                resolve("r1", "i1", true),
-                gate_policy(2, ret(allow())),
-                expect_outcome("r1", succeeded("i1", "notes.delete", json!({ "deleted": true }))),
-                expect_events(evs("i1", "notes.delete", &["requested", "confirmation_requested", "started", "succeeded"])),
-            ]),
-        c("confirmation", 3, "A declined confirmation emits confirmation_declined")
-            .requirements(&["CL-B23-1", "PRJ-RCIP-EVT-01"])
-            .setup(recorded(Setup::new(&def).policy_gated()))
-            .steps([
-                bind("notes.delete", "b1", returns(json!({ "deleted": true }))),
-                invoke("i1", "notes.delete", json!({ "id": "n1" })),
-                gate_policy(1, ret(confirm())),
-                resolve("r1", "i1", false),
-                expect_events(one_of([
-                    evs("i1", "notes.delete", &["requested", "confirmation_requested", "confirmation_declined"]),
-                    evs("i1", "notes.delete", &["requested", "confirmation_requested", "confirmation_declined", "denied"]),
-                ])),
-            ]),
-        c("observer-throws", 1, "A throwing observer does not change a success")
-            .requirements(&["CL-B23-2", "CL-B02-1"])
-            .setup(throwing(Setup::new(&def).policy(allow())))
-            .steps([
-                bind("notes.create", "b1", returns(created())),
-                invoke("i1", "notes.create", json!({ "text": "a" })),
-                expect_outcome("i1", succeeded("i1", "notes.create", created())),
-                expect_handler_count(None, 1),
-                expect_events(evs("i1", "notes.create", &["requested", "started", "succeeded"])),
-            ]),
-        c("observer-throws", 2, "A throwing observer does not change a denial")
-            .requirements(&["CL-B23-2", "CL-B02-1"])
-            .setup(throwing(Setup::new(&def).policy(deny())))
-            .steps([
-                bind("notes.create", "b1", returns(created())),
-                invoke("i1", "notes.create", json!({ "text": "a" })),
-                expect_outcome("i1", denied("i1", "notes.create", "POLICY_DENIED")),
-            ]),
-        c("observer-throws", 3, "A throwing observer does not change a confirmation flow")
-            .requirements(&["CL-B23-2", "CL-B02-1"])
-            .setup(throwing(Setup::new(&def).policy_gated()))
-            .steps([
-                bind("notes.delete", "b1", returns(json!({ "deleted": true }))),
-                invoke("i1", "notes.delete", json!({ "id": "n1" })),
-                gate_policy(1, ret(confirm())),
-                expect_outcome("i1", confirmation_required("i1", "notes.delete", "destructive", 120_000)),
-                resolve("r1", "i1", true),
-                gate_policy(2, ret(allow())),
-                expect_outcome("r1", succeeded("i1", "notes.delete", json!({ "deleted": true }))),
-            ]),
-        c("observer-throws", 4, "A throwing observer does not change a handler failure")
-            .requirements(&["CL-B23-2", "CL-B02-1"])
-            .setup(throwing(Setup::new(&def).policy(allow())))
-            .steps([
-                bind("notes.create", "b1", throws()),
-                invoke("i1", "notes.create", json!({ "text": "a" })),
-                expect_outcome("i1", failed("i1", "notes.create", "EXECUTION_FAILED")),
-            ]),
+        c(
+            "failed",
+            1,
+            "A handler failure emits requested, started, failed",
+        )
+        .requirements(&["CL-B23-1", "PRJ-RCIP-EVT-01"])
+        .setup(recorded(Setup::new(&def).policy(allow())))
+        .steps([
+            bind("notes.create", "b1", throws()),
+            invoke("i1", "notes.create", json!({ "text": "a" })),
+            expect_events(evs(
+                "i1",
+                "notes.create",
+                &["requested", "started", "failed"],
+            )),
+        ]),
+        c(
+            "failed",
+            2,
+            "Invalid input emits requested, failed and never started",
+        )
+        .requirements(&["CL-B23-1", "PRJ-RCIP-EVT-01"])
+        .setup(recorded(Setup::new(&def).policy(allow())))
+        .steps([
+            bind("notes.create", "b1", returns(created())),
+            invoke("i1", "notes.create", json!({ "text": 1 })),
+            expect_events(evs("i1", "notes.create", &["requested", "failed"])),
+        ]),
+        c(
+            "confirmation",
+            1,
+            "A confirm decision emits requested, confirmation_requested",
+        )
+        .requirements(&["CL-B23-1", "PRJ-RCIP-EVT-01"])
+        .setup(recorded(Setup::new(&def).policy_gated()))
+        .steps([
+            bind("notes.delete", "b1", returns(json!({ "deleted": true }))),
+            invoke("i1", "notes.delete", json!({ "id": "n1" })),
+            gate_policy(1, ret(confirm())),
+            expect_events(evs(
+                "i1",
+                "notes.delete",
+                &["requested", "confirmation_requested"],
+            )),
+        ]),
+        c(
+            "confirmation",
+            2,
+            "An approved confirmation continues with started, succeeded",
+        )
+        .requirements(&["CL-B23-1", "PRJ-RCIP-EVT-01"])
+        .setup(recorded(Setup::new(&def).policy_gated()))
+        .steps([
+            bind("notes.delete", "b1", returns(json!({ "deleted": true }))),
+            invoke("i1", "notes.delete", json!({ "id": "n1" })),
+            gate_policy(1, ret(confirm())),
+            resolve("r1", "i1", true),
+            gate_policy(2, ret(allow())),
+            expect_outcome(
+                "r1",
+                succeeded("i1", "notes.delete", json!({ "deleted": true })),
+            ),
+            expect_events(evs(
+                "i1",
+                "notes.delete",
+                &[
+                    "requested",
+                    "confirmation_requested",
+                    "started",
+                    "succeeded",
+                ],
+            )),
+        ]),
+        c(
+            "confirmation",
+            3,
+            "A declined confirmation emits confirmation_declined",
+        )
+        .requirements(&["CL-B23-1", "PRJ-RCIP-EVT-01"])
+        .setup(recorded(Setup::new(&def).policy_gated()))
+        .steps([
+            bind("notes.delete", "b1", returns(json!({ "deleted": true }))),
+            invoke("i1", "notes.delete", json!({ "id": "n1" })),
+            gate_policy(1, ret(confirm())),
+            resolve("r1", "i1", false),
+            expect_events(one_of([
+                evs(
+                    "i1",
+                    "notes.delete",
+                    &[
+                        "requested",
+                        "confirmation_requested",
+                        "confirmation_declined",
+                    ],
+                ),
+                evs(
+                    "i1",
+                    "notes.delete",
+                    &[
+                        "requested",
+                        "confirmation_requested",
+                        "confirmation_declined",
+                        "denied",
+                    ],
+                ),
+            ])),
+        ]),
+        c(
+            "observer-throws",
+            1,
+            "A throwing observer does not change a success",
+        )
+        .requirements(&["CL-B23-2", "CL-B02-1"])
+        .setup(throwing(Setup::new(&def).policy(allow())))
+        .steps([
+            bind("notes.create", "b1", returns(created())),
+            invoke("i1", "notes.create", json!({ "text": "a" })),
+            expect_outcome("i1", succeeded("i1", "notes.create", created())),
+            expect_handler_count(None, 1),
+            expect_events(evs(
+                "i1",
+                "notes.create",
+                &["requested", "started", "succeeded"],
+            )),
+        ]),
+        c(
+            "observer-throws",
+            2,
+            "A throwing observer does not change a denial",
+        )
+        .requirements(&["CL-B23-2", "CL-B02-1"])
+        .setup(throwing(Setup::new(&def).policy(deny())))
+        .steps([
+            bind("notes.create", "b1", returns(created())),
+            invoke("i1", "notes.create", json!({ "text": "a" })),
+            expect_outcome("i1", denied("i1", "notes.create", "POLICY_DENIED")),
+        ]),
+        c(
+            "observer-throws",
+            3,
+            "A throwing observer does not change a confirmation flow",
+        )
+        .requirements(&["CL-B23-2", "CL-B02-1"])
+        .setup(throwing(Setup::new(&def).policy_gated()))
+        .steps([
+            bind("notes.delete", "b1", returns(json!({ "deleted": true }))),
+            invoke("i1", "notes.delete", json!({ "id": "n1" })),
+            gate_policy(1, ret(confirm())),
+            expect_outcome(
+                "i1",
+                confirmation_required("i1", "notes.delete", "destructive", 120_000),
+            ),
+            resolve("r1", "i1", true),
+            gate_policy(2, ret(allow())),
+            expect_outcome(
+                "r1",
+                succeeded("i1", "notes.delete", json!({ "deleted": true })),
+            ),
+        ]),
+        c(
+            "observer-throws",
+            4,
+            "A throwing observer does not change a handler failure",
+        )
+        .requirements(&["CL-B23-2", "CL-B02-1"])
+        .setup(throwing(Setup::new(&def).policy(allow())))
+        .steps([
+            bind("notes.create", "b1", throws()),
+            invoke("i1", "notes.create", json!({ "text": "a" })),
+            expect_outcome("i1", failed("i1", "notes.create", "EXECUTION_FAILED")),
+        ]),
     ];
     make_section(S, "Lifecycle events (profile events)", "events", cases)
 }

@@ -40,7 +40,10 @@ fn pending(expires_at: u64) -> Vec<Value> {
         bind(CAP, "b1", returns(done())),
         invoke("i1", CAP, input()),
         gate_policy(1, ret(confirm())),
-        expect_outcome("i1", confirmation_required("i1", CAP, "destructive", expires_at)),
+        expect_outcome(
+            "i1",
+            confirmation_required("i1", CAP, "destructive", expires_at),
+        ),
     ]
 }
 

@@ -22,8 +22,16 @@ fn input() -> Value {
 pub fn section() -> Section {
     let allow_setup = || Setup::new(&notes()).policy(allow()).to_json();
     let gated_setup = || Setup::new(&notes()).policy_gated().to_json();
-    make_section(S, "Host error text never reaches the client", "host_text", vec![
-        c("handler-throws", 1, "A thrown handler error's text is not in the outcome")
+    make_section(
+        S,
+        "Host error text never reaches the client",
+        "host_text",
+        vec![
+            c(
+                "handler-throws",
+                1,
+                "A thrown handler error's text is not in the outcome",
+            )
             .setup(allow_setup())
             .steps([
                 bind(CAP, "b1", throws()),
@@ -31,15 +39,27 @@ pub fn section() -> Section {
                 expect_outcome("i1", failed("i1", CAP, "EXECUTION_FAILED")),
                 expect_no_host_text("i1"),
             ]),
-        c("handler-throws", 2, "A rejected handler promise's text is not in the outcome")
+            c(
+                "handler-throws",
+                2,
+                "A rejected handler promise's text is not in the outcome",
+            )
             .setup(allow_setup())
             .steps([
-                bind(CAP, "b1", json!({ "mode": "scripted", "async": true, "settle": throw_error() })),
+                bind(
+                    CAP,
+                    "b1",
+                    json!({ "mode": "scripted", "async": true, "settle": throw_error() }),
+                ),
                 invoke("i1", CAP, input()),
                 expect_outcome("i1", failed("i1", CAP, "EXECUTION_FAILED")),
                 expect_no_host_text("i1"),
             ]),
-        c("handler-throws", 3, "An error thrown after an abort leaves no text in the outcome")
+            c(
+                "handler-throws",
+                3,
+                "An error thrown after an abort leaves no text in the outcome",
+            )
             .setup(allow_setup())
             .steps([
                 bind(CAP, "b1", gated()),
@@ -49,10 +69,22 @@ pub fn section() -> Section {
                 expect_outcome("i1", failed("i1", CAP, "EXECUTION_ABORTED")),
                 expect_no_host_text("i1"),
             ]),
-        c("handler-throws", 4, "An AbortError's text is not in the outcome")
+            c(
+                "handler-throws",
+                4,
+                "An AbortError's text is not in the outcome",
+            )
             .setup(allow_setup())
-            .steps([bind(CAP, "b1", scripted(throw_abort_error())), invoke("i1", CAP, input()), expect_no_host_text("i1")]),
-        c("policy-throws", 1, "A throwing policy's error text is not in the outcome")
+            .steps([
+                bind(CAP, "b1", scripted(throw_abort_error())),
+                invoke("i1", CAP, input()),
+                expect_no_host_text("i1"),
+            ]),
+            c(
+                "policy-throws",
+                1,
+                "A throwing policy's error text is not in the outcome",
+            )
             .setup(Setup::new(&notes()).policy_throws(false).to_json())
             .steps([
                 bind(CAP, "b1", returns(created())),
@@ -60,7 +92,11 @@ pub fn section() -> Section {
                 expect_outcome("i1", failed("i1", CAP, "POLICY_EVALUATION_FAILED")),
                 expect_no_host_text("i1"),
             ]),
-        c("policy-throws", 2, "A rejected policy promise's text is not in the outcome")
+            c(
+                "policy-throws",
+                2,
+                "A rejected policy promise's text is not in the outcome",
+            )
             .setup(gated_setup())
             .steps([
                 bind(CAP, "b1", returns(created())),
@@ -69,7 +105,11 @@ pub fn section() -> Section {
                 expect_outcome("i1", failed("i1", CAP, "POLICY_EVALUATION_FAILED")),
                 expect_no_host_text("i1"),
             ]),
-        c("policy-throws", 3, "A confirmed pass that throws leaves no text in the resolution")
+            c(
+                "policy-throws",
+                3,
+                "A confirmed pass that throws leaves no text in the resolution",
+            )
             .setup(gated_setup())
             .steps([
                 bind("notes.delete", "b1", returns(json!({ "deleted": true }))),
@@ -77,8 +117,12 @@ pub fn section() -> Section {
                 gate_policy(1, ret(confirm())),
                 resolve("r1", "i1", true),
                 gate_policy(2, throw_error()),
-                expect_outcome("r1", failed("i1", "notes.delete", "POLICY_EVALUATION_FAILED")),
+                expect_outcome(
+                    "r1",
+                    failed("i1", "notes.delete", "POLICY_EVALUATION_FAILED"),
+                ),
                 expect_no_host_text("r1"),
             ]),
-    ])
+        ],
+    )
 }

@@ -27,14 +27,46 @@ pub fn section() -> Section {
 
 /// Valid ids and the requirement each one exercises beyond "starts with a lowercase letter".
 const VALID: [(&str, &str, &str); 8] = [
-    ("a", "A single lowercase letter is a valid capability id", "RCIP-PROTO-ID-01"),
-    ("notes", "A lowercase word is a valid capability id", "RCIP-PROTO-ID-01"),
-    ("polls.prepareCreate", "A dotted lower-camel id (polls.prepareCreate) is valid", "RCIP-PROTO-ID-03"),
-    ("notes_list", "An underscore followed by a lowercase letter is valid", "RCIP-PROTO-ID-02"),
-    ("notes-list", "A hyphen followed by a lowercase letter is valid", "RCIP-PROTO-ID-02"),
-    ("a.b.c", "Several single-letter segments separated by dots are valid", "CL-B18-2"),
-    ("notes.list_all-items", "Mixed dot, underscore and hyphen separators are valid", "CL-B18-2"),
-    ("ui.openEditorPanel", "Several lower-camel humps in one segment are valid", "RCIP-PROTO-ID-03"),
+    (
+        "a",
+        "A single lowercase letter is a valid capability id",
+        "RCIP-PROTO-ID-01",
+    ),
+    (
+        "notes",
+        "A lowercase word is a valid capability id",
+        "RCIP-PROTO-ID-01",
+    ),
+    (
+        "polls.prepareCreate",
+        "A dotted lower-camel id (polls.prepareCreate) is valid",
+        "RCIP-PROTO-ID-03",
+    ),
+    (
+        "notes_list",
+        "An underscore followed by a lowercase letter is valid",
+        "RCIP-PROTO-ID-02",
+    ),
+    (
+        "notes-list",
+        "A hyphen followed by a lowercase letter is valid",
+        "RCIP-PROTO-ID-02",
+    ),
+    (
+        "a.b.c",
+        "Several single-letter segments separated by dots are valid",
+        "CL-B18-2",
+    ),
+    (
+        "notes.list_all-items",
+        "Mixed dot, underscore and hyphen separators are valid",
+        "CL-B18-2",
+    ),
+    (
+        "ui.openEditorPanel",
+        "Several lower-camel humps in one segment are valid",
+        "RCIP-PROTO-ID-03",
+    ),
 ];
 
 fn valid_capability_ids() -> Vec<Case> {
@@ -47,7 +79,10 @@ fn valid_capability_ids() -> Vec<Case> {
                 .requirements(&["CL-B18-1", "CL-B18-3", requirement])
                 .setup(Setup::new(&def).policy(allow()).to_json())
                 .steps([
-                    expect_snapshot(None, subset(json!({ "capabilities": [subset(json!({ "id": id }))] }))),
+                    expect_snapshot(
+                        None,
+                        subset(json!({ "capabilities": [subset(json!({ "id": id }))] })),
+                    ),
                     bind(id, "b1", returns(json!({}))),
                     invoke("i1", id, json!({})),
                     expect_outcome("i1", succeeded("i1", id, json!({}))),
@@ -58,22 +93,70 @@ fn valid_capability_ids() -> Vec<Case> {
 
 /// Invalid capability ids: creation throws.
 const INVALID: [(&str, &str, &str); 16] = [
-    ("Notes", "An id starting with a capital letter is rejected", "RCIP-PROTO-ID-01"),
-    ("1notes", "An id starting with a digit is rejected", "RCIP-PROTO-ID-01"),
-    ("_notes", "An id starting with an underscore is rejected", "RCIP-PROTO-ID-01"),
-    ("-notes", "An id starting with a hyphen is rejected", "RCIP-PROTO-ID-01"),
-    (".notes", "An id starting with a dot is rejected", "RCIP-PROTO-ID-01"),
+    (
+        "Notes",
+        "An id starting with a capital letter is rejected",
+        "RCIP-PROTO-ID-01",
+    ),
+    (
+        "1notes",
+        "An id starting with a digit is rejected",
+        "RCIP-PROTO-ID-01",
+    ),
+    (
+        "_notes",
+        "An id starting with an underscore is rejected",
+        "RCIP-PROTO-ID-01",
+    ),
+    (
+        "-notes",
+        "An id starting with a hyphen is rejected",
+        "RCIP-PROTO-ID-01",
+    ),
+    (
+        ".notes",
+        "An id starting with a dot is rejected",
+        "RCIP-PROTO-ID-01",
+    ),
     ("", "An empty id is rejected", "RCIP-PROTO-ID-01"),
-    ("notes.", "An id ending with a dot is rejected", "RCIP-PROTO-ID-02"),
-    ("notes-", "An id ending with a hyphen is rejected", "RCIP-PROTO-ID-02"),
-    ("notes..list", "Two dots in a row are rejected", "RCIP-PROTO-ID-02"),
-    ("notes._list", "A dot followed by an underscore is rejected", "RCIP-PROTO-ID-02"),
-    ("notes.List", "A dot followed by a capital letter is rejected", "RCIP-PROTO-ID-02"),
-    ("notes_1list", "An underscore followed by a digit is rejected", "RCIP-PROTO-ID-02"),
+    (
+        "notes.",
+        "An id ending with a dot is rejected",
+        "RCIP-PROTO-ID-02",
+    ),
+    (
+        "notes-",
+        "An id ending with a hyphen is rejected",
+        "RCIP-PROTO-ID-02",
+    ),
+    (
+        "notes..list",
+        "Two dots in a row are rejected",
+        "RCIP-PROTO-ID-02",
+    ),
+    (
+        "notes._list",
+        "A dot followed by an underscore is rejected",
+        "RCIP-PROTO-ID-02",
+    ),
+    (
+        "notes.List",
+        "A dot followed by a capital letter is rejected",
+        "RCIP-PROTO-ID-02",
+    ),
+    (
+        "notes_1list",
+        "An underscore followed by a digit is rejected",
+        "RCIP-PROTO-ID-02",
+    ),
     ("notes list", "A space inside an id is rejected", "CL-B18-3"),
     ("notes/list", "A slash inside an id is rejected", "CL-B18-3"),
     ("notes:list", "A colon inside an id is rejected", "CL-B18-3"),
-    ("not\u{e9}s", "A non-ASCII letter inside an id is rejected", "CL-B18-3"),
+    (
+        "not\u{e9}s",
+        "A non-ASCII letter inside an id is rejected",
+        "CL-B18-3",
+    ),
 ];
 
 fn invalid_capability_ids() -> Vec<Case> {
@@ -91,76 +174,147 @@ fn invalid_capability_ids() -> Vec<Case> {
 
 /// The grammar applies to application and scope ids as well (CL-B18-1).
 fn scope_and_application_ids() -> Vec<Case> {
-    let app = |id: &str| Def::new(id).scope("notes", None).cap(Cap::new("notes.list", "read"));
-    let scope = |id: &str| Def::new("notes").scope(id, None).cap(Cap::new("notes.list", "read"));
+    let app = |id: &str| {
+        Def::new(id)
+            .scope("notes", None)
+            .cap(Cap::new("notes.list", "read"))
+    };
+    let scope = |id: &str| {
+        Def::new("notes")
+            .scope(id, None)
+            .cap(Cap::new("notes.list", "read"))
+    };
     let valid_scope = Def::new("notes")
         .scope("notes.editor_main-panel", None)
         .cap(Cap::new("notes.list", "read").scopes(&["notes.editor_main-panel"]));
     vec![
-        c("application-invalid", 1, "An application id starting with a capital letter is rejected")
-            .requirements(&["CL-B18-1", "CL-B18-5", "RCIP-PROTO-ID-01"])
-            .setup(Setup::new(&app("Notes")).creation("throws").to_json()),
-        c("application-invalid", 2, "An application id with a dot before a digit is rejected")
-            .requirements(&["CL-B18-2", "CL-B18-5", "RCIP-PROTO-ID-02"])
-            .setup(Setup::new(&app("notes.2")).creation("throws").to_json()),
-        c("application-valid", 1, "A dotted lower-camel application id is accepted")
-            .requirements(&["CL-B18-1", "RCIP-PROTO-ID-03"])
-            .setup(Setup::new(&app("acme.notesApp")).to_json())
-            .steps([expect_snapshot(None, subset(json!({ "application": subset(json!({ "id": "acme.notesApp" })) })))]),
-        c("scope-invalid", 1, "A scope id starting with a digit is rejected")
-            .requirements(&["CL-B18-1", "CL-B18-5", "RCIP-PROTO-ID-01"])
-            .setup(Setup::new(&scope("9notes")).creation("throws").to_json()),
-        c("scope-invalid", 2, "A scope id with a hyphen before a capital is rejected")
-            .requirements(&["CL-B18-2", "CL-B18-5", "RCIP-PROTO-ID-02"])
-            .setup(Setup::new(&scope("notes-Editor")).creation("throws").to_json()),
-        c("scope-invalid", 3, "A scope id with a trailing underscore is rejected")
-            .requirements(&["CL-B18-2", "CL-B18-5", "RCIP-PROTO-ID-02"])
-            .setup(Setup::new(&scope("notes_")).creation("throws").to_json()),
-        c("scope-valid", 1, "A scope id with all three separators is accepted")
-            .requirements(&["CL-B18-1", "CL-B18-2", "RCIP-PROTO-ID-02"])
-            .setup(Setup::new(&valid_scope).to_json())
-            .steps([expect_snapshot(
-                None,
-                subset(json!({
-                    "scopes": [subset(json!({ "id": "notes.editor_main-panel" }))],
-                    "capabilities": [subset(json!({ "scopeIds": ["notes.editor_main-panel"] }))]
-                })),
-            )]),
+        c(
+            "application-invalid",
+            1,
+            "An application id starting with a capital letter is rejected",
+        )
+        .requirements(&["CL-B18-1", "CL-B18-5", "RCIP-PROTO-ID-01"])
+        .setup(Setup::new(&app("Notes")).creation("throws").to_json()),
+        c(
+            "application-invalid",
+            2,
+            "An application id with a dot before a digit is rejected",
+        )
+        .requirements(&["CL-B18-2", "CL-B18-5", "RCIP-PROTO-ID-02"])
+        .setup(Setup::new(&app("notes.2")).creation("throws").to_json()),
+        c(
+            "application-valid",
+            1,
+            "A dotted lower-camel application id is accepted",
+        )
+        .requirements(&["CL-B18-1", "RCIP-PROTO-ID-03"])
+        .setup(Setup::new(&app("acme.notesApp")).to_json())
+        .steps([expect_snapshot(
+            None,
+            subset(json!({ "application": subset(json!({ "id": "acme.notesApp" })) })),
+        )]),
+        c(
+            "scope-invalid",
+            1,
+            "A scope id starting with a digit is rejected",
+        )
+        .requirements(&["CL-B18-1", "CL-B18-5", "RCIP-PROTO-ID-01"])
+        .setup(Setup::new(&scope("9notes")).creation("throws").to_json()),
+        c(
+            "scope-invalid",
+            2,
+            "A scope id with a hyphen before a capital is rejected",
+        )
+        .requirements(&["CL-B18-2", "CL-B18-5", "RCIP-PROTO-ID-02"])
+        .setup(
+            Setup::new(&scope("notes-Editor"))
+                .creation("throws")
+                .to_json(),
+        ),
+        c(
+            "scope-invalid",
+            3,
+            "A scope id with a trailing underscore is rejected",
+        )
+        .requirements(&["CL-B18-2", "CL-B18-5", "RCIP-PROTO-ID-02"])
+        .setup(Setup::new(&scope("notes_")).creation("throws").to_json()),
+        c(
+            "scope-valid",
+            1,
+            "A scope id with all three separators is accepted",
+        )
+        .requirements(&["CL-B18-1", "CL-B18-2", "RCIP-PROTO-ID-02"])
+        .setup(Setup::new(&valid_scope).to_json())
+        .steps([expect_snapshot(
+            None,
+            subset(json!({
+                "scopes": [subset(json!({ "id": "notes.editor_main-panel" }))],
+                "capabilities": [subset(json!({ "scopeIds": ["notes.editor_main-panel"] }))]
+            })),
+        )]),
     ]
 }
 
 /// Ids differing only in case are different ids.
 fn case_sensitivity() -> Vec<Case> {
-    let def = single(vec![Cap::new("notes.openEditor", "read"), Cap::new("notes.openeditor", "read")]);
+    let def = single(vec![
+        Cap::new("notes.openEditor", "read"),
+        Cap::new("notes.openeditor", "read"),
+    ]);
     let one = single(vec![Cap::new("notes.openEditor", "read")]);
     vec![
-        c("case-sensitive", 1, "Ids differing only in letter case are distinct capabilities")
-            .requirements(&["RCIP-PROTO-ID-04", "CL-B18-4"])
-            .setup(Setup::new(&def).policy(allow()).to_json())
-            .steps([
-                expect_snapshot(
-                    None,
-                    subset(json!({ "capabilities": unordered([
+        c(
+            "case-sensitive",
+            1,
+            "Ids differing only in letter case are distinct capabilities",
+        )
+        .requirements(&["RCIP-PROTO-ID-04", "CL-B18-4"])
+        .setup(Setup::new(&def).policy(allow()).to_json())
+        .steps([
+            expect_snapshot(
+                None,
+                subset(json!({ "capabilities": unordered([
                         subset(json!({ "id": "notes.openEditor" })),
                         subset(json!({ "id": "notes.openeditor" })),
                     ]) })),
-                ),
-                bind("notes.openEditor", "b1", returns(json!({ "which": "camel" }))),
-                bind("notes.openeditor", "b2", returns(json!({ "which": "lower" }))),
-                invoke("i1", "notes.openeditor", json!({})),
-                expect_outcome("i1", succeeded("i1", "notes.openeditor", json!({ "which": "lower" }))),
-                invoke("i2", "notes.openEditor", json!({})),
-                expect_outcome("i2", succeeded("i2", "notes.openEditor", json!({ "which": "camel" }))),
-            ]),
-        c("case-sensitive", 2, "Invoking an id in another letter case finds no capability")
-            .requirements(&["RCIP-PROTO-ID-04", "CL-B18-4", "RCIP-PROTO-LIFE-01"])
-            .setup(Setup::new(&one).policy(allow()).to_json())
-            .steps([
-                bind("notes.openEditor", "b1", returns(json!({}))),
-                invoke("i1", "notes.openeditor", json!({})),
-                expect_outcome("i1", failed("i1", "notes.openeditor", "CAPABILITY_NOT_FOUND")),
-                expect_handler_count(None, 0),
-            ]),
+            ),
+            bind(
+                "notes.openEditor",
+                "b1",
+                returns(json!({ "which": "camel" })),
+            ),
+            bind(
+                "notes.openeditor",
+                "b2",
+                returns(json!({ "which": "lower" })),
+            ),
+            invoke("i1", "notes.openeditor", json!({})),
+            expect_outcome(
+                "i1",
+                succeeded("i1", "notes.openeditor", json!({ "which": "lower" })),
+            ),
+            invoke("i2", "notes.openEditor", json!({})),
+            expect_outcome(
+                "i2",
+                succeeded("i2", "notes.openEditor", json!({ "which": "camel" })),
+            ),
+        ]),
+        c(
+            "case-sensitive",
+            2,
+            "Invoking an id in another letter case finds no capability",
+        )
+        .requirements(&["RCIP-PROTO-ID-04", "CL-B18-4", "RCIP-PROTO-LIFE-01"])
+        .setup(Setup::new(&one).policy(allow()).to_json())
+        .steps([
+            bind("notes.openEditor", "b1", returns(json!({}))),
+            invoke("i1", "notes.openeditor", json!({})),
+            expect_outcome(
+                "i1",
+                failed("i1", "notes.openeditor", "CAPABILITY_NOT_FOUND"),
+            ),
+            expect_handler_count(None, 0),
+        ]),
     ]
 }
 
@@ -168,10 +322,22 @@ fn case_sensitivity() -> Vec<Case> {
 /// runtime accepts them it publishes the id verbatim and the capability works.
 fn impl_defined() -> Vec<Case> {
     let ids = [
-        ("notes.getURL", "A run of capitals (getURL) is accepted or rejected at creation"),
-        ("api.v2beta", "A digit inside a segment (v2beta) is accepted or rejected at creation"),
-        ("notes2", "A trailing digit in a segment is accepted or rejected at creation"),
-        ("notes.exportAsPDF", "A trailing run of capitals is accepted or rejected at creation"),
+        (
+            "notes.getURL",
+            "A run of capitals (getURL) is accepted or rejected at creation",
+        ),
+        (
+            "api.v2beta",
+            "A digit inside a segment (v2beta) is accepted or rejected at creation",
+        ),
+        (
+            "notes2",
+            "A trailing digit in a segment is accepted or rejected at creation",
+        ),
+        (
+            "notes.exportAsPDF",
+            "A trailing run of capitals is accepted or rejected at creation",
+        ),
     ];
     ids.iter()
         .enumerate()

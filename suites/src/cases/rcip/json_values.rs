@@ -22,7 +22,10 @@ fn c(slug: &str, n: u32, description: &str) -> Case {
 }
 
 fn def() -> Def {
-    single(vec![Cap::new(OBJ, "read"), Cap::new(ANY, "read").input(json!(true)).output(json!(true))])
+    single(vec![
+        Cap::new(OBJ, "read"),
+        Cap::new(ANY, "read").input(json!(true)).output(json!(true)),
+    ])
 }
 
 pub fn section() -> Section {
@@ -38,26 +41,90 @@ pub fn section() -> Section {
 fn non_json() -> Vec<(&'static str, &'static str, Value, Vec<&'static str>)> {
     let nested = |v: Value| json!({ "a": { "b": [1, v] } });
     vec![
-        ("nan", "NaN", json!({ "v": escape::nan() }), vec!["RCIP-LIFE-JSON-03", "CL-B13-2"]),
-        ("infinity", "Infinity", json!({ "v": escape::infinity() }), vec!["RCIP-LIFE-JSON-03", "CL-B13-2"]),
-        ("neg-infinity", "-Infinity", json!({ "v": escape::neg_infinity() }), vec!["RCIP-LIFE-JSON-03", "CL-B13-2"]),
-        ("undefined-member", "an undefined member", json!({ "a": 1, "v": escape::undefined() }),
-            vec!["RCIP-LIFE-JSON-03", "CL-B13-2"]),
-        ("undefined-element", "an undefined array element", json!({ "v": [1, escape::undefined()] }),
-            vec!["RCIP-LIFE-JSON-03", "CL-B13-2"]),
-        ("cycle", "a cycle to the root", json!({ "self": escape::reference("") }), vec!["RCIP-LIFE-JSON-03", "CL-B13-2"]),
-        ("nested-cycle", "a nested cycle", json!({ "a": { "b": { "up": escape::reference("/a") } } }),
-            vec!["RCIP-LIFE-JSON-03", "CL-B13-2"]),
-        ("class-instance", "a class instance", json!({ "v": escape::class_instance("Point", json!({ "x": 1, "y": 2 })) }),
-            vec!["RCIP-LIFE-JSON-03", "CL-B13-2"]),
-        ("function", "a function", json!({ "v": escape::function() }), vec!["RCIP-LIFE-JSON-02", "CL-B13-2"]),
-        ("bigint", "a bigint", json!({ "v": escape::bigint("9007199254740993") }), vec!["RCIP-LIFE-JSON-02", "CL-B13-2"]),
-        ("symbol", "a symbol", json!({ "v": escape::symbol() }), vec!["RCIP-LIFE-JSON-02", "CL-B13-2"]),
-        ("sparse-array", "a sparse array", json!({ "v": escape::sparse_array(3, json!({ "0": 1, "2": 3 })) }),
-            vec!["RCIP-LIFE-JSON-02", "CL-B13-2"]),
-        ("nested-nan", "a deeply nested NaN", nested(escape::nan()), vec!["RCIP-LIFE-JSON-03", "CL-B13-2"]),
-        ("nested-class-instance", "a nested class instance", nested(escape::class_instance("Date", json!({}))),
-            vec!["RCIP-LIFE-JSON-03", "CL-B13-2"]),
+        (
+            "nan",
+            "NaN",
+            json!({ "v": escape::nan() }),
+            vec!["RCIP-LIFE-JSON-03", "CL-B13-2"],
+        ),
+        (
+            "infinity",
+            "Infinity",
+            json!({ "v": escape::infinity() }),
+            vec!["RCIP-LIFE-JSON-03", "CL-B13-2"],
+        ),
+        (
+            "neg-infinity",
+            "-Infinity",
+            json!({ "v": escape::neg_infinity() }),
+            vec!["RCIP-LIFE-JSON-03", "CL-B13-2"],
+        ),
+        (
+            "undefined-member",
+            "an undefined member",
+            json!({ "a": 1, "v": escape::undefined() }),
+            vec!["RCIP-LIFE-JSON-03", "CL-B13-2"],
+        ),
+        (
+            "undefined-element",
+            "an undefined array element",
+            json!({ "v": [1, escape::undefined()] }),
+            vec!["RCIP-LIFE-JSON-03", "CL-B13-2"],
+        ),
+        (
+            "cycle",
+            "a cycle to the root",
+            json!({ "self": escape::reference("") }),
+            vec!["RCIP-LIFE-JSON-03", "CL-B13-2"],
+        ),
+        (
+            "nested-cycle",
+            "a nested cycle",
+            json!({ "a": { "b": { "up": escape::reference("/a") } } }),
+            vec!["RCIP-LIFE-JSON-03", "CL-B13-2"],
+        ),
+        (
+            "class-instance",
+            "a class instance",
+            json!({ "v": escape::class_instance("Point", json!({ "x": 1, "y": 2 })) }),
+            vec!["RCIP-LIFE-JSON-03", "CL-B13-2"],
+        ),
+        (
+            "function",
+            "a function",
+            json!({ "v": escape::function() }),
+            vec!["RCIP-LIFE-JSON-02", "CL-B13-2"],
+        ),
+        (
+            "bigint",
+            "a bigint",
+            json!({ "v": escape::bigint("9007199254740993") }),
+            vec!["RCIP-LIFE-JSON-02", "CL-B13-2"],
+        ),
+        (
+            "symbol",
+            "a symbol",
+            json!({ "v": escape::symbol() }),
+            vec!["RCIP-LIFE-JSON-02", "CL-B13-2"],
+        ),
+        (
+            "sparse-array",
+            "a sparse array",
+            json!({ "v": escape::sparse_array(3, json!({ "0": 1, "2": 3 })) }),
+            vec!["RCIP-LIFE-JSON-02", "CL-B13-2"],
+        ),
+        (
+            "nested-nan",
+            "a deeply nested NaN",
+            nested(escape::nan()),
+            vec!["RCIP-LIFE-JSON-03", "CL-B13-2"],
+        ),
+        (
+            "nested-class-instance",
+            "a nested class instance",
+            nested(escape::class_instance("Date", json!({}))),
+            vec!["RCIP-LIFE-JSON-03", "CL-B13-2"],
+        ),
     ]
 }
 
@@ -68,7 +135,11 @@ fn top_level() -> Vec<(&'static str, &'static str, Value)> {
         ("top-nan", "NaN", escape::nan()),
         ("top-bigint", "a bigint", escape::bigint("1")),
         ("top-function", "a function", escape::function()),
-        ("top-class-instance", "a class instance", escape::class_instance("Note", json!({ "text": "a" }))),
+        (
+            "top-class-instance",
+            "a class instance",
+            escape::class_instance("Note", json!({ "text": "a" })),
+        ),
     ]
 }
 
@@ -88,16 +159,27 @@ fn input_case(slug: &str, description: &str, cap: &str, input: Value, reqs: &[&s
 }
 
 fn rejected_inputs() -> Vec<Case> {
-    let mut cases: Vec<Case> =
-        non_json()
+    let mut cases: Vec<Case> = non_json()
         .into_iter()
         .map(|(slug, what, input, reqs)| {
-            input_case(slug, &format!("Input holding {what} fails with INPUT_INVALID"), OBJ, input, &reqs)
+            input_case(
+                slug,
+                &format!("Input holding {what} fails with INPUT_INVALID"),
+                OBJ,
+                input,
+                &reqs,
+            )
         })
         .collect();
     cases.extend(top_level().into_iter().map(|(slug, what, input)| {
         let description = format!("A top-level input that is {what} fails with INPUT_INVALID");
-        input_case(slug, &description, ANY, input, &["RCIP-LIFE-JSON-02", "CL-B13-2", "CL-B02-1"])
+        input_case(
+            slug,
+            &description,
+            ANY,
+            input,
+            &["RCIP-LIFE-JSON-02", "CL-B13-2", "CL-B02-1"],
+        )
     }));
     cases
 }
@@ -117,21 +199,28 @@ fn output_case(slug: &str, description: &str, cap: &str, output: Value, reqs: &[
 }
 
 fn rejected_outputs() -> Vec<Case> {
-    let mut cases: Vec<Case> =
-        non_json()
+    let mut cases: Vec<Case> = non_json()
         .into_iter()
         .map(|(slug, what, output, reqs)| {
-            output_case(slug, &format!("Output holding {what} fails with OUTPUT_INVALID"), OBJ, output, &reqs)
+            output_case(
+                slug,
+                &format!("Output holding {what} fails with OUTPUT_INVALID"),
+                OBJ,
+                output,
+                &reqs,
+            )
         })
         .collect();
-    cases.extend(
-        top_level()
-            .into_iter()
-            .map(|(slug, what, output)| {
-                let description = format!("A top-level output that is {what} fails with OUTPUT_INVALID");
-                output_case(slug, &description, ANY, output, &["RCIP-LIFE-JSON-02", "CL-B13-2"])
-            }),
-    );
+    cases.extend(top_level().into_iter().map(|(slug, what, output)| {
+        let description = format!("A top-level output that is {what} fails with OUTPUT_INVALID");
+        output_case(
+            slug,
+            &description,
+            ANY,
+            output,
+            &["RCIP-LIFE-JSON-02", "CL-B13-2"],
+        )
+    }));
     cases
 }
 
@@ -142,34 +231,56 @@ fn plain_json() -> Vec<Case> {
         "b": true, "f": false, "z": null, "a": [1, "two", null, [], {}], "o": { "k": { "deep": [ { } ] } }
     });
     vec![
-        c("plain", 1, "Every plain JSON kind passes as input and as output unchanged")
-            .requirements(&["RCIP-LIFE-JSON-02", "CL-B13-1", "RCIP-LIFE-JSON-01"])
-            .setup(Setup::new(&def()).policy(allow()).to_json())
-            .steps([
-                bind(OBJ, "b1", returns(value.clone())),
-                invoke("i1", OBJ, value.clone()),
-                expect_outcome("i1", succeeded("i1", OBJ, value.clone())),
-                expect_handler_calls(None, json!([subset(json!({ "input": value }))])),
-            ]),
-        c("plain", 2, "Top-level JSON scalars and arrays pass under true schemas")
-            .requirements(&["RCIP-LIFE-JSON-02", "CL-B13-1"])
-            .setup(Setup::new(&def()).policy(allow()).to_json())
-            .steps([
-                bind(ANY, "b1", returns(json!([1, "a", null]))),
-                invoke("i1", ANY, json!("just a string")),
-                expect_outcome("i1", succeeded("i1", ANY, json!([1, "a", null]))),
-                invoke("i2", ANY, json!(null)),
-                expect_outcome("i2", succeeded("i2", ANY, json!([1, "a", null]))),
-                expect_handler_calls(None, json!([subset(json!({ "input": "just a string" })), subset(json!({ "input": null }))])),
-            ]),
-        c("plain", 3, "An object with a $value key is plain JSON and is accepted")
-            .requirements(&["RCIP-LIFE-JSON-02", "CL-B13-1"])
-            .setup(Setup::new(&def()).policy(allow()).to_json())
-            .steps([
-                bind(OBJ, "b1", returns(json!({}))),
-                invoke("i1", OBJ, json!({ "v": escape::literal(json!({ "$value": "NaN" })) })),
-                expect_outcome("i1", succeeded("i1", OBJ, json!({}))),
-            ]),
+        c(
+            "plain",
+            1,
+            "Every plain JSON kind passes as input and as output unchanged",
+        )
+        .requirements(&["RCIP-LIFE-JSON-02", "CL-B13-1", "RCIP-LIFE-JSON-01"])
+        .setup(Setup::new(&def()).policy(allow()).to_json())
+        .steps([
+            bind(OBJ, "b1", returns(value.clone())),
+            invoke("i1", OBJ, value.clone()),
+            expect_outcome("i1", succeeded("i1", OBJ, value.clone())),
+            expect_handler_calls(None, json!([subset(json!({ "input": value }))])),
+        ]),
+        c(
+            "plain",
+            2,
+            "Top-level JSON scalars and arrays pass under true schemas",
+        )
+        .requirements(&["RCIP-LIFE-JSON-02", "CL-B13-1"])
+        .setup(Setup::new(&def()).policy(allow()).to_json())
+        .steps([
+            bind(ANY, "b1", returns(json!([1, "a", null]))),
+            invoke("i1", ANY, json!("just a string")),
+            expect_outcome("i1", succeeded("i1", ANY, json!([1, "a", null]))),
+            invoke("i2", ANY, json!(null)),
+            expect_outcome("i2", succeeded("i2", ANY, json!([1, "a", null]))),
+            expect_handler_calls(
+                None,
+                json!([
+                    subset(json!({ "input": "just a string" })),
+                    subset(json!({ "input": null }))
+                ]),
+            ),
+        ]),
+        c(
+            "plain",
+            3,
+            "An object with a $value key is plain JSON and is accepted",
+        )
+        .requirements(&["RCIP-LIFE-JSON-02", "CL-B13-1"])
+        .setup(Setup::new(&def()).policy(allow()).to_json())
+        .steps([
+            bind(OBJ, "b1", returns(json!({}))),
+            invoke(
+                "i1",
+                OBJ,
+                json!({ "v": escape::literal(json!({ "$value": "NaN" })) }),
+            ),
+            expect_outcome("i1", succeeded("i1", OBJ, json!({}))),
+        ]),
     ]
 }
 

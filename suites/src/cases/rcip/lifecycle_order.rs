@@ -18,8 +18,16 @@ fn c(slug: &str, n: u32, description: &str) -> Case {
 pub fn section() -> Section {
     let setup = || Setup::new(&notes()).policy(allow()).to_json();
     let bad = json!({ "text": escape::nan() });
-    make_section(S, "Order of the invocation checks", "lifecycle_order", vec![
-        c("not-found", 1, "An undeclared capability id fails with CAPABILITY_NOT_FOUND")
+    make_section(
+        S,
+        "Order of the invocation checks",
+        "lifecycle_order",
+        vec![
+            c(
+                "not-found",
+                1,
+                "An undeclared capability id fails with CAPABILITY_NOT_FOUND",
+            )
             .requirements(&["RCIP-PROTO-LIFE-01", "CL-B03-1", "CL-B01-1", "CL-B01-3"])
             .setup(setup())
             .steps([
@@ -27,22 +35,26 @@ pub fn section() -> Section {
                 expect_outcome("i1", failed("i1", "notes.archive", "CAPABILITY_NOT_FOUND")),
                 expect_policy_count(0),
             ]),
-        c("not-found", 2, "A scope id is not a capability id")
-            .requirements(&["RCIP-PROTO-LIFE-01", "CL-B03-1"])
-            .setup(setup())
-            .steps([
-                invoke("i1", "settings", json!({})),
-                expect_outcome("i1", failed("i1", "settings", "CAPABILITY_NOT_FOUND")),
-            ]),
-        c("not-found", 3, "Lookup fails before the input is looked at")
-            .requirements(&["RCIP-PROTO-LIFE-01", "CL-B03-1"])
-            .setup(setup())
-            .steps([
-                invoke("i1", "nothing.here", bad.clone()),
-                expect_outcome("i1", failed("i1", "nothing.here", "CAPABILITY_NOT_FOUND")),
-                expect_policy_count(0),
-            ]),
-        c("unbound-first", 1, "An unbound capability fails before availability and input")
+            c("not-found", 2, "A scope id is not a capability id")
+                .requirements(&["RCIP-PROTO-LIFE-01", "CL-B03-1"])
+                .setup(setup())
+                .steps([
+                    invoke("i1", "settings", json!({})),
+                    expect_outcome("i1", failed("i1", "settings", "CAPABILITY_NOT_FOUND")),
+                ]),
+            c("not-found", 3, "Lookup fails before the input is looked at")
+                .requirements(&["RCIP-PROTO-LIFE-01", "CL-B03-1"])
+                .setup(setup())
+                .steps([
+                    invoke("i1", "nothing.here", bad.clone()),
+                    expect_outcome("i1", failed("i1", "nothing.here", "CAPABILITY_NOT_FOUND")),
+                    expect_policy_count(0),
+                ]),
+            c(
+                "unbound-first",
+                1,
+                "An unbound capability fails before availability and input",
+            )
             .requirements(&["RCIP-PROTO-LIFE-02", "CL-B03-1"])
             .setup(setup())
             .steps([
@@ -50,7 +62,11 @@ pub fn section() -> Section {
                 expect_outcome("i1", failed("i1", "notes.create", "CAPABILITY_UNBOUND")),
                 expect_policy_count(0),
             ]),
-        c("unavailable-first", 1, "An unavailable capability fails before input validation")
+            c(
+                "unavailable-first",
+                1,
+                "An unavailable capability fails before input validation",
+            )
             .requirements(&["RCIP-PROTO-LIFE-03", "CL-B03-1"])
             .setup(setup())
             .steps([
@@ -60,7 +76,11 @@ pub fn section() -> Section {
                 expect_policy_count(0),
                 expect_handler_count(None, 0),
             ]),
-        c("unavailable-first", 2, "An unavailable capability fails even with non-JSON input")
+            c(
+                "unavailable-first",
+                2,
+                "An unavailable capability fails even with non-JSON input",
+            )
             .requirements(&["RCIP-PROTO-LIFE-03", "CL-B03-1"])
             .setup(setup())
             .steps([
@@ -68,7 +88,11 @@ pub fn section() -> Section {
                 invoke("i1", "notes.create", bad.clone()),
                 expect_outcome("i1", failed("i1", "notes.create", "CAPABILITY_UNAVAILABLE")),
             ]),
-        c("input-before-policy", 1, "Invalid input fails before policy is asked")
+            c(
+                "input-before-policy",
+                1,
+                "Invalid input fails before policy is asked",
+            )
             .requirements(&["RCIP-PROTO-LIFE-04", "CL-B03-1", "CL-B13-3"])
             .setup(Setup::new(&notes()).policy_gated().to_json())
             .steps([
@@ -78,30 +102,53 @@ pub fn section() -> Section {
                 expect_policy_count(0),
                 expect_handler_count(None, 0),
             ]),
-        c("policy-last", 1, "Valid input reaches policy once, unconfirmed, before the handler")
+            c(
+                "policy-last",
+                1,
+                "Valid input reaches policy once, unconfirmed, before the handler",
+            )
             .requirements(&["RCIP-PROTO-LIFE-05", "CL-B03-1", "CL-A05-1"])
             .setup(Setup::new(&notes()).policy_gated().to_json())
             .steps([
                 bind("notes.create", "b1", returns(created())),
                 invoke("i1", "notes.create", json!({ "text": "a" })),
                 expect_pending("i1"),
-                expect_policy_calls(None, json!([policy_call("notes.create", json!({ "text": "a" }), crate::pattern::any(), false)])),
+                expect_policy_calls(
+                    None,
+                    json!([policy_call(
+                        "notes.create",
+                        json!({ "text": "a" }),
+                        crate::pattern::any(),
+                        false
+                    )]),
+                ),
                 expect_handler_count(None, 0),
                 gate_policy(1, ret(allow())),
                 expect_outcome("i1", succeeded("i1", "notes.create", created())),
             ]),
-        c("aborted-signal", 1, "An already-aborted signal runs neither policy nor handler")
+            c(
+                "aborted-signal",
+                1,
+                "An already-aborted signal runs neither policy nor handler",
+            )
             .requirements(&["RCIP-LIFE-CANCEL-01", "CL-B11-1", "CL-B03-2"])
             .setup(Setup::new(&notes()).policy_gated().to_json())
             .steps([
                 abort("s1"),
                 bind("notes.create", "b1", returns(created())),
                 invoke_signal("i1", "notes.create", json!({ "text": "a" }), "s1"),
-                expect_outcome("i1", failed("i1", "notes.create", "EXECUTION_ABORTED")).reqs(&["RCIP-LIFE-CANCEL-01", "CL-B11-1"]),
+                expect_outcome("i1", failed("i1", "notes.create", "EXECUTION_ABORTED"))
+                    .reqs(&["RCIP-LIFE-CANCEL-01", "CL-B11-1"]),
                 expect_handler_count(None, 0).reqs(&["RCIP-LIFE-CANCEL-01", "CL-B11-1"]),
-                expect_policy_count(0).strict(Strictness::Recommended).reqs(&["CL-B03-2"]),
+                expect_policy_count(0)
+                    .strict(Strictness::Recommended)
+                    .reqs(&["CL-B03-2"]),
             ]),
-        c("aborted-signal", 2, "An already-aborted signal is reported after lookup failures")
+            c(
+                "aborted-signal",
+                2,
+                "An already-aborted signal is reported after lookup failures",
+            )
             .requirements(&["CL-B03-2"])
             .strictness(Strictness::Recommended)
             .setup(setup())
@@ -112,18 +159,28 @@ pub fn section() -> Section {
                 invoke_signal("i2", "notes.create", json!({ "text": "a" }), "s1"),
                 expect_outcome("i2", failed("i2", "notes.create", "CAPABILITY_UNBOUND")),
             ]),
-        c("aborted-signal", 3, "An already-aborted signal is reported after input validation")
+            c(
+                "aborted-signal",
+                3,
+                "An already-aborted signal is reported after input validation",
+            )
             .requirements(&["CL-B03-2"])
             .strictness(Strictness::Recommended)
             .setup(setup())
             .steps([
                 abort("s1"),
-                bind_avail("notes.list", "b1", returns(json!({ "items": [] })), unavailable()),
+                bind_avail(
+                    "notes.list",
+                    "b1",
+                    returns(json!({ "items": [] })),
+                    unavailable(),
+                ),
                 bind("notes.create", "b2", returns(created())),
                 invoke_signal("i1", "notes.list", json!({}), "s1"),
                 expect_outcome("i1", failed("i1", "notes.list", "CAPABILITY_UNAVAILABLE")),
                 invoke_signal("i2", "notes.create", json!({}), "s1"),
                 expect_outcome("i2", failed("i2", "notes.create", "INPUT_INVALID")),
             ]),
-    ])
+        ],
+    )
 }

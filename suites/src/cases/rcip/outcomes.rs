@@ -112,11 +112,30 @@ pub fn section() -> Section {
 /// CL-B02-1: whatever the request, the call settles to an outcome.
 fn never_throws() -> Vec<Case> {
     let odd: Vec<(&str, &str, Value, &str)> = vec![
-        ("", "An empty capability id settles to CAPABILITY_NOT_FOUND", json!({}), "CAPABILITY_NOT_FOUND"),
-        ("Not An Id!", "A malformed capability id settles to CAPABILITY_NOT_FOUND", json!({}), "CAPABILITY_NOT_FOUND"),
-        ("notes.create", "An undefined input settles to INPUT_INVALID", escape::undefined(), "INPUT_INVALID"),
-        ("notes.create", "A cyclic input settles to INPUT_INVALID",
-            json!({ "text": "a", "me": escape::reference("") }), "INPUT_INVALID"),
+        (
+            "",
+            "An empty capability id settles to CAPABILITY_NOT_FOUND",
+            json!({}),
+            "CAPABILITY_NOT_FOUND",
+        ),
+        (
+            "Not An Id!",
+            "A malformed capability id settles to CAPABILITY_NOT_FOUND",
+            json!({}),
+            "CAPABILITY_NOT_FOUND",
+        ),
+        (
+            "notes.create",
+            "An undefined input settles to INPUT_INVALID",
+            escape::undefined(),
+            "INPUT_INVALID",
+        ),
+        (
+            "notes.create",
+            "A cyclic input settles to INPUT_INVALID",
+            json!({ "text": "a", "me": escape::reference("") }),
+            "INPUT_INVALID",
+        ),
     ];
     odd.into_iter()
         .enumerate()

@@ -25,7 +25,12 @@ fn setup() -> Value {
 
 /// The handler returns `output`; the invocation must give OUTPUT_INVALID after one handler call.
 fn invalid(slug: &str, n: u32, description: &str, output: Value, reqs: &[&str]) -> Case {
-    let mut all = vec!["CL-B12-1", "RCIP-PROTO-LIFE-08", "RCIP-LIFE-OUTPUT-01", "RCIP-LIFE-SCHEMA-04"];
+    let mut all = vec![
+        "CL-B12-1",
+        "RCIP-PROTO-LIFE-08",
+        "RCIP-LIFE-OUTPUT-01",
+        "RCIP-LIFE-SCHEMA-04",
+    ];
     all.extend_from_slice(reqs);
     c(slug, n, description)
         .requirements(&all)
@@ -39,7 +44,11 @@ fn invalid(slug: &str, n: u32, description: &str, output: Value, reqs: &[&str]) 
 }
 
 fn open_output(schema: Value) -> Value {
-    Setup::new(&single(vec![Cap::new("notes.export", "read").output(schema)])).policy(allow()).to_json()
+    Setup::new(&single(vec![
+        Cap::new("notes.export", "read").output(schema)
+    ]))
+    .policy(allow())
+    .to_json()
 }
 
 pub fn section() -> Section {

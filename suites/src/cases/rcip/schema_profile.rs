@@ -27,7 +27,12 @@ pub fn section() -> Section {
     cases.extend(configuration_errors());
     cases.extend(accepted_schemas());
     cases.extend(ajv_strictness());
-    make_section(S, "Schema profile: JSON Schema 2020-12, strict", "schema_profile", cases)
+    make_section(
+        S,
+        "Schema profile: JSON Schema 2020-12, strict",
+        "schema_profile",
+        cases,
+    )
 }
 
 fn def_with_input(schema: Value) -> Def {
@@ -40,10 +45,21 @@ fn with_property(property: Value) -> Value {
 }
 
 /// A valid instance: the handler receives it unchanged and the invocation succeeds.
-fn accepts(slug: &str, n: u32, description: &str, schema: Value, input: Value, reqs: &[&str]) -> Case {
+fn accepts(
+    slug: &str,
+    n: u32,
+    description: &str,
+    schema: Value,
+    input: Value,
+    reqs: &[&str],
+) -> Case {
     c(slug, n, description)
         .requirements(reqs)
-        .setup(Setup::new(&def_with_input(schema)).policy(allow()).to_json())
+        .setup(
+            Setup::new(&def_with_input(schema))
+                .policy(allow())
+                .to_json(),
+        )
         .steps([
             bind(CAP, "b1", returns(json!({}))),
             invoke("i1", CAP, input.clone()),
@@ -65,7 +81,11 @@ fn rejects(
 ) -> Case {
     c(slug, n, description)
         .requirements(reqs)
-        .setup(Setup::new(&def_with_input(schema)).policy(allow()).to_json())
+        .setup(
+            Setup::new(&def_with_input(schema))
+                .policy(allow())
+                .to_json(),
+        )
         .steps([
             bind(CAP, "b1", returns(json!({}))),
             invoke("i1", CAP, input),
@@ -106,12 +126,15 @@ fn instances() -> Vec<Case> {
     let enumerated = with_property(json!({ "type": "string", "enum": ["low", "high"] }));
     let constant = with_property(json!({ "const": "v1" }));
     let bounds = with_property(json!({ "type": "integer", "minimum": 1, "maximum": 10 }));
-    let exclusive = with_property(json!({ "type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1 }));
+    let exclusive =
+        with_property(json!({ "type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1 }));
     let multiple = with_property(json!({ "type": "integer", "multipleOf": 5 }));
     let strings = with_property(json!({ "type": "string", "minLength": 2, "maxLength": 4 }));
     let pattern = with_property(json!({ "type": "string", "pattern": "^[a-z]+$" }));
     let code_points = with_property(json!({ "type": "string", "maxLength": 1 }));
-    let arrays = with_property(json!({ "type": "array", "minItems": 1, "maxItems": 2, "uniqueItems": true }));
+    let arrays = with_property(
+        json!({ "type": "array", "minItems": 1, "maxItems": 2, "uniqueItems": true }),
+    );
     let referenced = json!({
         "type": "object",
         "properties": { "p": { "$ref": "#/$defs/point" } },
@@ -120,83 +143,388 @@ fn instances() -> Vec<Case> {
             "type": "object", "properties": { "x": { "type": "number" }, "y": { "type": "number" } }, "required": ["x", "y"]
         } }
     });
-    let boolean_member = json!({ "type": "object", "properties": { "legacy": false, "any": true } });
+    let boolean_member =
+        json!({ "type": "object", "properties": { "legacy": false, "any": true } });
     vec![
-        accepts("type", 1, "Instances of each JSON type match their type keyword", typed.clone(),
-            json!({ "i": 3, "n": 1.5, "s": "x", "b": true, "z": null, "a": [1], "o": {} }), &kw(&[])),
-        rejects("type", 2, "A fractional number fails type integer", typed.clone(), json!({ "i": 1.5 }),
-            &[("/i", "type")], &kw(&[])),
-        rejects("type", 3, "A string fails type boolean", typed.clone(), json!({ "b": "true" }), &[("/b", "type")], &kw(&["CL-B19-2"])),
-        rejects("type", 4, "A number fails type null", typed.clone(), json!({ "z": 0 }), &[("/z", "type")], &kw(&[])),
-        rejects("type", 5, "An object fails type array", typed, json!({ "a": {} }), &[("/a", "type")], &kw(&[])),
-        rejects("type", 6, "An array input fails a top-level type object", json!({ "type": "object" }), json!([]),
-            &[("", "type")], &kw(&[])),
-        accepts("required", 1, "An instance with every required member is valid", required.clone(),
-            json!({ "title": "t", "body": "b" }), &kw(&[])),
-        rejects("required", 2, "A missing required member is reported at the object", required,
-            json!({ "title": "t" }), &[("", "required")], &kw(&[])),
-        accepts("additional-properties", 1, "Declared members only pass additionalProperties false", closed.clone(),
-            json!({ "title": "t" }), &kw(&[])),
-        rejects("additional-properties", 2, "An extra member fails additionalProperties false", closed,
-            json!({ "title": "t", "extra": 1 }), &[("", "additionalProperties")], &kw(&[])),
-        accepts("additional-properties", 3, "Members matching an additionalProperties schema pass", map.clone(),
-            json!({ "a": 1, "b": 2 }), &kw(&[])),
-        rejects("additional-properties", 4, "A member failing the additionalProperties schema is reported", map,
-            json!({ "a": 1, "b": "two" }), &[("/b", "type")], &kw(&[])),
-        accepts("items", 1, "Every array element matching items is valid", items.clone(), json!({ "p": ["a", "b"] }), &kw(&[])),
-        rejects("items", 2, "An element failing items is reported at its index", items, json!({ "p": ["a", 1] }),
-            &[("/p/1", "type")], &kw(&[])),
-        accepts("prefix-items", 1, "A tuple matching prefixItems is valid", tuple.clone(), json!({ "p": ["a", 1] }), &kw(&[])),
-        rejects("prefix-items", 2, "A tuple element of the wrong type is reported at its index", tuple.clone(),
-            json!({ "p": ["a", "b"] }), &[("/p/1", "type")], &kw(&[])),
+        accepts(
+            "type",
+            1,
+            "Instances of each JSON type match their type keyword",
+            typed.clone(),
+            json!({ "i": 3, "n": 1.5, "s": "x", "b": true, "z": null, "a": [1], "o": {} }),
+            &kw(&[]),
+        ),
+        rejects(
+            "type",
+            2,
+            "A fractional number fails type integer",
+            typed.clone(),
+            json!({ "i": 1.5 }),
+            &[("/i", "type")],
+            &kw(&[]),
+        ),
+        rejects(
+            "type",
+            3,
+            "A string fails type boolean",
+            typed.clone(),
+            json!({ "b": "true" }),
+            &[("/b", "type")],
+            &kw(&["CL-B19-2"]),
+        ),
+        rejects(
+            "type",
+            4,
+            "A number fails type null",
+            typed.clone(),
+            json!({ "z": 0 }),
+            &[("/z", "type")],
+            &kw(&[]),
+        ),
+        rejects(
+            "type",
+            5,
+            "An object fails type array",
+            typed,
+            json!({ "a": {} }),
+            &[("/a", "type")],
+            &kw(&[]),
+        ),
+        rejects(
+            "type",
+            6,
+            "An array input fails a top-level type object",
+            json!({ "type": "object" }),
+            json!([]),
+            &[("", "type")],
+            &kw(&[]),
+        ),
+        accepts(
+            "required",
+            1,
+            "An instance with every required member is valid",
+            required.clone(),
+            json!({ "title": "t", "body": "b" }),
+            &kw(&[]),
+        ),
+        rejects(
+            "required",
+            2,
+            "A missing required member is reported at the object",
+            required,
+            json!({ "title": "t" }),
+            &[("", "required")],
+            &kw(&[]),
+        ),
+        accepts(
+            "additional-properties",
+            1,
+            "Declared members only pass additionalProperties false",
+            closed.clone(),
+            json!({ "title": "t" }),
+            &kw(&[]),
+        ),
+        rejects(
+            "additional-properties",
+            2,
+            "An extra member fails additionalProperties false",
+            closed,
+            json!({ "title": "t", "extra": 1 }),
+            &[("", "additionalProperties")],
+            &kw(&[]),
+        ),
+        accepts(
+            "additional-properties",
+            3,
+            "Members matching an additionalProperties schema pass",
+            map.clone(),
+            json!({ "a": 1, "b": 2 }),
+            &kw(&[]),
+        ),
+        rejects(
+            "additional-properties",
+            4,
+            "A member failing the additionalProperties schema is reported",
+            map,
+            json!({ "a": 1, "b": "two" }),
+            &[("/b", "type")],
+            &kw(&[]),
+        ),
+        accepts(
+            "items",
+            1,
+            "Every array element matching items is valid",
+            items.clone(),
+            json!({ "p": ["a", "b"] }),
+            &kw(&[]),
+        ),
+        rejects(
+            "items",
+            2,
+            "An element failing items is reported at its index",
+            items,
+            json!({ "p": ["a", 1] }),
+            &[("/p/1", "type")],
+            &kw(&[]),
+        ),
+        accepts(
+            "prefix-items",
+            1,
+            "A tuple matching prefixItems is valid",
+            tuple.clone(),
+            json!({ "p": ["a", 1] }),
+            &kw(&[]),
+        ),
+        rejects(
+            "prefix-items",
+            2,
+            "A tuple element of the wrong type is reported at its index",
+            tuple.clone(),
+            json!({ "p": ["a", "b"] }),
+            &[("/p/1", "type")],
+            &kw(&[]),
+        ),
         extra_tuple_element(tuple),
-        accepts("enum", 1, "A listed value passes enum", enumerated.clone(), json!({ "p": "high" }), &kw(&[])),
-        rejects("enum", 2, "An unlisted value fails enum", enumerated, json!({ "p": "mid" }), &[("/p", "enum")], &kw(&[])),
-        accepts("const", 1, "The constant value passes const", constant.clone(), json!({ "p": "v1" }), &kw(&[])),
-        rejects("const", 2, "Another value fails const", constant, json!({ "p": "v2" }), &[("/p", "const")], &kw(&[])),
-        accepts("numeric-bounds", 1, "Numbers at the inclusive bounds are valid", bounds.clone(), json!({ "p": 10 }), &kw(&[])),
-        rejects("numeric-bounds", 2, "A number below minimum fails", bounds.clone(), json!({ "p": 0 }), &[("/p", "minimum")], &kw(&[])),
-        rejects("numeric-bounds", 3, "A number above maximum fails", bounds, json!({ "p": 11 }), &[("/p", "maximum")], &kw(&[])),
-        accepts("numeric-bounds", 4, "A number strictly inside exclusive bounds is valid", exclusive.clone(), json!({ "p": 0.5 }), &kw(&[])),
-        rejects("numeric-bounds", 5, "A number equal to exclusiveMinimum fails", exclusive.clone(), json!({ "p": 0 }),
-            &[("/p", "exclusiveMinimum")], &kw(&[])),
-        rejects("numeric-bounds", 6, "A number equal to exclusiveMaximum fails", exclusive, json!({ "p": 1 }),
-            &[("/p", "exclusiveMaximum")], &kw(&[])),
-        accepts("numeric-bounds", 7, "A multiple of multipleOf is valid", multiple.clone(), json!({ "p": 15 }), &kw(&[])),
-        rejects("numeric-bounds", 8, "A number that is not a multiple fails multipleOf", multiple, json!({ "p": 7 }),
-            &[("/p", "multipleOf")], &kw(&[])),
-        accepts("string-bounds", 1, "A string within minLength and maxLength is valid", strings.clone(), json!({ "p": "abc" }), &kw(&[])),
-        rejects("string-bounds", 2, "A string shorter than minLength fails", strings.clone(), json!({ "p": "a" }),
-            &[("/p", "minLength")], &kw(&[])),
-        rejects("string-bounds", 3, "A string longer than maxLength fails", strings, json!({ "p": "abcde" }),
-            &[("/p", "maxLength")], &kw(&[])),
-        accepts("string-bounds", 4, "String length counts code points, not UTF-16 units", code_points,
-            json!({ "p": "\u{1F600}" }), &kw(&[])),
-        accepts("pattern", 1, "A string matching pattern is valid", pattern.clone(), json!({ "p": "abc" }), &kw(&[])),
-        rejects("pattern", 2, "A string not matching pattern fails", pattern, json!({ "p": "ab1" }), &[("/p", "pattern")], &kw(&[])),
-        accepts("array-bounds", 1, "An array within minItems and maxItems with unique items is valid", arrays.clone(),
-            json!({ "p": [1, 2] }), &kw(&[])),
-        rejects("array-bounds", 2, "An empty array fails minItems", arrays.clone(), json!({ "p": [] }), &[("/p", "minItems")], &kw(&[])),
-        rejects("array-bounds", 3, "Too many elements fail maxItems", arrays.clone(), json!({ "p": [1, 2, 3] }),
-            &[("/p", "maxItems")], &kw(&[])),
-        rejects("array-bounds", 4, "Repeated elements fail uniqueItems", arrays, json!({ "p": [1, 1] }), &[("/p", "uniqueItems")], &kw(&[])),
-        accepts("ref", 1, "An instance valid against a local $defs target is valid", referenced.clone(),
-            json!({ "p": { "x": 1, "y": 2 } }), &kw(&["CL-B19-7"])),
-        rejects("ref", 2, "A violation inside a $ref target is reported at its path", referenced,
-            json!({ "p": { "x": 1, "y": "2" } }), &[("/p/y", "type")], &kw(&["CL-B19-7"])),
-        accepts("boolean-schema", 1, "A true subschema accepts any value", boolean_member.clone(),
-            json!({ "any": [1, { "x": null }] }), &kw(&[])),
+        accepts(
+            "enum",
+            1,
+            "A listed value passes enum",
+            enumerated.clone(),
+            json!({ "p": "high" }),
+            &kw(&[]),
+        ),
+        rejects(
+            "enum",
+            2,
+            "An unlisted value fails enum",
+            enumerated,
+            json!({ "p": "mid" }),
+            &[("/p", "enum")],
+            &kw(&[]),
+        ),
+        accepts(
+            "const",
+            1,
+            "The constant value passes const",
+            constant.clone(),
+            json!({ "p": "v1" }),
+            &kw(&[]),
+        ),
+        rejects(
+            "const",
+            2,
+            "Another value fails const",
+            constant,
+            json!({ "p": "v2" }),
+            &[("/p", "const")],
+            &kw(&[]),
+        ),
+        accepts(
+            "numeric-bounds",
+            1,
+            "Numbers at the inclusive bounds are valid",
+            bounds.clone(),
+            json!({ "p": 10 }),
+            &kw(&[]),
+        ),
+        rejects(
+            "numeric-bounds",
+            2,
+            "A number below minimum fails",
+            bounds.clone(),
+            json!({ "p": 0 }),
+            &[("/p", "minimum")],
+            &kw(&[]),
+        ),
+        rejects(
+            "numeric-bounds",
+            3,
+            "A number above maximum fails",
+            bounds,
+            json!({ "p": 11 }),
+            &[("/p", "maximum")],
+            &kw(&[]),
+        ),
+        accepts(
+            "numeric-bounds",
+            4,
+            "A number strictly inside exclusive bounds is valid",
+            exclusive.clone(),
+            json!({ "p": 0.5 }),
+            &kw(&[]),
+        ),
+        rejects(
+            "numeric-bounds",
+            5,
+            "A number equal to exclusiveMinimum fails",
+            exclusive.clone(),
+            json!({ "p": 0 }),
+            &[("/p", "exclusiveMinimum")],
+            &kw(&[]),
+        ),
+        rejects(
+            "numeric-bounds",
+            6,
+            "A number equal to exclusiveMaximum fails",
+            exclusive,
+            json!({ "p": 1 }),
+            &[("/p", "exclusiveMaximum")],
+            &kw(&[]),
+        ),
+        accepts(
+            "numeric-bounds",
+            7,
+            "A multiple of multipleOf is valid",
+            multiple.clone(),
+            json!({ "p": 15 }),
+            &kw(&[]),
+        ),
+        rejects(
+            "numeric-bounds",
+            8,
+            "A number that is not a multiple fails multipleOf",
+            multiple,
+            json!({ "p": 7 }),
+            &[("/p", "multipleOf")],
+            &kw(&[]),
+        ),
+        accepts(
+            "string-bounds",
+            1,
+            "A string within minLength and maxLength is valid",
+            strings.clone(),
+            json!({ "p": "abc" }),
+            &kw(&[]),
+        ),
+        rejects(
+            "string-bounds",
+            2,
+            "A string shorter than minLength fails",
+            strings.clone(),
+            json!({ "p": "a" }),
+            &[("/p", "minLength")],
+            &kw(&[]),
+        ),
+        rejects(
+            "string-bounds",
+            3,
+            "A string longer than maxLength fails",
+            strings,
+            json!({ "p": "abcde" }),
+            &[("/p", "maxLength")],
+            &kw(&[]),
+        ),
+        accepts(
+            "string-bounds",
+            4,
+            "String length counts code points, not UTF-16 units",
+            code_points,
+            json!({ "p": "\u{1F600}" }),
+            &kw(&[]),
+        ),
+        accepts(
+            "pattern",
+            1,
+            "A string matching pattern is valid",
+            pattern.clone(),
+            json!({ "p": "abc" }),
+            &kw(&[]),
+        ),
+        rejects(
+            "pattern",
+            2,
+            "A string not matching pattern fails",
+            pattern,
+            json!({ "p": "ab1" }),
+            &[("/p", "pattern")],
+            &kw(&[]),
+        ),
+        accepts(
+            "array-bounds",
+            1,
+            "An array within minItems and maxItems with unique items is valid",
+            arrays.clone(),
+            json!({ "p": [1, 2] }),
+            &kw(&[]),
+        ),
+        rejects(
+            "array-bounds",
+            2,
+            "An empty array fails minItems",
+            arrays.clone(),
+            json!({ "p": [] }),
+            &[("/p", "minItems")],
+            &kw(&[]),
+        ),
+        rejects(
+            "array-bounds",
+            3,
+            "Too many elements fail maxItems",
+            arrays.clone(),
+            json!({ "p": [1, 2, 3] }),
+            &[("/p", "maxItems")],
+            &kw(&[]),
+        ),
+        rejects(
+            "array-bounds",
+            4,
+            "Repeated elements fail uniqueItems",
+            arrays,
+            json!({ "p": [1, 1] }),
+            &[("/p", "uniqueItems")],
+            &kw(&[]),
+        ),
+        accepts(
+            "ref",
+            1,
+            "An instance valid against a local $defs target is valid",
+            referenced.clone(),
+            json!({ "p": { "x": 1, "y": 2 } }),
+            &kw(&["CL-B19-7"]),
+        ),
+        rejects(
+            "ref",
+            2,
+            "A violation inside a $ref target is reported at its path",
+            referenced,
+            json!({ "p": { "x": 1, "y": "2" } }),
+            &[("/p/y", "type")],
+            &kw(&["CL-B19-7"]),
+        ),
+        accepts(
+            "boolean-schema",
+            1,
+            "A true subschema accepts any value",
+            boolean_member.clone(),
+            json!({ "any": [1, { "x": null }] }),
+            &kw(&[]),
+        ),
         false_subschema(boolean_member),
-        accepts("boolean-schema", 3, "A top-level true schema accepts any JSON input", json!(true), json!([1, "two"]), &kw(&[])),
-        c("boolean-schema", 4, "A top-level false schema rejects every input")
-            .requirements(&kw(&[]))
-            .setup(Setup::new(&def_with_input(json!(false))).policy(allow()).to_json())
-            .steps([
-                bind(CAP, "b1", returns(json!({}))),
-                invoke("i1", CAP, json!({})),
-                expect_outcome("i1", failed("i1", CAP, "INPUT_INVALID")),
-                expect_handler_count(None, 0),
-            ]),
+        accepts(
+            "boolean-schema",
+            3,
+            "A top-level true schema accepts any JSON input",
+            json!(true),
+            json!([1, "two"]),
+            &kw(&[]),
+        ),
+        c(
+            "boolean-schema",
+            4,
+            "A top-level false schema rejects every input",
+        )
+        .requirements(&kw(&[]))
+        .setup(
+            Setup::new(&def_with_input(json!(false)))
+                .policy(allow())
+                .to_json(),
+        )
+        .steps([
+            bind(CAP, "b1", returns(json!({}))),
+            invoke("i1", CAP, json!({})),
+            expect_outcome("i1", failed("i1", CAP, "INPUT_INVALID")),
+            expect_handler_count(None, 0),
+        ]),
     ]
 }
 
@@ -261,16 +589,49 @@ fn not_modified() -> Vec<Case> {
     });
     let open = json!({ "type": "object", "properties": { "title": { "type": "string" } } });
     vec![
-        rejects("no-coercion", 1, "A numeric string is not coerced to an integer", integer, json!({ "p": "5" }),
-            &[("/p", "type")], &["CL-B19-2", "RCIP-LIFE-SCHEMA-05"]),
-        rejects("no-coercion", 2, "A number is not coerced to a string", string.clone(), json!({ "p": 5 }),
-            &[("/p", "type")], &["CL-B19-2", "RCIP-LIFE-SCHEMA-05"]),
-        rejects("no-coercion", 3, "null is not coerced to an empty string", string, json!({ "p": null }),
-            &[("/p", "type")], &["CL-B19-2", "RCIP-LIFE-SCHEMA-05"]),
-        accepts("no-defaults", 1, "A schema default is not inserted into the handler's input", defaults,
-            json!({ "title": "t" }), &["CL-B19-3", "RCIP-LIFE-SCHEMA-05"]),
-        accepts("no-removal", 1, "Undeclared members reach the handler when not forbidden", open,
-            json!({ "title": "t", "color": "red", "nested": { "k": [1] } }), &["CL-B19-4", "RCIP-LIFE-SCHEMA-06"]),
+        rejects(
+            "no-coercion",
+            1,
+            "A numeric string is not coerced to an integer",
+            integer,
+            json!({ "p": "5" }),
+            &[("/p", "type")],
+            &["CL-B19-2", "RCIP-LIFE-SCHEMA-05"],
+        ),
+        rejects(
+            "no-coercion",
+            2,
+            "A number is not coerced to a string",
+            string.clone(),
+            json!({ "p": 5 }),
+            &[("/p", "type")],
+            &["CL-B19-2", "RCIP-LIFE-SCHEMA-05"],
+        ),
+        rejects(
+            "no-coercion",
+            3,
+            "null is not coerced to an empty string",
+            string,
+            json!({ "p": null }),
+            &[("/p", "type")],
+            &["CL-B19-2", "RCIP-LIFE-SCHEMA-05"],
+        ),
+        accepts(
+            "no-defaults",
+            1,
+            "A schema default is not inserted into the handler's input",
+            defaults,
+            json!({ "title": "t" }),
+            &["CL-B19-3", "RCIP-LIFE-SCHEMA-05"],
+        ),
+        accepts(
+            "no-removal",
+            1,
+            "Undeclared members reach the handler when not forbidden",
+            open,
+            json!({ "title": "t", "color": "red", "nested": { "k": [1] } }),
+            &["CL-B19-4", "RCIP-LIFE-SCHEMA-06"],
+        ),
     ]
 }
 
@@ -300,18 +661,47 @@ fn all_errors() -> Vec<Case> {
         ]
     };
     vec![
-        c("all-errors", 1, "Two independent member violations are both reported")
-            .requirements(&["RCIP-LIFE-SCHEMA-03", "CL-B19-9", "CL-A06-2", "CL-A06-3"])
-            .setup(Setup::new(&def_with_input(two.clone())).policy(allow()).to_json())
-            .steps(required_steps(json!({ "title": 1, "count": -1 }), &[("/title", "type"), ("/count", "minimum")])),
-        c("all-errors", 2, "A missing member and an extra member are both reported")
-            .requirements(&["RCIP-LIFE-SCHEMA-03", "CL-B19-9", "CL-A06-3"])
-            .setup(Setup::new(&def_with_input(two)).policy(allow()).to_json())
-            .steps(required_steps(json!({ "title": "t", "extra": true }), &[("", "required"), ("", "additionalProperties")])),
-        c("all-errors", 3, "Violations in several array elements are all reported")
-            .requirements(&["RCIP-LIFE-SCHEMA-03", "CL-B19-9"])
-            .setup(Setup::new(&def_with_input(schema_three)).policy(allow()).to_json())
-            .steps(required_steps(json!({ "tags": [1, "ok", false] }), &[("/tags/0", "type"), ("/tags/2", "type")])),
+        c(
+            "all-errors",
+            1,
+            "Two independent member violations are both reported",
+        )
+        .requirements(&["RCIP-LIFE-SCHEMA-03", "CL-B19-9", "CL-A06-2", "CL-A06-3"])
+        .setup(
+            Setup::new(&def_with_input(two.clone()))
+                .policy(allow())
+                .to_json(),
+        )
+        .steps(required_steps(
+            json!({ "title": 1, "count": -1 }),
+            &[("/title", "type"), ("/count", "minimum")],
+        )),
+        c(
+            "all-errors",
+            2,
+            "A missing member and an extra member are both reported",
+        )
+        .requirements(&["RCIP-LIFE-SCHEMA-03", "CL-B19-9", "CL-A06-3"])
+        .setup(Setup::new(&def_with_input(two)).policy(allow()).to_json())
+        .steps(required_steps(
+            json!({ "title": "t", "extra": true }),
+            &[("", "required"), ("", "additionalProperties")],
+        )),
+        c(
+            "all-errors",
+            3,
+            "Violations in several array elements are all reported",
+        )
+        .requirements(&["RCIP-LIFE-SCHEMA-03", "CL-B19-9"])
+        .setup(
+            Setup::new(&def_with_input(schema_three))
+                .policy(allow())
+                .to_json(),
+        )
+        .steps(required_steps(
+            json!({ "tags": [1, "ok", false] }),
+            &[("/tags/0", "type"), ("/tags/2", "type")],
+        )),
     ]
 }
 
@@ -320,7 +710,12 @@ fn config_error(slug: &str, n: u32, description: &str, cap: Cap, reqs: &[&str]) 
     let def = single(vec![cap]);
     c(slug, n, description)
         .requirements(reqs)
-        .setup(Setup::new(&def).policy(allow()).creation("may-throw").to_json())
+        .setup(
+            Setup::new(&def)
+                .policy(allow())
+                .creation("may-throw")
+                .to_json(),
+        )
         .notes("creation may throw; if it does not, binding must throw (CL-B19-8)")
         .steps([
             bind(CAP, "b1", returns(json!({}))).throws(true),
@@ -332,9 +727,26 @@ fn config_error(slug: &str, n: u32, description: &str, cap: Cap, reqs: &[&str]) 
 fn configuration_errors() -> Vec<Case> {
     let input = |schema: Value| Cap::new(CAP, "read").input(schema);
     let output = |schema: Value| Cap::new(CAP, "read").output(schema);
-    let format = ["CL-B19-5", "RCIP-LIFE-SCHEMA-02", "RCIP-LIFE-SCHEMA-09", "RCIP-LIFE-SCHEMA-10", "CL-B19-8"];
-    let unknown = ["CL-B19-6", "RCIP-LIFE-SCHEMA-02", "RCIP-LIFE-SCHEMA-09", "RCIP-LIFE-SCHEMA-10", "CL-B19-8"];
-    let remote = ["CL-B19-7", "RCIP-LIFE-SCHEMA-09", "RCIP-LIFE-SCHEMA-10", "CL-B19-8"];
+    let format = [
+        "CL-B19-5",
+        "RCIP-LIFE-SCHEMA-02",
+        "RCIP-LIFE-SCHEMA-09",
+        "RCIP-LIFE-SCHEMA-10",
+        "CL-B19-8",
+    ];
+    let unknown = [
+        "CL-B19-6",
+        "RCIP-LIFE-SCHEMA-02",
+        "RCIP-LIFE-SCHEMA-09",
+        "RCIP-LIFE-SCHEMA-10",
+        "CL-B19-8",
+    ];
+    let remote = [
+        "CL-B19-7",
+        "RCIP-LIFE-SCHEMA-09",
+        "RCIP-LIFE-SCHEMA-10",
+        "CL-B19-8",
+    ];
     let invalid = ["CL-B19-8", "RCIP-LIFE-SCHEMA-08", "RCIP-LIFE-SCHEMA-09"];
     vec![
         config_error("format", 1, "A format keyword in an input schema is a configuration error",
@@ -370,6 +782,16 @@ fn configuration_errors() -> Vec<Case> {
             input(json!({ "type": "object", "required": "title" })), &invalid),
         config_error("malformed", 4, "A schema that is neither object nor boolean is rejected",
             input(json!("object")), &invalid),
+        c("with-examples", 1, "An invalid input schema with usage examples fails at creation")
+            .requirements(&["RCIP-LIFE-SCHEMA-08", "RCIP-LIFE-SCHEMA-09", "CL-B19-5", "CL-B19-8", "CL-B18-8"])
+            .notes("usage examples are validated at creation, so their schema is compiled (and rejected) then")
+            .setup(
+                Setup::new(&single(vec![Cap::new(CAP, "read")
+                    .input(with_property(json!({ "type": "string", "format": "email" })))
+                    .usage(json!({ "whenToUse": "To check", "examples": [ { "description": "One", "input": { "p": "a@b.c" } } ] }))]))
+                .creation("throws")
+                .to_json(),
+            ),
     ]
 }
 
@@ -437,18 +859,36 @@ fn accepted_schemas() -> Vec<Case> {
 /// either rejects the schema at creation or publishes it unchanged.
 fn ajv_strictness() -> Vec<Case> {
     let schemas = [
-        ("properties-without-type", "properties without type may be rejected at creation",
-            json!({ "properties": { "a": { "type": "string" } } })),
-        ("union-type", "A union type list may be rejected at creation",
-            json!({ "type": "object", "properties": { "a": { "type": ["string", "null"] } } })),
-        ("open-tuple", "A tuple without bounds may be rejected at creation",
-            json!({ "type": "object", "properties": { "a": { "type": "array", "prefixItems": [ { "type": "string" } ] } } })),
-        ("required-undeclared", "required naming an undeclared member may be rejected at creation",
-            json!({ "type": "object", "properties": { "a": { "type": "string" } }, "required": ["b"] })),
-        ("anchor", "A $anchor keyword may be rejected at creation",
-            json!({ "type": "object", "$anchor": "note" })),
-        ("unreferenced-defs", "An invalid unreferenced $defs entry may be accepted at creation",
-            json!({ "type": "object", "$defs": { "unused": { "type": "string", "format": "email" } } })),
+        (
+            "properties-without-type",
+            "properties without type may be rejected at creation",
+            json!({ "properties": { "a": { "type": "string" } } }),
+        ),
+        (
+            "union-type",
+            "A union type list may be rejected at creation",
+            json!({ "type": "object", "properties": { "a": { "type": ["string", "null"] } } }),
+        ),
+        (
+            "open-tuple",
+            "A tuple without bounds may be rejected at creation",
+            json!({ "type": "object", "properties": { "a": { "type": "array", "prefixItems": [ { "type": "string" } ] } } }),
+        ),
+        (
+            "required-undeclared",
+            "required naming an undeclared member may be rejected at creation",
+            json!({ "type": "object", "properties": { "a": { "type": "string" } }, "required": ["b"] }),
+        ),
+        (
+            "anchor",
+            "A $anchor keyword may be rejected at creation",
+            json!({ "type": "object", "$anchor": "note" }),
+        ),
+        (
+            "unreferenced-defs",
+            "An invalid unreferenced $defs entry may be accepted at creation",
+            json!({ "type": "object", "$defs": { "unused": { "type": "string", "format": "email" } } }),
+        ),
     ];
     schemas
         .into_iter()

@@ -41,186 +41,286 @@ fn shape() -> Vec<Case> {
         "available": present(), "relevance": present()
     });
     let def = single(vec![Cap::new("notes.list", "read").scopes(&["notes"])]);
-    vec![c("shape", 1, "Snapshot carries every CL-A07 member, protocolVersion 1.0")
-        .requirements(&[
-            "CL-A07-1", "CL-A07-2", "CL-A07-3", "CL-A07-4", "CL-A03-1", "RCIP-PROTO-SURF-01", "RCIP-PROTO-SURF-02",
-            "RCIP-PROTO-VER-03", "CL-A01-1", "RCIP-PROTO-SNAP-01",
-        ])
-        .setup(Setup::new(&def).to_json())
-        .steps([
-            set_context(&["notes"], Some("notes")),
-            bind("notes.list", "b1", returns(json!({}))),
-            expect_snapshot(
-                None,
-                subset(json!({
-                    "protocolVersion": "1.0",
-                    "revision": crate::pattern::of_type("integer"),
-                    "application": subset(json!({ "id": "notes" })),
-                    "scopes": [subset(json!({ "id": "notes" }))],
-                    "context": { "activeScopeIds": ["notes"], "primaryScopeId": "notes" },
-                    "capabilities": [subset(entry)]
-                })),
-            ),
-        ])]
+    vec![c(
+        "shape",
+        1,
+        "Snapshot carries every CL-A07 member, protocolVersion 1.0",
+    )
+    .requirements(&[
+        "CL-A07-1",
+        "CL-A07-2",
+        "CL-A07-3",
+        "CL-A07-4",
+        "CL-A03-1",
+        "RCIP-PROTO-SURF-01",
+        "RCIP-PROTO-SURF-02",
+        "RCIP-PROTO-VER-03",
+        "CL-A01-1",
+        "RCIP-PROTO-SNAP-01",
+    ])
+    .setup(Setup::new(&def).to_json())
+    .steps([
+        set_context(&["notes"], Some("notes")),
+        bind("notes.list", "b1", returns(json!({}))),
+        expect_snapshot(
+            None,
+            subset(json!({
+                "protocolVersion": "1.0",
+                "revision": crate::pattern::of_type("integer"),
+                "application": subset(json!({ "id": "notes" })),
+                "scopes": [subset(json!({ "id": "notes" }))],
+                "context": { "activeScopeIds": ["notes"], "primaryScopeId": "notes" },
+                "capabilities": [subset(entry)]
+            })),
+        ),
+    ])]
 }
 
 /// Revision rules of CL-B15: strictly increasing on bind, effective unbind, refresh and success.
 fn revisions() -> Vec<Case> {
     let setup = || Setup::new(&notes()).policy(allow()).to_json();
     vec![
-        c("revision-bind", 1, "Binding a capability increases the revision")
-            .requirements(&["CL-B15-1", "RCIP-PROTO-SNAP-01"])
-            .setup(setup())
-            .steps([
-                get_snapshot("s1"),
-                bind("notes.list", "b1", returns(json!({ "items": [] }))),
-                get_snapshot("s2"),
-                expect_relation("s1", "s2", false, "greater"),
-            ]),
-        c("revision-unbind", 1, "An effective unbind increases the revision")
-            .requirements(&["CL-B15-2"])
-            .setup(setup())
-            .steps([
-                bind("notes.list", "b1", returns(json!({ "items": [] }))),
-                get_snapshot("s1"),
-                unbind("b1"),
-                get_snapshot("s2"),
-                expect_relation("s1", "s2", false, "greater"),
-            ]),
-        c("revision-unbind", 2, "A repeated unbind changes nothing, not even the revision")
-            .requirements(&["CL-B20-3", "CL-B15-5"])
-            .strictness(Strictness::Recommended)
-            .setup(setup())
-            .steps([
-                bind("notes.list", "b1", returns(json!({ "items": [] }))),
-                unbind("b1"),
-                get_snapshot("s1"),
-                unbind("b1"),
-                get_snapshot("s2"),
-                expect_relation("s1", "s2", true, "equal"),
-            ]),
+        c(
+            "revision-bind",
+            1,
+            "Binding a capability increases the revision",
+        )
+        .requirements(&["CL-B15-1", "RCIP-PROTO-SNAP-01"])
+        .setup(setup())
+        .steps([
+            get_snapshot("s1"),
+            bind("notes.list", "b1", returns(json!({ "items": [] }))),
+            get_snapshot("s2"),
+            expect_relation("s1", "s2", false, "greater"),
+        ]),
+        c(
+            "revision-unbind",
+            1,
+            "An effective unbind increases the revision",
+        )
+        .requirements(&["CL-B15-2"])
+        .setup(setup())
+        .steps([
+            bind("notes.list", "b1", returns(json!({ "items": [] }))),
+            get_snapshot("s1"),
+            unbind("b1"),
+            get_snapshot("s2"),
+            expect_relation("s1", "s2", false, "greater"),
+        ]),
+        c(
+            "revision-unbind",
+            2,
+            "A repeated unbind changes nothing, not even the revision",
+        )
+        .requirements(&["CL-B20-3", "CL-B15-5"])
+        .strictness(Strictness::Recommended)
+        .setup(setup())
+        .steps([
+            bind("notes.list", "b1", returns(json!({ "items": [] }))),
+            unbind("b1"),
+            get_snapshot("s1"),
+            unbind("b1"),
+            get_snapshot("s2"),
+            expect_relation("s1", "s2", true, "equal"),
+        ]),
         c("revision-refresh", 1, "refresh increases the revision")
             .requirements(&["CL-B15-3", "RCIP-PROTO-SURF-10", "CL-A04-9"])
             .setup(setup())
-            .steps([get_snapshot("s1"), refresh(), get_snapshot("s2"), expect_relation("s1", "s2", false, "greater")]),
-        c("revision-refresh", 2, "Each of two refreshes increases the revision again")
-            .requirements(&["CL-B15-3"])
-            .setup(setup())
             .steps([
-                refresh(),
                 get_snapshot("s1"),
                 refresh(),
                 get_snapshot("s2"),
                 expect_relation("s1", "s2", false, "greater"),
             ]),
-        c("revision-success", 1, "A successful invocation increases the revision")
-            .requirements(&["CL-B15-4", "RCIP-PROTO-LIFE-10"])
-            .setup(setup())
-            .steps([
-                bind("notes.list", "b1", returns(json!({ "items": [] }))),
-                get_snapshot("s1"),
-                invoke("i1", "notes.list", json!({})),
-                expect_outcome("i1", succeeded("i1", "notes.list", json!({ "items": [] }))),
-                get_snapshot("s2"),
-                expect_relation("s1", "s2", false, "greater"),
-            ]),
-        c("revision-failure", 1, "A failed invocation leaves the snapshot unchanged")
-            .requirements(&["CL-B15-8"])
-            .strictness(Strictness::Recommended)
-            .setup(setup())
-            .steps([
-                bind("notes.create", "b1", returns(created())),
-                get_snapshot("s1"),
-                invoke("i1", "notes.create", json!({ "text": 1 })),
-                expect_outcome("i1", failed("i1", "notes.create", "INPUT_INVALID")).strict(Strictness::Required).reqs(&["RCIP-PROTO-LIFE-04"]),
-                get_snapshot("s2"),
-                expect_relation("s1", "s2", true, "equal"),
-            ]),
-        c("revision-failure", 2, "A denied invocation leaves the snapshot unchanged")
-            .requirements(&["CL-B15-8"])
-            .strictness(Strictness::Recommended)
-            .setup(Setup::new(&notes()).policy(deny()).to_json())
-            .steps([
-                bind("notes.create", "b1", returns(created())),
-                get_snapshot("s1"),
-                invoke("i1", "notes.create", json!({ "text": "a" })),
-                expect_outcome("i1", denied("i1", "notes.create", "POLICY_DENIED")).strict(Strictness::Required).reqs(&["CL-A05-3"]),
-                get_snapshot("s2"),
-                expect_relation("s1", "s2", true, "equal"),
-            ]),
-        c("revision-failure", 3, "A handler failure leaves the snapshot unchanged")
-            .requirements(&["CL-B15-8"])
-            .strictness(Strictness::Recommended)
-            .setup(setup())
-            .steps([
-                bind("notes.create", "b1", throws()),
-                get_snapshot("s1"),
-                invoke("i1", "notes.create", json!({ "text": "a" })),
-                expect_outcome("i1", failed("i1", "notes.create", "EXECUTION_FAILED")).strict(Strictness::Required).reqs(&["CL-B12-2"]),
-                get_snapshot("s2"),
-                expect_relation("s1", "s2", true, "equal"),
-            ]),
-        c("revision-context", 1, "A changed context publishes a new snapshot with it")
-            .requirements(&["PRJ-RCIP-SNAP-02", "RCIP-PROTO-SURF-09", "CL-A04-8", "RCIP-PROTO-SNAP-01"])
-            .setup(setup())
-            .steps([
-                set_context(&["settings"], None),
-                get_snapshot("s1"),
-                set_context(&["notes"], None),
-                get_snapshot("s2"),
-                expect_relation("s1", "s2", false, "greater"),
-                expect_snapshot(Some("s2"), subset(json!({ "context": subset(json!({ "activeScopeIds": ["notes"] })) }))),
-            ]),
-        c("revision-context", 2, "Re-publishing an identical context may or may not bump")
-            .requirements(&["CL-B15-9"])
-            .strictness(Strictness::ImplDefined)
-            .setup(setup())
-            .steps([
-                set_context(&["notes"], Some("notes")),
-                get_snapshot("s1"),
-                set_context(&["notes"], Some("notes")),
-                get_snapshot("s2"),
-                expect_relation_is(
-                    "s1",
-                    "s2",
-                    one_of([
-                        json!({ "identical": true, "revision": "equal" }),
-                        json!({ "identical": false, "revision": "greater" }),
-                    ]),
-                ),
-            ]),
+        c(
+            "revision-refresh",
+            2,
+            "Each of two refreshes increases the revision again",
+        )
+        .requirements(&["CL-B15-3"])
+        .setup(setup())
+        .steps([
+            refresh(),
+            get_snapshot("s1"),
+            refresh(),
+            get_snapshot("s2"),
+            expect_relation("s1", "s2", false, "greater"),
+        ]),
+        c(
+            "revision-success",
+            1,
+            "A successful invocation increases the revision",
+        )
+        .requirements(&["CL-B15-4", "RCIP-PROTO-LIFE-10"])
+        .setup(setup())
+        .steps([
+            bind("notes.list", "b1", returns(json!({ "items": [] }))),
+            get_snapshot("s1"),
+            invoke("i1", "notes.list", json!({})),
+            expect_outcome("i1", succeeded("i1", "notes.list", json!({ "items": [] }))),
+            get_snapshot("s2"),
+            expect_relation("s1", "s2", false, "greater"),
+        ]),
+        c(
+            "revision-failure",
+            1,
+            "A failed invocation leaves the snapshot unchanged",
+        )
+        .requirements(&["CL-B15-8"])
+        .strictness(Strictness::Recommended)
+        .setup(setup())
+        .steps([
+            bind("notes.create", "b1", returns(created())),
+            get_snapshot("s1"),
+            invoke("i1", "notes.create", json!({ "text": 1 })),
+            expect_outcome("i1", failed("i1", "notes.create", "INPUT_INVALID"))
+                .strict(Strictness::Required)
+                .reqs(&["RCIP-PROTO-LIFE-04"]),
+            get_snapshot("s2"),
+            expect_relation("s1", "s2", true, "equal"),
+        ]),
+        c(
+            "revision-failure",
+            2,
+            "A denied invocation leaves the snapshot unchanged",
+        )
+        .requirements(&["CL-B15-8"])
+        .strictness(Strictness::Recommended)
+        .setup(Setup::new(&notes()).policy(deny()).to_json())
+        .steps([
+            bind("notes.create", "b1", returns(created())),
+            get_snapshot("s1"),
+            invoke("i1", "notes.create", json!({ "text": "a" })),
+            expect_outcome("i1", denied("i1", "notes.create", "POLICY_DENIED"))
+                .strict(Strictness::Required)
+                .reqs(&["CL-A05-3"]),
+            get_snapshot("s2"),
+            expect_relation("s1", "s2", true, "equal"),
+        ]),
+        c(
+            "revision-failure",
+            3,
+            "A handler failure leaves the snapshot unchanged",
+        )
+        .requirements(&["CL-B15-8"])
+        .strictness(Strictness::Recommended)
+        .setup(setup())
+        .steps([
+            bind("notes.create", "b1", throws()),
+            get_snapshot("s1"),
+            invoke("i1", "notes.create", json!({ "text": "a" })),
+            expect_outcome("i1", failed("i1", "notes.create", "EXECUTION_FAILED"))
+                .strict(Strictness::Required)
+                .reqs(&["CL-B12-2"]),
+            get_snapshot("s2"),
+            expect_relation("s1", "s2", true, "equal"),
+        ]),
+        c(
+            "revision-context",
+            1,
+            "A changed context publishes a new snapshot with it",
+        )
+        .requirements(&[
+            "PRJ-RCIP-SNAP-02",
+            "RCIP-PROTO-SURF-09",
+            "CL-A04-8",
+            "RCIP-PROTO-SNAP-01",
+        ])
+        .setup(setup())
+        .steps([
+            set_context(&["settings"], None),
+            get_snapshot("s1"),
+            set_context(&["notes"], None),
+            get_snapshot("s2"),
+            expect_relation("s1", "s2", false, "greater"),
+            expect_snapshot(
+                Some("s2"),
+                subset(json!({ "context": subset(json!({ "activeScopeIds": ["notes"] })) })),
+            ),
+        ]),
+        c(
+            "revision-context",
+            2,
+            "Re-publishing an identical context may or may not bump",
+        )
+        .requirements(&["CL-B15-9"])
+        .strictness(Strictness::ImplDefined)
+        .setup(setup())
+        .steps([
+            set_context(&["notes"], Some("notes")),
+            get_snapshot("s1"),
+            set_context(&["notes"], Some("notes")),
+            get_snapshot("s2"),
+            expect_relation_is(
+                "s1",
+                "s2",
+                one_of([
+                    json!({ "identical": true, "revision": "equal" }),
+                    json!({ "identical": false, "revision": "greater" }),
+                ]),
+            ),
+        ]),
     ]
 }
 
 /// CL-B15-5, RCIP-LIFE-AVAIL-04: the same object until the revision changes.
 fn identity() -> Vec<Case> {
     vec![
-        c("identity", 1, "Two getSnapshot calls with no change return the same object")
-            .requirements(&["CL-B15-5", "RCIP-LIFE-AVAIL-04", "CL-A03-1"])
-            .setup(Setup::new(&notes()).to_json())
-            .steps([get_snapshot("s1"), get_snapshot("s2"), expect_relation("s1", "s2", true, "equal")]),
-        c("identity", 2, "Listing and subscribing do not replace the snapshot")
-            .requirements(&["CL-B15-5", "RCIP-LIFE-AVAIL-04"])
-            .setup(Setup::new(&notes()).to_json())
-            .steps([
-                bind("notes.list", "b1", returns(json!({ "items": [] }))),
-                get_snapshot("s1"),
-                list("l1", None),
-                subscribe("sub1", "records"),
-                list("l2", Some(json!({ "context": "current", "availableOnly": true }))),
-                get_snapshot("s2"),
-                expect_relation("s1", "s2", true, "equal"),
-            ]),
-        c("identity", 3, "Availability changes without refresh keep the same snapshot")
-            .requirements(&["CL-B15-5", "CL-B15-6", "RCIP-LIFE-AVAIL-03", "RCIP-LIFE-AVAIL-04"])
-            .setup(Setup::new(&notes()).to_json())
-            .steps([
-                bind_avail("notes.list", "b1", returns(json!({ "items": [] })), available()),
-                get_snapshot("s1"),
-                set_availability("b1", unavailable()),
-                get_snapshot("s2"),
-                expect_relation("s1", "s2", true, "equal"),
-            ]),
+        c(
+            "identity",
+            1,
+            "Two getSnapshot calls with no change return the same object",
+        )
+        .requirements(&["CL-B15-5", "RCIP-LIFE-AVAIL-04", "CL-A03-1"])
+        .setup(Setup::new(&notes()).to_json())
+        .steps([
+            get_snapshot("s1"),
+            get_snapshot("s2"),
+            expect_relation("s1", "s2", true, "equal"),
+        ]),
+        c(
+            "identity",
+            2,
+            "Listing and subscribing do not replace the snapshot",
+        )
+        .requirements(&["CL-B15-5", "RCIP-LIFE-AVAIL-04"])
+        .setup(Setup::new(&notes()).to_json())
+        .steps([
+            bind("notes.list", "b1", returns(json!({ "items": [] }))),
+            get_snapshot("s1"),
+            list("l1", None),
+            subscribe("sub1", "records"),
+            list(
+                "l2",
+                Some(json!({ "context": "current", "availableOnly": true })),
+            ),
+            get_snapshot("s2"),
+            expect_relation("s1", "s2", true, "equal"),
+        ]),
+        c(
+            "identity",
+            3,
+            "Availability changes without refresh keep the same snapshot",
+        )
+        .requirements(&[
+            "CL-B15-5",
+            "CL-B15-6",
+            "RCIP-LIFE-AVAIL-03",
+            "RCIP-LIFE-AVAIL-04",
+        ])
+        .setup(Setup::new(&notes()).to_json())
+        .steps([
+            bind_avail(
+                "notes.list",
+                "b1",
+                returns(json!({ "items": [] })),
+                available(),
+            ),
+            get_snapshot("s1"),
+            set_availability("b1", unavailable()),
+            get_snapshot("s2"),
+            expect_relation("s1", "s2", true, "equal"),
+        ]),
     ]
 }
 
@@ -228,39 +328,69 @@ fn identity() -> Vec<Case> {
 fn cached_availability() -> Vec<Case> {
     let list_out = json!({ "items": [] });
     vec![
-        c("cached-availability", 1, "Snapshot keeps old availability until refresh, invoke checks live")
-            .requirements(&["CL-B15-6", "CL-B15-7", "RCIP-LIFE-AVAIL-03", "RCIP-PROTO-SURF-10", "RCIP-PROTO-LIFE-03"])
-            .setup(Setup::new(&notes()).policy(allow()).to_json())
-            .steps([
-                bind_avail("notes.list", "b1", returns(list_out.clone()), available()),
-                set_availability("b1", unavailable()),
-                expect_snapshot(None, snapshot_caps(&ids(), &[("notes.list", json!({ "available": true }))])),
-                invoke("i1", "notes.list", json!({})),
-                expect_outcome("i1", failed("i1", "notes.list", "CAPABILITY_UNAVAILABLE")),
-                refresh(),
-                expect_snapshot(None, snapshot_caps(&ids(), &[("notes.list", json!({ "available": false }))])),
-            ]),
-        c("cached-availability", 2, "An invocation succeeds on live availability the snapshot lacks")
-            .requirements(&["CL-B15-6", "CL-B15-7", "RCIP-LIFE-AVAIL-03"])
-            .setup(Setup::new(&notes()).policy(allow()).to_json())
-            .steps([
-                bind_avail("notes.list", "b1", returns(list_out.clone()), unavailable()),
-                set_availability("b1", available()),
-                expect_snapshot(None, snapshot_caps(&ids(), &[("notes.list", json!({ "available": false }))])),
-                invoke("i1", "notes.list", json!({})),
-                expect_outcome("i1", succeeded("i1", "notes.list", list_out.clone())),
-            ]),
-        c("cached-availability", 3, "The refresh after a success republishes live availability")
-            .requirements(&["RCIP-PROTO-LIFE-10", "RCIP-PROTO-SURF-10", "CL-B15-4"])
-            .setup(Setup::new(&notes()).policy(allow()).to_json())
-            .steps([
-                bind_avail("notes.list", "b1", returns(list_out.clone()), available()),
-                bind("help.show", "b2", returns(json!({}))),
-                set_availability("b1", unavailable()),
-                invoke("i1", "help.show", json!({})),
-                expect_outcome("i1", succeeded("i1", "help.show", json!({}))),
-                expect_snapshot(None, snapshot_caps(&ids(), &[("notes.list", json!({ "available": false }))])),
-            ]),
+        c(
+            "cached-availability",
+            1,
+            "Snapshot keeps old availability until refresh, invoke checks live",
+        )
+        .requirements(&[
+            "CL-B15-6",
+            "CL-B15-7",
+            "RCIP-LIFE-AVAIL-03",
+            "RCIP-PROTO-SURF-10",
+            "RCIP-PROTO-LIFE-03",
+        ])
+        .setup(Setup::new(&notes()).policy(allow()).to_json())
+        .steps([
+            bind_avail("notes.list", "b1", returns(list_out.clone()), available()),
+            set_availability("b1", unavailable()),
+            expect_snapshot(
+                None,
+                snapshot_caps(&ids(), &[("notes.list", json!({ "available": true }))]),
+            ),
+            invoke("i1", "notes.list", json!({})),
+            expect_outcome("i1", failed("i1", "notes.list", "CAPABILITY_UNAVAILABLE")),
+            refresh(),
+            expect_snapshot(
+                None,
+                snapshot_caps(&ids(), &[("notes.list", json!({ "available": false }))]),
+            ),
+        ]),
+        c(
+            "cached-availability",
+            2,
+            "An invocation succeeds on live availability the snapshot lacks",
+        )
+        .requirements(&["CL-B15-6", "CL-B15-7", "RCIP-LIFE-AVAIL-03"])
+        .setup(Setup::new(&notes()).policy(allow()).to_json())
+        .steps([
+            bind_avail("notes.list", "b1", returns(list_out.clone()), unavailable()),
+            set_availability("b1", available()),
+            expect_snapshot(
+                None,
+                snapshot_caps(&ids(), &[("notes.list", json!({ "available": false }))]),
+            ),
+            invoke("i1", "notes.list", json!({})),
+            expect_outcome("i1", succeeded("i1", "notes.list", list_out.clone())),
+        ]),
+        c(
+            "cached-availability",
+            3,
+            "The refresh after a success republishes live availability",
+        )
+        .requirements(&["RCIP-PROTO-LIFE-10", "RCIP-PROTO-SURF-10", "CL-B15-4"])
+        .setup(Setup::new(&notes()).policy(allow()).to_json())
+        .steps([
+            bind_avail("notes.list", "b1", returns(list_out.clone()), available()),
+            bind("help.show", "b2", returns(json!({}))),
+            set_availability("b1", unavailable()),
+            invoke("i1", "help.show", json!({})),
+            expect_outcome("i1", succeeded("i1", "help.show", json!({}))),
+            expect_snapshot(
+                None,
+                snapshot_caps(&ids(), &[("notes.list", json!({ "available": false }))]),
+            ),
+        ]),
     ]
 }
 
@@ -271,7 +401,10 @@ fn immutability() -> Vec<Case> {
         ("notes.create", json!({ "title": "Title of notes.create" })),
         ("notes.delete", json!({ "title": "Title of notes.delete" })),
         ("notes.share", json!({ "title": "Title of notes.share" })),
-        ("settings.read", json!({ "title": "Title of settings.read" })),
+        (
+            "settings.read",
+            json!({ "title": "Title of settings.read" }),
+        ),
         ("help.show", json!({ "title": "Title of help.show" })),
     ];
     let reqs = ["CL-B14-3", "RCIP-LIFE-AVAIL-04", "RCIP-PROTO-LIFE-12"];
@@ -420,112 +553,173 @@ fn facts() -> Vec<Case> {
 /// CL-B16-1/3, RCIP-PROTO-SNAP-05, RCIP-PROTO-DEF-05.
 fn relevance() -> Vec<Case> {
     let rel = |pairs: &[(&'static str, &'static str)]| -> Vec<(&'static str, Value)> {
-        pairs.iter().map(|(id, r)| (*id, json!({ "relevance": r }))).collect()
+        pairs
+            .iter()
+            .map(|(id, r)| (*id, json!({ "relevance": r })))
+            .collect()
     };
     vec![
-        c("relevance", 1, "Active scope makes its capabilities current, others other")
-            .requirements(&["CL-B16-1", "RCIP-PROTO-SNAP-05", "RCIP-PROTO-DEF-05"])
-            .setup(Setup::new(&notes()).to_json())
-            .steps([
-                set_context(&["notes"], None),
-                expect_snapshot(
-                    None,
-                    snapshot_caps(
-                        &ids(),
-                        &rel(&[
-                            ("notes.list", "current"), ("notes.create", "current"), ("notes.delete", "current"),
-                            ("settings.read", "other"), ("help.show", "current"),
-                        ]),
-                    ),
+        c(
+            "relevance",
+            1,
+            "Active scope makes its capabilities current, others other",
+        )
+        .requirements(&["CL-B16-1", "RCIP-PROTO-SNAP-05", "RCIP-PROTO-DEF-05"])
+        .setup(Setup::new(&notes()).to_json())
+        .steps([
+            set_context(&["notes"], None),
+            expect_snapshot(
+                None,
+                snapshot_caps(
+                    &ids(),
+                    &rel(&[
+                        ("notes.list", "current"),
+                        ("notes.create", "current"),
+                        ("notes.delete", "current"),
+                        ("settings.read", "other"),
+                        ("help.show", "current"),
+                    ]),
                 ),
-            ]),
-        c("relevance", 2, "With no active scope only unscoped capabilities are current")
-            .requirements(&["CL-B16-1", "RCIP-PROTO-SNAP-05", "RCIP-PROTO-DEF-05"])
-            .setup(Setup::new(&notes()).to_json())
-            .steps([
-                set_context(&[], None),
-                expect_snapshot(
-                    None,
-                    snapshot_caps(
-                        &ids(),
-                        &rel(&[
-                            ("notes.list", "other"), ("notes.create", "other"), ("notes.delete", "other"),
-                            ("notes.share", "other"), ("settings.read", "other"), ("help.show", "current"),
-                        ]),
-                    ),
+            ),
+        ]),
+        c(
+            "relevance",
+            2,
+            "With no active scope only unscoped capabilities are current",
+        )
+        .requirements(&["CL-B16-1", "RCIP-PROTO-SNAP-05", "RCIP-PROTO-DEF-05"])
+        .setup(Setup::new(&notes()).to_json())
+        .steps([
+            set_context(&[], None),
+            expect_snapshot(
+                None,
+                snapshot_caps(
+                    &ids(),
+                    &rel(&[
+                        ("notes.list", "other"),
+                        ("notes.create", "other"),
+                        ("notes.delete", "other"),
+                        ("notes.share", "other"),
+                        ("settings.read", "other"),
+                        ("help.show", "current"),
+                    ]),
                 ),
-            ]),
-        c("relevance", 3, "One active scope among a capability's scopes makes it current")
-            .requirements(&["CL-B16-1", "RCIP-PROTO-SNAP-05"])
-            .setup(
-                Setup::new(
-                    &Def::new("notes")
-                        .scope("notes", None)
-                        .scope("settings", None)
-                        .cap(Cap::new("notes.export", "read").scopes(&["notes", "settings"]))
-                        .cap(Cap::new("notes.list", "read").scopes(&["notes"])),
-                )
-                .to_json(),
+            ),
+        ]),
+        c(
+            "relevance",
+            3,
+            "One active scope among a capability's scopes makes it current",
+        )
+        .requirements(&["CL-B16-1", "RCIP-PROTO-SNAP-05"])
+        .setup(
+            Setup::new(
+                &Def::new("notes")
+                    .scope("notes", None)
+                    .scope("settings", None)
+                    .cap(Cap::new("notes.export", "read").scopes(&["notes", "settings"]))
+                    .cap(Cap::new("notes.list", "read").scopes(&["notes"])),
             )
-            .steps([
-                set_context(&["settings"], None),
-                expect_snapshot(
-                    None,
-                    snapshot_caps(
-                        &["notes.export".to_string(), "notes.list".to_string()],
-                        &rel(&[("notes.export", "current"), ("notes.list", "other")]),
-                    ),
+            .to_json(),
+        )
+        .steps([
+            set_context(&["settings"], None),
+            expect_snapshot(
+                None,
+                snapshot_caps(
+                    &["notes.export".to_string(), "notes.list".to_string()],
+                    &rel(&[("notes.export", "current"), ("notes.list", "other")]),
                 ),
-            ]),
-        c("relevance", 4, "Several active scopes make each of their capabilities current")
-            .requirements(&["CL-B16-1", "RCIP-PROTO-SNAP-05"])
-            .setup(Setup::new(&notes()).to_json())
-            .steps([
-                set_context(&["settings", "notes.editor"], Some("settings")),
-                expect_snapshot(
-                    None,
-                    snapshot_caps(
-                        &ids(),
-                        &rel(&[
-                            ("notes.list", "other"), ("notes.share", "current"), ("settings.read", "current"),
-                            ("help.show", "current"),
-                        ]),
-                    ),
+            ),
+        ]),
+        c(
+            "relevance",
+            4,
+            "Several active scopes make each of their capabilities current",
+        )
+        .requirements(&["CL-B16-1", "RCIP-PROTO-SNAP-05"])
+        .setup(Setup::new(&notes()).to_json())
+        .steps([
+            set_context(&["settings", "notes.editor"], Some("settings")),
+            expect_snapshot(
+                None,
+                snapshot_caps(
+                    &ids(),
+                    &rel(&[
+                        ("notes.list", "other"),
+                        ("notes.share", "current"),
+                        ("settings.read", "current"),
+                        ("help.show", "current"),
+                    ]),
                 ),
-            ]),
-        c("relevance", 5, "A parent scope does not make child-scoped capabilities current")
-            .requirements(&["CL-B16-3"])
-            .strictness(Strictness::Recommended)
-            .setup(Setup::new(&notes()).to_json())
-            .steps([
-                set_context(&["notes"], None),
-                expect_snapshot(None, snapshot_caps(&ids(), &rel(&[("notes.share", "other")]))),
-            ]),
-        c("relevance", 6, "A child scope does not make parent-scoped capabilities current")
-            .requirements(&["CL-B16-3"])
-            .strictness(Strictness::Recommended)
-            .setup(Setup::new(&notes()).to_json())
-            .steps([
-                set_context(&["notes.editor"], None),
-                expect_snapshot(None, snapshot_caps(&ids(), &rel(&[("notes.list", "other"), ("notes.share", "current")]))),
-            ]),
+            ),
+        ]),
+        c(
+            "relevance",
+            5,
+            "A parent scope does not make child-scoped capabilities current",
+        )
+        .requirements(&["CL-B16-3"])
+        .strictness(Strictness::Recommended)
+        .setup(Setup::new(&notes()).to_json())
+        .steps([
+            set_context(&["notes"], None),
+            expect_snapshot(
+                None,
+                snapshot_caps(&ids(), &rel(&[("notes.share", "other")])),
+            ),
+        ]),
+        c(
+            "relevance",
+            6,
+            "A child scope does not make parent-scoped capabilities current",
+        )
+        .requirements(&["CL-B16-3"])
+        .strictness(Strictness::Recommended)
+        .setup(Setup::new(&notes()).to_json())
+        .steps([
+            set_context(&["notes.editor"], None),
+            expect_snapshot(
+                None,
+                snapshot_caps(
+                    &ids(),
+                    &rel(&[("notes.list", "other"), ("notes.share", "current")]),
+                ),
+            ),
+        ]),
         c("relevance", 7, "Relevance follows a context change")
             .requirements(&["CL-B16-1", "RCIP-PROTO-SURF-09"])
             .setup(Setup::new(&notes()).to_json())
             .steps([
                 set_context(&["notes"], None),
-                expect_snapshot(None, snapshot_caps(&ids(), &rel(&[("notes.list", "current"), ("settings.read", "other")]))),
+                expect_snapshot(
+                    None,
+                    snapshot_caps(
+                        &ids(),
+                        &rel(&[("notes.list", "current"), ("settings.read", "other")]),
+                    ),
+                ),
                 set_context(&["settings"], None),
-                expect_snapshot(None, snapshot_caps(&ids(), &rel(&[("notes.list", "other"), ("settings.read", "current")]))),
+                expect_snapshot(
+                    None,
+                    snapshot_caps(
+                        &ids(),
+                        &rel(&[("notes.list", "other"), ("settings.read", "current")]),
+                    ),
+                ),
             ]),
-        c("initial-context", 1, "A new runtime has no active scope and no primary scope")
-            .requirements(&["PRJ-RCIP-CTX-01"])
-            .strictness(Strictness::Recommended)
-            .setup(Setup::new(&notes()).to_json())
-            .steps([expect_snapshot(
-                None,
-                subset(json!({ "context": { "activeScopeIds": [] } })),
-            )]),
+        c(
+            "initial-context",
+            1,
+            "A new runtime has no active scope and no primary scope",
+        )
+        .requirements(&["PRJ-RCIP-CTX-01"])
+        .strictness(Strictness::Recommended)
+        .setup(Setup::new(&notes()).to_json())
+        .steps([expect_snapshot(
+            None,
+            subset(json!({ "context": { "activeScopeIds": [] } })),
+        )]),
     ]
 }
 

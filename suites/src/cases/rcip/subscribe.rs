@@ -17,27 +17,35 @@ fn c(slug: &str, n: u32, description: &str) -> Case {
 pub fn section() -> Section {
     let setup = || Setup::new(&notes()).policy(allow()).to_json();
     let list_out = json!({ "items": [] });
-    make_section(S, "Snapshot subscriptions", "subscribe", vec![
-        c("notify", 1, "A bind notifies a subscribed listener")
-            .requirements(&["RCIP-PROTO-SURF-04", "CL-A03-6", "CL-B15-1"])
-            .setup(setup())
-            .steps([
-                subscribe("sub1", "records"),
-                bind("notes.list", "b1", returns(list_out.clone())),
-                expect_notifications("sub1", notifications_after_subscribe(1)),
-            ]),
-        c("notify", 2, "Bind, refresh and a success notify once each")
-            .requirements(&["RCIP-PROTO-SURF-04", "CL-B15-1", "CL-B15-3", "CL-B15-4"])
-            .setup(setup())
-            .steps([
-                subscribe("sub1", "records"),
-                bind("notes.list", "b1", returns(list_out.clone())),
-                refresh(),
-                invoke("i1", "notes.list", json!({})),
-                expect_outcome("i1", succeeded("i1", "notes.list", list_out.clone())),
-                expect_notifications("sub1", notifications_after_subscribe(3)),
-            ]),
-        c("notify", 3, "A context change notifies a subscribed listener")
+    make_section(
+        S,
+        "Snapshot subscriptions",
+        "subscribe",
+        vec![
+            c("notify", 1, "A bind notifies a subscribed listener")
+                .requirements(&["RCIP-PROTO-SURF-04", "CL-A03-6", "CL-B15-1"])
+                .setup(setup())
+                .steps([
+                    subscribe("sub1", "records"),
+                    bind("notes.list", "b1", returns(list_out.clone())),
+                    expect_notifications("sub1", notifications_after_subscribe(1)),
+                ]),
+            c("notify", 2, "Bind, refresh and a success notify once each")
+                .requirements(&["RCIP-PROTO-SURF-04", "CL-B15-1", "CL-B15-3", "CL-B15-4"])
+                .setup(setup())
+                .steps([
+                    subscribe("sub1", "records"),
+                    bind("notes.list", "b1", returns(list_out.clone())),
+                    refresh(),
+                    invoke("i1", "notes.list", json!({})),
+                    expect_outcome("i1", succeeded("i1", "notes.list", list_out.clone())),
+                    expect_notifications("sub1", notifications_after_subscribe(3)),
+                ]),
+            c(
+                "notify",
+                3,
+                "A context change notifies a subscribed listener",
+            )
             .requirements(&["RCIP-PROTO-SURF-04", "PRJ-RCIP-SNAP-02"])
             .setup(setup())
             .steps([
@@ -46,7 +54,11 @@ pub fn section() -> Section {
                 set_context(&["notes"], None),
                 expect_notifications("sub1", notifications_after_subscribe(1)),
             ]),
-        c("no-initial-call", 1, "Subscribing does not call the listener by itself")
+            c(
+                "no-initial-call",
+                1,
+                "Subscribing does not call the listener by itself",
+            )
             .requirements(&["PRJ-RCIP-SUB-01", "RCIP-PROTO-SURF-04"])
             .strictness(Strictness::Recommended)
             .setup(setup())
@@ -56,18 +68,24 @@ pub fn section() -> Section {
                 refresh(),
                 expect_notifications("sub1", notifications(1)),
             ]),
-        c("unchanged", 1, "A failed invocation does not notify")
-            .requirements(&["CL-B15-8", "RCIP-PROTO-SURF-04"])
-            .strictness(Strictness::Recommended)
-            .setup(setup())
-            .steps([
-                bind("notes.create", "b1", returns(created())),
-                subscribe("sub1", "records"),
-                invoke("i1", "notes.create", json!({})),
-                expect_outcome("i1", failed("i1", "notes.create", "INPUT_INVALID")).strict(Strictness::Required).reqs(&["RCIP-PROTO-LIFE-04"]),
-                expect_notifications("sub1", notifications_after_subscribe(0)),
-            ]),
-        c("unchanged", 2, "An availability change without refresh does not notify")
+            c("unchanged", 1, "A failed invocation does not notify")
+                .requirements(&["CL-B15-8", "RCIP-PROTO-SURF-04"])
+                .strictness(Strictness::Recommended)
+                .setup(setup())
+                .steps([
+                    bind("notes.create", "b1", returns(created())),
+                    subscribe("sub1", "records"),
+                    invoke("i1", "notes.create", json!({})),
+                    expect_outcome("i1", failed("i1", "notes.create", "INPUT_INVALID"))
+                        .strict(Strictness::Required)
+                        .reqs(&["RCIP-PROTO-LIFE-04"]),
+                    expect_notifications("sub1", notifications_after_subscribe(0)),
+                ]),
+            c(
+                "unchanged",
+                2,
+                "An availability change without refresh does not notify",
+            )
             .requirements(&["CL-B15-6", "RCIP-LIFE-AVAIL-03", "RCIP-PROTO-SURF-04"])
             .setup(setup())
             .steps([
@@ -76,7 +94,11 @@ pub fn section() -> Section {
                 set_availability("b1", unavailable()),
                 expect_notifications("sub1", notifications_after_subscribe(0)),
             ]),
-        c("unsubscribe", 1, "No notification reaches a listener after it unsubscribed")
+            c(
+                "unsubscribe",
+                1,
+                "No notification reaches a listener after it unsubscribed",
+            )
             .requirements(&["CL-A03-6", "RCIP-PROTO-SURF-04"])
             .setup(setup())
             .steps([
@@ -87,7 +109,11 @@ pub fn section() -> Section {
                 unbind("b1"),
                 expect_notifications("sub1", notifications_after_subscribe(1)),
             ]),
-        c("unsubscribe", 2, "Unsubscribing one listener leaves another subscribed")
+            c(
+                "unsubscribe",
+                2,
+                "Unsubscribing one listener leaves another subscribed",
+            )
             .requirements(&["CL-A03-6", "RCIP-PROTO-SURF-04"])
             .setup(setup())
             .steps([
@@ -98,7 +124,11 @@ pub fn section() -> Section {
                 expect_notifications("sub1", notifications_after_subscribe(0)),
                 expect_notifications("sub2", notifications_after_subscribe(1)),
             ]),
-        c("isolation", 1, "A throwing listener neither breaks the bind nor other listeners")
+            c(
+                "isolation",
+                1,
+                "A throwing listener neither breaks the bind nor other listeners",
+            )
             .requirements(&["PRJ-RCIP-SUB-02", "RCIP-PROTO-SURF-04"])
             .setup(setup())
             .steps([
@@ -109,7 +139,11 @@ pub fn section() -> Section {
                 expect_notifications("sub1", notifications_after_subscribe(2)),
                 expect_notifications("sub2", notifications_after_subscribe(2)),
             ]),
-        c("isolation", 2, "A throwing listener does not change a success outcome")
+            c(
+                "isolation",
+                2,
+                "A throwing listener does not change a success outcome",
+            )
             .requirements(&["PRJ-RCIP-SUB-02", "CL-B02-1"])
             .setup(setup())
             .steps([
@@ -119,5 +153,6 @@ pub fn section() -> Section {
                 expect_outcome("i1", succeeded("i1", "notes.list", list_out.clone())),
                 expect_notifications("sub1", notifications_after_subscribe(1)),
             ]),
-    ])
+        ],
+    )
 }
