@@ -6,11 +6,30 @@
 
 use serde_json::{json, Value};
 
-use super::support::observe::{expect, noted};
+use super::support::observe::{aborted, committed, expect, logs, n, noted, nodes, rejected, State};
 use super::support::setup::{action, scripted_decision, setup_with_policy};
 use super::support::stream::{Framing, Script};
 use super::support::tuples::Tx;
 use super::support::{case, code};
+
+/// What `committed_button` commits.
+fn button_state() -> State {
+    State::new(
+        1,
+        "r",
+        nodes(vec![
+            ("r", n("Stack", json!({}), &["b"])),
+            ("b", n("Button", button("notes.save", json!({ "id": 1 }), "Save"), &[])),
+        ]),
+        json!({}),
+    )
+}
+
+/// The committed button unchanged after `t2` ended with `result`.
+fn unchanged_after(s: &mut Script, result: Value) {
+    s.extend(button_state().expect());
+    s.extend(logs(vec![committed("t1", 1), result], vec![], vec![]));
+}
 use crate::case::{Case, Section};
 
 const SECTION: &str = "actions";
@@ -36,15 +55,19 @@ pub fn section() -> Section {
         }),
         not_found("rejected-transaction-node", "a request of a rejected transaction is never dispatchable", |s| {
             s.records(&Tx::begin("t2", 1).node("c", "Button", button("notes.delete", json!({}), "Del"), &[]).commit(2, "ghost"));
+            s.end();
+            unchanged_after(s, rejected("t2", code::ROOT_MISSING));
             s.push(dispatch("d1", "c", "onPress"));
         }),
         not_found("aborted-transaction-node", "a request of an aborted transaction is never dispatchable", |s| {
             s.records(&Tx::begin("t2", 1).node("c", "Button", button("notes.delete", json!({}), "Del"), &[]).abort("E_USER", "stop"));
+            unchanged_after(s, aborted("t2"));
             s.push(dispatch("d1", "c", "onPress"));
         }),
         not_found("interrupted-transaction-node", "a request of an interrupted transaction is never dispatchable", |s| {
             s.records(&Tx::begin("t2", 1).node("c", "Button", button("notes.delete", json!({}), "Del"), &[]).open());
             s.end();
+            unchanged_after(s, rejected("t2", code::INTERRUPTED));
             s.push(dispatch("d1", "c", "onPress"));
         }),
         not_found("deleted-node", "a request whose node a later commit deleted is gone", |s| {

@@ -361,8 +361,8 @@ fn abort_then_commit_lines() -> Case {
     s.records(&Tx::begin("t1", 0).node("r", "Stack", json!({}), &[]).abort("E_USER", "cancelled"));
     s.records(&Tx::begin("t2", 0).node("r", "Stack", json!({}), &[]).commit(1, "r"));
     s.end();
+    s.extend(State::new(1, "r", json!({ "r": { "component": "Stack", "props": {}, "children": [] } }), json!({})).expect());
     s.extend(logs(vec![aborted("t1"), committed("t2", 1)], vec![], vec![]));
-    s.push(expect("revision", json!(1)));
     case(SECTION, "abort-then-commit-lines", 1, F, "an aborted and a committed transaction on consecutive lines", &[
         "CL-D07-1", "RUI-ABORT-01", "CL-D01-8",
     ])

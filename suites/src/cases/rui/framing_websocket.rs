@@ -142,7 +142,7 @@ fn invalid_message_discards_open() -> Case {
         vec![at(bad, code::FRAME_NOT_JSON)],
         outside(&rest),
     ));
-    s.push(expect("graph", json!({ "revision": 1, "root": "s", "nodes": { "s": { "component": "Stack", "props": {}, "children": [] } } })));
+    s.extend(State::new(1, "s", json!({ "s": { "component": "Stack", "props": {}, "children": [] } }), json!({})).expect());
     case(SECTION, "invalid-message-discards-open", 1, F, "an invalid message discards the open transaction; begin resyncs", &[
         "PRJ-RUI-TX-04", "CL-D05-3", "CL-D09-4", "RUI-RECOV-02",
     ])

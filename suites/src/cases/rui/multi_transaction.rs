@@ -33,6 +33,7 @@ fn good_after_invalid_graph() -> Case {
     s.records(&Tx::begin("t2", 0).node("r", "Stack", json!({}), &[]).commit(1, "r"));
     s.end();
     s.push(expect("graph", graph(1, Some("r"), nodes(vec![("r", n("Stack", json!({}), &[]))]))));
+    s.push(expect("data", json!({})));
     s.push(expect("revision", json!(1)));
     s.extend(logs(vec![rejected("t1", code::CHILD_UNRESOLVED), committed("t2", 1)], vec![], vec![]));
     case(SECTION, "good-after-invalid-graph", 1, f, "a valid transaction after a rejected one commits on the same base", &[
@@ -69,6 +70,8 @@ fn good_after_invalid_frame() -> Case {
     s.records(&Tx::begin("t2", 0).node("r", "Stack", json!({ "gap": 1 }), &[]).commit(1, "r"));
     s.end();
     s.push(expect("graph", graph(1, Some("r"), nodes(vec![("r", n("Stack", json!({ "gap": 1 }), &[]))]))));
+    s.push(expect("data", json!({})));
+    s.push(expect("revision", json!(1)));
     s.extend(logs(vec![rejected("t1", code::FRAME_INVALID), committed("t2", 1)], vec![at(bad, code::FRAME_NOT_JSON)], vec![]));
     case(SECTION, "good-after-invalid-frame", 1, f, "a transaction after one discarded by an invalid frame commits", &[
         "CL-D05-3", "CL-D05-2", "RUI-RECOV-02", "PRJ-RUI-TX-04",

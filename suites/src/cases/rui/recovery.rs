@@ -254,6 +254,7 @@ fn begin_while_open_discards() -> Case {
     let required = |step: Value| traced(step, &["CL-D09-2"]);
     s.push(required(expect("graph", one_of([base.graph.clone(), new.graph.clone()]))));
     s.push(required(expect("data", json!({ "title": "Home" }))));
+    s.push(required(expect("revision", one_of([json!(1), json!(2)]))));
     s.push(required(expect("transactions", one_of([
         json!([committed("t0", 1), rejected("t1", code::SUPERSEDED_BY_BEGIN)]),
         json!([committed("t0", 1), rejected("t1", code::SUPERSEDED_BY_BEGIN), committed("t2", 2)]),

@@ -175,6 +175,8 @@ fn transaction_ids_correlate() -> Case {
     s.records(&Tx::begin("delta", 1).node("r", "Stack", json!({ "gap": 1 }), &[]).commit(2, "r"));
     s.end();
     s.push(expect("graph", graph(2, Some("r"), nodes(vec![("r", n("Stack", json!({ "gap": 1 }), &[]))]))));
+    s.push(expect("data", json!({})));
+    s.push(expect("revision", json!(2)));
     s.extend(logs(
         vec![committed("alpha", 1), aborted("beta"), rejected("gamma", code::REVISION_MISMATCH), committed("delta", 2)],
         vec![],
