@@ -235,6 +235,9 @@ pub struct Runtime {
     pub(super) next_ticket: u64,
     /// Tickets settled during the current driving call.
     pub(super) settled_log: Vec<Ticket>,
+    /// Attempts to settle an already-settled ticket (always 0 unless the lifecycle has a bug;
+    /// property tests assert it).
+    pub(super) duplicate_settlements: u64,
 }
 
 impl Runtime {
@@ -274,6 +277,7 @@ impl Runtime {
             outcomes: BTreeMap::new(),
             next_ticket: 1,
             settled_log: Vec::new(),
+            duplicate_settlements: 0,
         })
     }
 
@@ -313,6 +317,11 @@ impl Runtime {
     /// Number of confirmations pending resolution.
     pub fn pending_confirmation_count(&self) -> usize {
         self.confirmations.len()
+    }
+
+    /// How often the lifecycle tried to settle a ticket twice (an internal invariant: always 0).
+    pub fn duplicate_settlements(&self) -> u64 {
+        self.duplicate_settlements
     }
 
     /// Gate calls the driver has not settled yet, in call order.
@@ -588,6 +597,7 @@ impl Runtime {
     /// in the lifecycle, and is ignored rather than overwriting the first).
     pub(super) fn settle(&mut self, ticket: Ticket, outcome: Outcome) {
         if self.outcomes.contains_key(&ticket) {
+            self.duplicate_settlements += 1;
             return;
         }
         self.outcomes.insert(ticket, outcome);
