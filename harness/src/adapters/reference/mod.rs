@@ -1,6 +1,7 @@
 //! The in-process adapter for the bundled reference runtimes: maps each vector step of
 //! `vectors/README.md` onto the `reference` crate's RCIP (`rcip.rs`) or Rixx UI (`rui.rs`) API.
 
+mod assist;
 mod rcip;
 mod rui;
 
@@ -26,7 +27,7 @@ pub struct ReferenceAdapter {
 impl ReferenceAdapter {
     pub fn new() -> ReferenceAdapter {
         let mut profiles = BTreeSet::new();
-        for profile in rcip::PROFILES.iter().chain(rui::PROFILES) {
+        for profile in rcip::PROFILES.iter().chain(rui::PROFILES).chain(assist::PROFILES) {
             profiles.insert((*profile).to_string());
         }
         ReferenceAdapter {
@@ -36,7 +37,7 @@ impl ReferenceAdapter {
                 protocols: [Protocol::Rcip, Protocol::Rui].into_iter().collect(),
                 profiles,
                 rui_limits: rui::declared_limits(),
-                assist_batch_bound: None,
+                assist_batch_bound: Some(assist::DECLARED_BATCH_BOUND),
             },
             current: None,
         }

@@ -58,6 +58,7 @@ pub(crate) fn start(setup: &Value) -> Result<Started, AdapterError> {
         snapshots: BTreeMap::new(),
         lists: BTreeMap::new(),
         subscriptions: BTreeMap::new(),
+        assist: super::assist::AssistCase::from_setup(setup)?,
     };
     Ok((Reply::Done, Some(Box::new(driver))))
 }
@@ -334,6 +335,8 @@ struct RcipCase {
     snapshots: BTreeMap<String, Rc<Snapshot>>,
     lists: BTreeMap<String, Vec<Value>>,
     subscriptions: BTreeMap<String, (usize, SubscriptionId, Rc<RefCell<Vec<Value>>>)>,
+    /// Profile `assist`: offered every step first (`assist.rs`).
+    assist: super::assist::AssistCase,
 }
 
 fn field<'a>(step: &'a Value, key: &str) -> Result<&'a str, AdapterError> {
@@ -344,6 +347,10 @@ fn field<'a>(step: &'a Value, key: &str) -> Result<&'a str, AdapterError> {
 
 impl CaseDriver for RcipCase {
     fn step(&mut self, step: &Value) -> Result<Reply, AdapterError> {
+        let runtimes = self.runtimes.iter_mut().map(|slot| &mut slot.runtime).collect();
+        if let Some(reply) = self.assist.step(step, runtimes, &mut self.signals)? {
+            return Ok(reply);
+        }
         if let Some(action) = step.get("host").and_then(Value::as_str) {
             self.host(action, step)
         } else if let Some(action) = step.get("client").and_then(Value::as_str) {
