@@ -140,3 +140,33 @@ fn sections_and_case_counts() {
     }
     println!("total {total}");
 }
+
+/// A check whose mismatch is a failure is never attributed to a RECOMMENDED requirement, and a
+/// REQUIRED check never to an IMPL-DEFINED one (checks inherit the case's ids unless they name
+/// their own), so the certification report never counts a point at the wrong level.
+#[test]
+fn checks_are_attributed_to_requirements_of_their_level() {
+    let register = Register::load(&root().join("suites").join("register")).expect("register loads");
+    let level: BTreeMap<&str, &str> = register.requirements.iter().map(|r| (r.id.as_str(), r.strictness.as_str())).collect();
+    let mut problems = Vec::new();
+    for section in rui::sections() {
+        for case in &section.cases {
+            for (i, step) in case.steps.iter().enumerate().filter(|(_, s)| s.get("expect").is_some()) {
+                let strictness = step.get("strictness").and_then(Value::as_str).unwrap_or(case.strictness.as_str());
+                let ids: Vec<String> = match step.get("requirements").and_then(Value::as_array) {
+                    Some(ids) => ids.iter().filter_map(Value::as_str).map(str::to_string).collect(),
+                    None => case.requirements.clone(),
+                };
+                for id in &ids {
+                    let required_level = level.get(id.as_str()).copied().unwrap_or("");
+                    let wrong = (strictness != "RECOMMENDED" && required_level == "RECOMMENDED")
+                        || (strictness == "REQUIRED" && required_level == "IMPL-DEFINED");
+                    if wrong {
+                        problems.push(format!("{} step {i}: {strictness} check attributed to {required_level} {id}", case.id));
+                    }
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

@@ -5,7 +5,7 @@
 
 use serde_json::{json, Value};
 
-use super::support::observe::{at, committed, expect, logs, outside, rejected, rejected_any, strict, State};
+use super::support::observe::{at, committed, expect, logs, outside, rejected, rejected_any, strict, traced, State};
 use super::support::stream::{text, Framing, Script, RS};
 use super::support::tuples::{begin, commit, node, Tx};
 use super::support::{base_state, base_tx, case, code, sample_state, sample_tx};
@@ -190,15 +190,18 @@ fn truncated_at_end(slug: &str, description: &str, whole: bool) -> Case {
     s.end();
     s.extend(base_state().expect());
     s.extend(vec![
-        strict(
-            expect("transactions", json!([committed("t0", 1), rejected_any("t1", &[code::FRAME_INVALID, code::INTERRUPTED])])),
-            Strictness::ImplDefined,
+        traced(
+            strict(
+                expect("transactions", json!([committed("t0", 1), rejected_any("t1", &[code::FRAME_INVALID, code::INTERRUPTED])])),
+                Strictness::ImplDefined,
+            ),
+            &["PRJ-RUI-FRAME-12", "CL-D05-3", "CL-D05-7"],
         ),
         expect("quarantine", json!([at(cut, code::FRAME_TRUNCATED)])),
         expect("rejections", json!([])),
     ]);
     case(SECTION, slug, 1, F, description, &[
-        "CL-D07-4", "PRJ-RUI-FRAME-02", "PRJ-RUI-FRAME-08", "PRJ-RUI-FRAME-12", "RUI-FRAME-02", "CL-D07-5",
+        "CL-D07-4", "PRJ-RUI-FRAME-02", "PRJ-RUI-FRAME-08", "RUI-FRAME-02", "CL-D07-5",
     ])
     .steps(s.steps())
 }

@@ -5,7 +5,7 @@
 
 use serde_json::json;
 
-use super::support::observe::{aborted, at, committed, expect, logs, outside, rejected, rejected_any, strict, State};
+use super::support::observe::{aborted, at, committed, expect, logs, outside, rejected, rejected_any, strict, traced, State};
 use super::support::stream::{text, Framing, Script};
 use super::support::tuples::{begin, commit, node, Tx};
 use super::support::{base_state, base_tx, case, code, sample_state, sample_tx};
@@ -283,15 +283,18 @@ fn unterminated_last_line() -> Case {
     s.end();
     s.extend(base_state().expect());
     s.extend(vec![
-        strict(
-            expect("transactions", json!([committed("t0", 1), rejected_any("t1", &[code::FRAME_INVALID, code::INTERRUPTED])])),
-            Strictness::ImplDefined,
+        traced(
+            strict(
+                expect("transactions", json!([committed("t0", 1), rejected_any("t1", &[code::FRAME_INVALID, code::INTERRUPTED])])),
+                Strictness::ImplDefined,
+            ),
+            &["PRJ-RUI-FRAME-12", "CL-D05-3", "CL-D05-7"],
         ),
         expect("quarantine", json!([at(last, code::FRAME_TRUNCATED)])),
         expect("rejections", json!([])),
     ]);
     case(SECTION, "unterminated-last-line", 1, F, "a final line without LF is truncated even if it parses; not applied", &[
-        "PRJ-RUI-FRAME-05", "PRJ-RUI-FRAME-02", "PRJ-RUI-FRAME-12", "RUI-FRAME-02", "CL-D07-5",
+        "PRJ-RUI-FRAME-05", "PRJ-RUI-FRAME-02", "RUI-FRAME-02", "CL-D07-5",
     ])
     .steps(s.steps())
 }
@@ -329,15 +332,18 @@ fn interrupted_mid_line() -> Case {
     s.end();
     s.extend(base_state().expect());
     s.extend(vec![
-        strict(
-            expect("transactions", json!([committed("t0", 1), rejected_any("t1", &[code::FRAME_INVALID, code::INTERRUPTED])])),
-            Strictness::ImplDefined,
+        traced(
+            strict(
+                expect("transactions", json!([committed("t0", 1), rejected_any("t1", &[code::FRAME_INVALID, code::INTERRUPTED])])),
+                Strictness::ImplDefined,
+            ),
+            &["PRJ-RUI-FRAME-12", "CL-D05-3", "CL-D05-7"],
         ),
         expect("quarantine", json!([at(cut, code::FRAME_TRUNCATED)])),
         expect("rejections", json!([])),
     ]);
     case(SECTION, "interrupted-mid-line", 1, F, "the stream ends inside a line: truncated frame, staging discarded", &[
-        "PRJ-RUI-FRAME-02", "PRJ-RUI-FRAME-12", "RUI-RECOV-09", "CL-D05-7", "RUI-FRAME-02",
+        "PRJ-RUI-FRAME-02", "RUI-RECOV-09", "CL-D05-7", "RUI-FRAME-02",
     ])
     .steps(s.steps())
 }
