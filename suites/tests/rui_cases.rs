@@ -19,9 +19,15 @@ fn root() -> PathBuf {
 struct SchemaDirectory(BTreeMap<String, Value>);
 
 impl Retrieve for SchemaDirectory {
-    fn retrieve(&self, uri: &Uri<String>) -> Result<Value, Box<dyn std::error::Error + Send + Sync>> {
+    fn retrieve(
+        &self,
+        uri: &Uri<String>,
+    ) -> Result<Value, Box<dyn std::error::Error + Send + Sync>> {
         let key = uri.as_str().split('#').next().unwrap_or_default();
-        self.0.get(key).cloned().ok_or_else(|| format!("no schema {key}").into())
+        self.0
+            .get(key)
+            .cloned()
+            .ok_or_else(|| format!("no schema {key}").into())
     }
 }
 
@@ -31,10 +37,18 @@ fn every_rui_file_validates_against_the_vector_schema() {
     let mut by_uri = BTreeMap::new();
     for entry in fs::read_dir(&dir).expect("schema dir") {
         let path = entry.expect("entry").path();
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default()
+            .to_string();
         if name.ends_with(".schema.json") {
-            let schema: Value = serde_json::from_str(&fs::read_to_string(&path).expect("read")).expect("schema json");
-            by_uri.insert(format!("https://conformance.rcip-rui.invalid/schema/{name}"), schema);
+            let schema: Value = serde_json::from_str(&fs::read_to_string(&path).expect("read"))
+                .expect("schema json");
+            by_uri.insert(
+                format!("https://conformance.rcip-rui.invalid/schema/{name}"),
+                schema,
+            );
         }
     }
     let validator = jsonschema::options()
@@ -46,10 +60,19 @@ fn every_rui_file_validates_against_the_vector_schema() {
     for section in rui::sections() {
         let document = section.to_json();
         for error in validator.iter_errors(&document) {
-            problems.push(format!("{} at {}: {error}", section.id, error.instance_path()));
+            problems.push(format!(
+                "{} at {}: {error}",
+                section.id,
+                error.instance_path()
+            ));
         }
     }
-    assert!(problems.is_empty(), "{} schema problems:\n{}", problems.len(), problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "{} schema problems:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
 }
 
 #[test]
@@ -59,10 +82,27 @@ fn case_ids_and_descriptions_follow_the_house_rules() {
         assert!(section.id.starts_with("rui."), "{}", section.id);
         for case in &section.cases {
             assert!(seen.insert(case.id.clone()), "duplicate id {}", case.id);
-            assert!(case.id.starts_with(&format!("{}.", section.id)), "{} outside {}", case.id, section.id);
-            assert!(case.description.chars().count() <= 70, "{}: description too long", case.id);
-            let framing = case.setup.get("framing").and_then(Value::as_str).unwrap_or_default();
-            assert!(case.profiles.iter().any(|p| p == framing), "{}: framing {framing} not in profiles", case.id);
+            assert!(
+                case.id.starts_with(&format!("{}.", section.id)),
+                "{} outside {}",
+                case.id,
+                section.id
+            );
+            assert!(
+                case.description.chars().count() <= 70,
+                "{}: description too long",
+                case.id
+            );
+            let framing = case
+                .setup
+                .get("framing")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            assert!(
+                case.profiles.iter().any(|p| p == framing),
+                "{}: framing {framing} not in profiles",
+                case.id
+            );
         }
     }
     assert!(seen.len() >= 150, "only {} rui cases", seen.len());
@@ -101,7 +141,11 @@ fn registered_codes() -> BTreeSet<String> {
 #[test]
 fn every_stable_code_is_the_result_of_two_cases() {
     let registered = registered_codes();
-    assert!(registered.len() >= 30, "project-rui.toml lists {} codes", registered.len());
+    assert!(
+        registered.len() >= 30,
+        "project-rui.toml lists {} codes",
+        registered.len()
+    );
     let mut cases_per_code: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for section in rui::sections() {
         for case in &section.cases {
@@ -110,12 +154,20 @@ fn every_stable_code_is_the_result_of_two_cases() {
                 codes_in(&step["is"], true, &mut found);
             }
             for (code, definite) in found {
-                let upper = code.chars().all(|c| c.is_ascii_uppercase() || c == '_') && code.contains('_');
+                let upper =
+                    code.chars().all(|c| c.is_ascii_uppercase() || c == '_') && code.contains('_');
                 if definite || upper {
-                    assert!(registered.contains(&code), "{} expects unregistered code {code}", case.id);
+                    assert!(
+                        registered.contains(&code),
+                        "{} expects unregistered code {code}",
+                        case.id
+                    );
                 }
                 if definite {
-                    cases_per_code.entry(code).or_default().insert(case.id.clone());
+                    cases_per_code
+                        .entry(code)
+                        .or_default()
+                        .insert(case.id.clone());
                 }
             }
         }
@@ -147,14 +199,30 @@ fn sections_and_case_counts() {
 #[test]
 fn checks_are_attributed_to_requirements_of_their_level() {
     let register = Register::load(&root().join("suites").join("register")).expect("register loads");
-    let level: BTreeMap<&str, &str> = register.requirements.iter().map(|r| (r.id.as_str(), r.strictness.as_str())).collect();
+    let level: BTreeMap<&str, &str> = register
+        .requirements
+        .iter()
+        .map(|r| (r.id.as_str(), r.strictness.as_str()))
+        .collect();
     let mut problems = Vec::new();
     for section in rui::sections() {
         for case in &section.cases {
-            for (i, step) in case.steps.iter().enumerate().filter(|(_, s)| s.get("expect").is_some()) {
-                let strictness = step.get("strictness").and_then(Value::as_str).unwrap_or(case.strictness.as_str());
+            for (i, step) in case
+                .steps
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.get("expect").is_some())
+            {
+                let strictness = step
+                    .get("strictness")
+                    .and_then(Value::as_str)
+                    .unwrap_or(case.strictness.as_str());
                 let ids: Vec<String> = match step.get("requirements").and_then(Value::as_array) {
-                    Some(ids) => ids.iter().filter_map(Value::as_str).map(str::to_string).collect(),
+                    Some(ids) => ids
+                        .iter()
+                        .filter_map(Value::as_str)
+                        .map(str::to_string)
+                        .collect(),
                     None => case.requirements.clone(),
                 };
                 for id in &ids {
@@ -162,7 +230,10 @@ fn checks_are_attributed_to_requirements_of_their_level() {
                     let wrong = (strictness != "RECOMMENDED" && required_level == "RECOMMENDED")
                         || (strictness == "REQUIRED" && required_level == "IMPL-DEFINED");
                     if wrong {
-                        problems.push(format!("{} step {i}: {strictness} check attributed to {required_level} {id}", case.id));
+                        problems.push(format!(
+                            "{} step {i}: {strictness} check attributed to {required_level} {id}",
+                            case.id
+                        ));
                     }
                 }
             }

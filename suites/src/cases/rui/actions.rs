@@ -6,7 +6,7 @@
 
 use serde_json::{json, Value};
 
-use super::support::observe::{aborted, committed, expect, logs, n, noted, nodes, rejected, State};
+use super::support::observe::{aborted, committed, expect, logs, n, nodes, noted, rejected, State};
 use super::support::setup::{action, scripted_decision, setup_with_policy};
 use super::support::stream::{Framing, Script};
 use super::support::tuples::Tx;
@@ -19,7 +19,14 @@ fn button_state() -> State {
         "r",
         nodes(vec![
             ("r", n("Stack", json!({}), &["b"])),
-            ("b", n("Button", button("notes.save", json!({ "id": 1 }), "Save"), &[])),
+            (
+                "b",
+                n(
+                    "Button",
+                    button("notes.save", json!({ "id": 1 }), "Save"),
+                    &[],
+                ),
+            ),
         ]),
         json!({}),
     )
@@ -36,44 +43,123 @@ const SECTION: &str = "actions";
 const F: Framing = Framing::Jsonl;
 
 pub fn section() -> Section {
-    Section::new("rui.actions", "Action requests: inert until commit, then host policy", "suites::cases::rui::actions").cases(vec![
+    Section::new(
+        "rui.actions",
+        "Action requests: inert until commit, then host policy",
+        "suites::cases::rui::actions",
+    )
+    .cases(vec![
         inert_before_commit(),
         allowed_after_commit(),
         denied_for_valid_component(),
-        scripted("scripted-allow", "a scripted policy that allows: the dispatch is allowed", json!({ "decision": "allow" }), allowed()),
-        scripted("scripted-deny-with-reason", "a scripted deny with a reason: denied POLICY_DENIED", json!({ "decision": "deny", "reason": "not now" }), denied()),
-        scripted("malformed-decision", "a decision that is neither allow nor deny fails evaluation", json!({ "decision": "maybe" }), evaluation_failed()),
-        scripted("decision-not-object", "a policy returning a bare string fails evaluation", json!("allow"), evaluation_failed()),
+        scripted(
+            "scripted-allow",
+            "a scripted policy that allows: the dispatch is allowed",
+            json!({ "decision": "allow" }),
+            allowed(),
+        ),
+        scripted(
+            "scripted-deny-with-reason",
+            "a scripted deny with a reason: denied POLICY_DENIED",
+            json!({ "decision": "deny", "reason": "not now" }),
+            denied(),
+        ),
+        scripted(
+            "malformed-decision",
+            "a decision that is neither allow nor deny fails evaluation",
+            json!({ "decision": "maybe" }),
+            evaluation_failed(),
+        ),
+        scripted(
+            "decision-not-object",
+            "a policy returning a bare string fails evaluation",
+            json!("allow"),
+            evaluation_failed(),
+        ),
         policy_throws_gated(),
         policy_throws_scripted(),
         two_dispatches_independent(),
-        not_found("non-action-prop", "a prop that is not an action prop is not dispatchable", |s| s.push(dispatch("d1", "b", "label"))),
-        not_found("unknown-node", "a node id the committed graph lacks is not dispatchable", |s| s.push(dispatch("d1", "ghost", "onPress"))),
-        not_found("action-shaped-prop-of-plain-component", "a request-shaped prop of a component without actions is inert", |s| {
-            s.records(&Tx::begin("t2", 1).node("x", "Box", json!({ "onPress": action("notes.save", json!({})) }), &[]).commit(2, "r"));
-            s.push(dispatch("d1", "x", "onPress"));
-        }),
-        not_found("rejected-transaction-node", "a request of a rejected transaction is never dispatchable", |s| {
-            s.records(&Tx::begin("t2", 1).node("c", "Button", button("notes.delete", json!({}), "Del"), &[]).commit(2, "ghost"));
-            s.end();
-            unchanged_after(s, rejected("t2", code::ROOT_MISSING));
-            s.push(dispatch("d1", "c", "onPress"));
-        }),
-        not_found("aborted-transaction-node", "a request of an aborted transaction is never dispatchable", |s| {
-            s.records(&Tx::begin("t2", 1).node("c", "Button", button("notes.delete", json!({}), "Del"), &[]).abort("E_USER", "stop"));
-            unchanged_after(s, aborted("t2"));
-            s.push(dispatch("d1", "c", "onPress"));
-        }),
-        not_found("interrupted-transaction-node", "a request of an interrupted transaction is never dispatchable", |s| {
-            s.records(&Tx::begin("t2", 1).node("c", "Button", button("notes.delete", json!({}), "Del"), &[]).open());
-            s.end();
-            unchanged_after(s, rejected("t2", code::INTERRUPTED));
-            s.push(dispatch("d1", "c", "onPress"));
-        }),
-        not_found("deleted-node", "a request whose node a later commit deleted is gone", |s| {
-            s.records(&Tx::begin("t2", 1).node("r", "Stack", json!({}), &[]).delete_node("b").commit(2, "r"));
-            s.push(dispatch("d1", "b", "onPress"));
-        }),
+        not_found(
+            "non-action-prop",
+            "a prop that is not an action prop is not dispatchable",
+            |s| s.push(dispatch("d1", "b", "label")),
+        ),
+        not_found(
+            "unknown-node",
+            "a node id the committed graph lacks is not dispatchable",
+            |s| s.push(dispatch("d1", "ghost", "onPress")),
+        ),
+        not_found(
+            "action-shaped-prop-of-plain-component",
+            "a request-shaped prop of a component without actions is inert",
+            |s| {
+                s.records(
+                    &Tx::begin("t2", 1)
+                        .node(
+                            "x",
+                            "Box",
+                            json!({ "onPress": action("notes.save", json!({})) }),
+                            &[],
+                        )
+                        .commit(2, "r"),
+                );
+                s.push(dispatch("d1", "x", "onPress"));
+            },
+        ),
+        not_found(
+            "rejected-transaction-node",
+            "a request of a rejected transaction is never dispatchable",
+            |s| {
+                s.records(
+                    &Tx::begin("t2", 1)
+                        .node("c", "Button", button("notes.delete", json!({}), "Del"), &[])
+                        .commit(2, "ghost"),
+                );
+                s.end();
+                unchanged_after(s, rejected("t2", code::ROOT_MISSING));
+                s.push(dispatch("d1", "c", "onPress"));
+            },
+        ),
+        not_found(
+            "aborted-transaction-node",
+            "a request of an aborted transaction is never dispatchable",
+            |s| {
+                s.records(
+                    &Tx::begin("t2", 1)
+                        .node("c", "Button", button("notes.delete", json!({}), "Del"), &[])
+                        .abort("E_USER", "stop"),
+                );
+                unchanged_after(s, aborted("t2"));
+                s.push(dispatch("d1", "c", "onPress"));
+            },
+        ),
+        not_found(
+            "interrupted-transaction-node",
+            "a request of an interrupted transaction is never dispatchable",
+            |s| {
+                s.records(
+                    &Tx::begin("t2", 1)
+                        .node("c", "Button", button("notes.delete", json!({}), "Del"), &[])
+                        .open(),
+                );
+                s.end();
+                unchanged_after(s, rejected("t2", code::INTERRUPTED));
+                s.push(dispatch("d1", "c", "onPress"));
+            },
+        ),
+        not_found(
+            "deleted-node",
+            "a request whose node a later commit deleted is gone",
+            |s| {
+                s.records(
+                    &Tx::begin("t2", 1)
+                        .node("r", "Stack", json!({}), &[])
+                        .delete_node("b")
+                        .commit(2, "r"),
+                );
+                s.push(dispatch("d1", "b", "onPress"));
+            },
+        ),
         committed_request_while_new_staged(),
         replaced_request_after_commit(),
         input_passed_verbatim(),
@@ -88,7 +174,12 @@ fn button(capability: &str, input: Value, label: &str) -> Value {
 fn committed_button() -> Vec<Value> {
     Tx::begin("t1", 0)
         .node("r", "Stack", json!({}), &["b"])
-        .node("b", "Button", button("notes.save", json!({ "id": 1 }), "Save"), &[])
+        .node(
+            "b",
+            "Button",
+            button("notes.save", json!({ "id": 1 }), "Save"),
+            &[],
+        )
         .commit(1, "r")
 }
 
@@ -143,9 +234,20 @@ fn inert_before_commit() -> Case {
     s.push(gate(1, json!({ "decision": "allow" })));
     s.push(outcome("committed", allowed()));
     s.push(outcome("staged", not_found_status()));
-    case(SECTION, "inert-before-commit", 1, F, "a staged request is not dispatchable; after commit it reaches policy", &[
-        "RUI-INV-08", "CL-D06-5", "CL-D06-4", "PRJ-RUI-ACT-02", "PRJ-RUI-ACT-04",
-    ])
+    case(
+        SECTION,
+        "inert-before-commit",
+        1,
+        F,
+        "a staged request is not dispatchable; after commit it reaches policy",
+        &[
+            "RUI-INV-08",
+            "CL-D06-5",
+            "CL-D06-4",
+            "PRJ-RUI-ACT-02",
+            "PRJ-RUI-ACT-04",
+        ],
+    )
     .steps(s.steps())
 }
 
@@ -157,9 +259,14 @@ fn allowed_after_commit() -> Case {
     s.push(gate(1, json!({ "decision": "allow" })));
     s.push(outcome("d1", allowed()));
     s.push(calls(json!([call("b", "notes.save", json!({ "id": 1 }))])));
-    case(SECTION, "allowed-after-commit", 1, F, "a committed request waits for the gated policy, then is allowed", &[
-        "CL-D06-6", "RUI-INV-09", "PRJ-RUI-ACT-01", "PRJ-RUI-ACT-04",
-    ])
+    case(
+        SECTION,
+        "allowed-after-commit",
+        1,
+        F,
+        "a committed request waits for the gated policy, then is allowed",
+        &["CL-D06-6", "RUI-INV-09", "PRJ-RUI-ACT-01", "PRJ-RUI-ACT-04"],
+    )
     .steps(s.steps())
 }
 
@@ -168,12 +275,23 @@ fn denied_for_valid_component() -> Case {
     s.records(&committed_button());
     s.push(expect("revision", json!(1)));
     s.push(dispatch("d1", "b", "onPress"));
-    s.push(gate(1, json!({ "decision": "deny", "reason": "read-only session" })));
-    s.push(noted(outcome("d1", denied()), "the Button committed, so its component is valid; policy still denies"));
+    s.push(gate(
+        1,
+        json!({ "decision": "deny", "reason": "read-only session" }),
+    ));
+    s.push(noted(
+        outcome("d1", denied()),
+        "the Button committed, so its component is valid; policy still denies",
+    ));
     s.push(calls(json!([call("b", "notes.save", json!({ "id": 1 }))])));
-    case(SECTION, "denied-for-valid-component", 1, F, "policy may deny a request whose component validated", &[
-        "CL-D06-6", "RUI-INV-09", "PRJ-RUI-ACT-01",
-    ])
+    case(
+        SECTION,
+        "denied-for-valid-component",
+        1,
+        F,
+        "policy may deny a request whose component validated",
+        &["CL-D06-6", "RUI-INV-09", "PRJ-RUI-ACT-01"],
+    )
     .steps(s.steps())
 }
 
@@ -183,10 +301,21 @@ fn scripted(slug: &str, description: &str, decision: Value, result: Value) -> Ca
     s.push(dispatch("d1", "b", "onPress"));
     s.push(outcome("d1", result.clone()));
     s.push(calls(json!([call("b", "notes.save", json!({ "id": 1 }))])));
-    let registered = if result == evaluation_failed() { "PRJ-RUI-ACT-03" } else { "PRJ-RUI-ACT-01" };
-    case(SECTION, slug, 1, F, description, &["CL-D06-6", "RUI-INV-09", registered])
-        .setup(setup_with_policy(F, scripted_decision(decision)))
-        .steps(s.steps())
+    let registered = if result == evaluation_failed() {
+        "PRJ-RUI-ACT-03"
+    } else {
+        "PRJ-RUI-ACT-01"
+    };
+    case(
+        SECTION,
+        slug,
+        1,
+        F,
+        description,
+        &["CL-D06-6", "RUI-INV-09", registered],
+    )
+    .setup(setup_with_policy(F, scripted_decision(decision)))
+    .steps(s.steps())
 }
 
 fn policy_throws_gated() -> Case {
@@ -195,8 +324,15 @@ fn policy_throws_gated() -> Case {
     s.push(dispatch("d1", "b", "onPress"));
     s.push(json!({ "gate": "action-policy", "call": 1, "settle": { "throw": "error" } }));
     s.push(outcome("d1", evaluation_failed()));
-    case(SECTION, "policy-throws", 1, F, "a policy that throws gives POLICY_EVALUATION_FAILED", &["CL-D06-6", "PRJ-RUI-ACT-03"])
-        .steps(s.steps())
+    case(
+        SECTION,
+        "policy-throws",
+        1,
+        F,
+        "a policy that throws gives POLICY_EVALUATION_FAILED",
+        &["CL-D06-6", "PRJ-RUI-ACT-03"],
+    )
+    .steps(s.steps())
 }
 
 fn policy_throws_scripted() -> Case {
@@ -205,9 +341,19 @@ fn policy_throws_scripted() -> Case {
     s.push(dispatch("d1", "b", "onPress"));
     s.push(outcome("d1", evaluation_failed()));
     s.push(calls(json!([call("b", "notes.save", json!({ "id": 1 }))])));
-    case(SECTION, "policy-throws-scripted", 1, F, "a scripted policy that throws fails evaluation at once", &["CL-D06-6", "PRJ-RUI-ACT-03"])
-        .setup(setup_with_policy(F, json!({ "mode": "scripted", "settle": { "throw": "error" } })))
-        .steps(s.steps())
+    case(
+        SECTION,
+        "policy-throws-scripted",
+        1,
+        F,
+        "a scripted policy that throws fails evaluation at once",
+        &["CL-D06-6", "PRJ-RUI-ACT-03"],
+    )
+    .setup(setup_with_policy(
+        F,
+        json!({ "mode": "scripted", "settle": { "throw": "error" } }),
+    ))
+    .steps(s.steps())
 }
 
 fn two_dispatches_independent() -> Case {
@@ -222,10 +368,18 @@ fn two_dispatches_independent() -> Case {
     s.push(outcome("d2", denied()));
     s.push(gate(1, json!({ "decision": "allow" })));
     s.push(outcome("d1", allowed()));
-    s.push(calls(json!([call("b", "notes.save", json!({ "id": 1 })), call("b", "notes.save", json!({ "id": 1 }))])));
-    case(SECTION, "two-dispatches-independent", 1, F, "each dispatch is its own policy call, settled independently", &[
-        "CL-D06-6", "RUI-INV-09", "PRJ-RUI-ACT-04",
-    ])
+    s.push(calls(json!([
+        call("b", "notes.save", json!({ "id": 1 })),
+        call("b", "notes.save", json!({ "id": 1 }))
+    ])));
+    case(
+        SECTION,
+        "two-dispatches-independent",
+        1,
+        F,
+        "each dispatch is its own policy call, settled independently",
+        &["CL-D06-6", "RUI-INV-09", "PRJ-RUI-ACT-04"],
+    )
     .steps(s.steps())
 }
 
@@ -237,34 +391,74 @@ fn not_found(slug: &str, description: &str, then: impl FnOnce(&mut Script)) -> C
     then(&mut s);
     s.push(outcome("d1", not_found_status()));
     s.push(calls(json!([])));
-    case(SECTION, slug, 1, F, description, &["CL-D06-5", "RUI-INV-08", "PRJ-RUI-ACT-02", "PRJ-RUI-ACT-04"]).steps(s.steps())
+    case(
+        SECTION,
+        slug,
+        1,
+        F,
+        description,
+        &["CL-D06-5", "RUI-INV-08", "PRJ-RUI-ACT-02", "PRJ-RUI-ACT-04"],
+    )
+    .steps(s.steps())
 }
 
 fn committed_request_while_new_staged() -> Case {
     let mut s = Script::new(F);
     s.records(&committed_button());
-    s.records(&Tx::begin("t2", 1).node("b", "Button", button("notes.delete", json!({ "id": 9 }), "Delete"), &[]).open());
+    s.records(
+        &Tx::begin("t2", 1)
+            .node(
+                "b",
+                "Button",
+                button("notes.delete", json!({ "id": 9 }), "Delete"),
+                &[],
+            )
+            .open(),
+    );
     s.push(dispatch("d1", "b", "onPress"));
     s.push(calls(json!([call("b", "notes.save", json!({ "id": 1 }))])));
     s.push(gate(1, json!({ "decision": "allow" })));
     s.push(outcome("d1", allowed()));
-    case(SECTION, "committed-request-while-new-staged", 1, F, "while a new request is staged, dispatch uses the committed one", &[
-        "RUI-INV-08", "CL-D06-5", "PRJ-RUI-ACT-04",
-    ])
+    case(
+        SECTION,
+        "committed-request-while-new-staged",
+        1,
+        F,
+        "while a new request is staged, dispatch uses the committed one",
+        &["RUI-INV-08", "CL-D06-5", "PRJ-RUI-ACT-04"],
+    )
     .steps(s.steps())
 }
 
 fn replaced_request_after_commit() -> Case {
     let mut s = Script::new(F);
     s.records(&committed_button());
-    s.records(&Tx::begin("t2", 1).node("b", "Button", button("notes.delete", json!({ "id": 9 }), "Delete"), &[]).commit(2, "r"));
+    s.records(
+        &Tx::begin("t2", 1)
+            .node(
+                "b",
+                "Button",
+                button("notes.delete", json!({ "id": 9 }), "Delete"),
+                &[],
+            )
+            .commit(2, "r"),
+    );
     s.push(dispatch("d1", "b", "onPress"));
-    s.push(calls(json!([call("b", "notes.delete", json!({ "id": 9 }))])));
+    s.push(calls(json!([call(
+        "b",
+        "notes.delete",
+        json!({ "id": 9 })
+    )])));
     s.push(gate(1, json!({ "decision": "allow" })));
     s.push(outcome("d1", allowed()));
-    case(SECTION, "replaced-request-after-commit", 1, F, "after a commit replaces the request, dispatch uses the new one", &[
-        "RUI-INV-08", "CL-D06-5", "CL-D06-6", "PRJ-RUI-ACT-04",
-    ])
+    case(
+        SECTION,
+        "replaced-request-after-commit",
+        1,
+        F,
+        "after a commit replaces the request, dispatch uses the new one",
+        &["RUI-INV-08", "CL-D06-5", "CL-D06-6", "PRJ-RUI-ACT-04"],
+    )
     .steps(s.steps())
 }
 
@@ -274,15 +468,25 @@ fn input_passed_verbatim() -> Case {
     s.records(
         &Tx::begin("t1", 0)
             .node("r", "Stack", json!({}), &["b"])
-            .node("b", "Button", button("notes.create", input.clone(), "Create"), &[])
+            .node(
+                "b",
+                "Button",
+                button("notes.create", input.clone(), "Create"),
+                &[],
+            )
             .commit(1, "r"),
     );
     s.push(dispatch("d1", "b", "onPress"));
     s.push(calls(json!([call("b", "notes.create", input)])));
     s.push(gate(1, json!({ "decision": "deny" })));
     s.push(outcome("d1", denied()));
-    case(SECTION, "input-passed-verbatim", 1, F, "the policy receives the committed capabilityId and input as given", &[
-        "CL-D06-4", "CL-D06-6", "PRJ-RUI-ACT-04",
-    ])
+    case(
+        SECTION,
+        "input-passed-verbatim",
+        1,
+        F,
+        "the policy receives the committed capabilityId and input as given",
+        &["CL-D06-4", "CL-D06-6", "PRJ-RUI-ACT-04"],
+    )
     .steps(s.steps())
 }

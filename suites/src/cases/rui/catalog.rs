@@ -57,7 +57,10 @@ pub fn section() -> Section {
 
 /// Root `r` (Stack) with one child `a` of this component: a transaction whose only problem is `a`.
 fn leaf(component: &str, props: Value) -> Vec<Value> {
-    Tx::begin("t1", 0).node("r", "Stack", json!({}), &["a"]).node("a", component, props, &[]).commit(1, "r")
+    Tx::begin("t1", 0)
+        .node("r", "Stack", json!({}), &["a"])
+        .node("a", component, props, &[])
+        .commit(1, "r")
 }
 
 fn registered(code: &str) -> &'static str {
@@ -71,7 +74,14 @@ fn registered(code: &str) -> &'static str {
 fn rejects(slug: &str, description: &str, tx: Vec<Value>, code: &str, extra: &[&str]) -> Case {
     let mut requirements = vec!["RUI-INV-07", "CL-D02-8", registered(code), "RUI-RECOV-06"];
     requirements.extend_from_slice(extra);
-    case(SECTION, slug, 1, F, description, &requirements).steps(failing(F, Prior::Empty, &tx, "t1", json!(code), Found::AtOrAfter(2)))
+    case(SECTION, slug, 1, F, description, &requirements).steps(failing(
+        F,
+        Prior::Empty,
+        &tx,
+        "t1",
+        json!(code),
+        Found::AtOrAfter(2),
+    ))
 }
 
 fn valid_components() -> Case {
@@ -81,7 +91,12 @@ fn valid_components() -> Case {
         &Tx::begin("t1", 0)
             .node("r", "Stack", json!({ "gap": 0 }), &["t", "b", "x"])
             .node("t", "Text", json!({ "text": "hi" }), &[])
-            .node("b", "Button", json!({ "label": "Save", "onPress": request }), &[])
+            .node(
+                "b",
+                "Button",
+                json!({ "label": "Save", "onPress": request }),
+                &[],
+            )
             .node("x", "Box", json!({ "free": ["form", 1] }), &[])
             .commit(1, "r"),
     );
@@ -92,40 +107,86 @@ fn valid_components() -> Case {
         nodes(vec![
             ("r", n("Stack", json!({ "gap": 0 }), &["t", "b", "x"])),
             ("t", n("Text", json!({ "text": "hi" }), &[])),
-            ("b", n("Button", json!({ "label": "Save", "onPress": request }), &[])),
+            (
+                "b",
+                n(
+                    "Button",
+                    json!({ "label": "Save", "onPress": request }),
+                    &[],
+                ),
+            ),
             ("x", n("Box", json!({ "free": ["form", 1] }), &[])),
         ]),
         json!({}),
     );
     s.extend(state.expect());
     s.extend(logs(vec![committed("t1", 1)], vec![], vec![]));
-    case(SECTION, "valid-components", 1, F, "nodes whose components and props the catalog accepts commit", &[
-        "RUI-INV-07", "CL-D06-1", "CL-D06-2", "CL-D06-3", "CL-D06-4",
-    ])
+    case(
+        SECTION,
+        "valid-components",
+        1,
+        F,
+        "nodes whose components and props the catalog accepts commit",
+        &["RUI-INV-07", "CL-D06-1", "CL-D06-2", "CL-D06-3", "CL-D06-4"],
+    )
     .steps(s.steps())
 }
 
 fn unknown_component_unreachable() -> Case {
-    let tx = Tx::begin("t1", 0).node("r", "Stack", json!({}), &[]).node("x", "Slider", json!({}), &[]).commit(1, "r");
-    case(SECTION, "unknown-component-unreachable", 1, F, "an unreachable node with an unknown component still fails", &[
-        "RUI-INV-07", "RUI-RECOV-07", "CL-D05-9", "PRJ-RUI-CAT-01",
-    ])
-    .steps(failing(F, Prior::Empty, &tx, "t1", json!(code::UNKNOWN_COMPONENT), Found::AtOrAfter(2)))
+    let tx = Tx::begin("t1", 0)
+        .node("r", "Stack", json!({}), &[])
+        .node("x", "Slider", json!({}), &[])
+        .commit(1, "r");
+    case(
+        SECTION,
+        "unknown-component-unreachable",
+        1,
+        F,
+        "an unreachable node with an unknown component still fails",
+        &["RUI-INV-07", "RUI-RECOV-07", "CL-D05-9", "PRJ-RUI-CAT-01"],
+    )
+    .steps(failing(
+        F,
+        Prior::Empty,
+        &tx,
+        "t1",
+        json!(code::UNKNOWN_COMPONENT),
+        Found::AtOrAfter(2),
+    ))
 }
 
 fn no_defaults_applied() -> Case {
     let mut catalog = json!({ "id": "defaults@1.0.0", "components": components() });
     catalog["components"]["Stack"]["props"]["properties"]["gap"]["default"] = json!(8);
     let mut s = Script::new(F);
-    s.records(&Tx::begin("t1", 0).node("r", "Stack", json!({}), &[]).commit(1, "r"));
+    s.records(
+        &Tx::begin("t1", 0)
+            .node("r", "Stack", json!({}), &[])
+            .commit(1, "r"),
+    );
     s.end();
-    s.extend(State::new(1, "r", nodes(vec![("r", n("Stack", json!({}), &[]))]), json!({})).expect());
+    s.extend(
+        State::new(
+            1,
+            "r",
+            nodes(vec![("r", n("Stack", json!({}), &[]))]),
+            json!({}),
+        )
+        .expect(),
+    );
     s.extend(logs(vec![committed("t1", 1)], vec![], vec![]));
     let mut setup = setup(F);
     setup["catalog"] = catalog;
-    case(SECTION, "no-defaults-applied", 1, F, "a schema default is never inserted into committed props", &["CL-D06-2", "RUI-INV-07"])
-        .setup(setup)
-        .steps(s.steps())
+    case(
+        SECTION,
+        "no-defaults-applied",
+        1,
+        F,
+        "a schema default is never inserted into committed props",
+        &["CL-D06-2", "RUI-INV-07"],
+    )
+    .setup(setup)
+    .steps(s.steps())
 }
 
 fn children_not_allowed(component: &str, props: Value, slug: &str, description: &str) -> Case {
@@ -134,32 +195,77 @@ fn children_not_allowed(component: &str, props: Value, slug: &str, description: 
         .node("c", "Text", json!({ "text": "child" }), &[])
         .node("p", component, props, &["c"])
         .commit(1, "r");
-    case(SECTION, slug, 1, F, description, &["RUI-INV-07", "CL-D06-3", "PRJ-RUI-CAT-03", "RUI-RECOV-06"])
-        .steps(failing(F, Prior::Empty, &tx, "t1", json!(code::CHILDREN_NOT_ALLOWED), Found::AtOrAfter(3)))
+    case(
+        SECTION,
+        slug,
+        1,
+        F,
+        description,
+        &["RUI-INV-07", "CL-D06-3", "PRJ-RUI-CAT-03", "RUI-RECOV-06"],
+    )
+    .steps(failing(
+        F,
+        Prior::Empty,
+        &tx,
+        "t1",
+        json!(code::CHILDREN_NOT_ALLOWED),
+        Found::AtOrAfter(3),
+    ))
 }
 
 fn other_catalog_negotiated() -> Case {
     let mut s = setup(F);
     s["catalog"] = json!({ "id": "cards@2.0.0", "components": { "Card": { "props": { "type": "object" }, "children": true } } });
-    let tx = Tx::begin("t1", 0).node("r", "Stack", json!({}), &[]).commit(1, "r");
-    case(SECTION, "validates-against-negotiated-catalog", 1, F, "a component of another catalog is unknown to this runtime", &[
-        "RUI-INV-07", "CL-D06-1", "RUI-RECOV-07", "PRJ-RUI-CAT-01",
-    ])
+    let tx = Tx::begin("t1", 0)
+        .node("r", "Stack", json!({}), &[])
+        .commit(1, "r");
+    case(
+        SECTION,
+        "validates-against-negotiated-catalog",
+        1,
+        F,
+        "a component of another catalog is unknown to this runtime",
+        &["RUI-INV-07", "CL-D06-1", "RUI-RECOV-07", "PRJ-RUI-CAT-01"],
+    )
     .setup(s)
-    .steps(failing(F, Prior::Empty, &tx, "t1", json!(code::UNKNOWN_COMPONENT), Found::AtOrAfter(1)))
+    .steps(failing(
+        F,
+        Prior::Empty,
+        &tx,
+        "t1",
+        json!(code::UNKNOWN_COMPONENT),
+        Found::AtOrAfter(1),
+    ))
 }
 
 fn prerelease_catalog_version() -> Case {
     let mut s = setup(F);
     s["catalog"]["id"] = json!("demo@2.1.0-rc.1+build.5");
     let mut script = Script::new(F);
-    script.records(&Tx::begin("t1", 0).node("r", "Stack", json!({}), &[]).commit(1, "r"));
+    script.records(
+        &Tx::begin("t1", 0)
+            .node("r", "Stack", json!({}), &[])
+            .commit(1, "r"),
+    );
     script.end();
-    script.extend(State::new(1, "r", nodes(vec![("r", n("Stack", json!({}), &[]))]), json!({})).expect());
+    script.extend(
+        State::new(
+            1,
+            "r",
+            nodes(vec![("r", n("Stack", json!({}), &[]))]),
+            json!({}),
+        )
+        .expect(),
+    );
     script.extend(logs(vec![committed("t1", 1)], vec![], vec![]));
-    case(SECTION, "catalog-id-prerelease-version", 1, F, "a catalog id with pre-release and build semver parts works", &[
-        "CL-D06-1", "PRJ-RUI-CAT-04",
-    ])
+    case(
+        SECTION,
+        "catalog-id-prerelease-version",
+        1,
+        F,
+        "a catalog id with pre-release and build semver parts works",
+        &["CL-D06-1", "PRJ-RUI-CAT-04"],
+    )
     .setup(s)
     .steps(script.steps())
 }
@@ -168,5 +274,13 @@ fn creation_throws(slug: &str, description: &str, catalog: Value) -> Case {
     let mut s = setup(F);
     s["catalog"] = catalog;
     s["creation"] = json!("throws");
-    case(SECTION, slug, 1, F, description, &["CL-D06-1", "CL-D06-2", "PRJ-RUI-CAT-04"]).setup(s)
+    case(
+        SECTION,
+        slug,
+        1,
+        F,
+        description,
+        &["CL-D06-1", "CL-D06-2", "PRJ-RUI-CAT-04"],
+    )
+    .setup(s)
 }

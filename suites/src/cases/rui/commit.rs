@@ -16,7 +16,12 @@ const SECTION: &str = "commit";
 const F: Framing = Framing::Jsonl;
 
 pub fn section() -> Section {
-    Section::new("rui.commit", "Commit: revisions, validation, atomic swap", "suites::cases::rui::commit").cases(vec![
+    Section::new(
+        "rui.commit",
+        "Commit: revisions, validation, atomic swap",
+        "suites::cases::rui::commit",
+    )
+    .cases(vec![
         revision_skips(),
         revision_repeats_base(),
         stale_base_behind(),
@@ -31,45 +36,124 @@ pub fn section() -> Section {
 }
 
 fn revision_skips() -> Case {
-    let tx = Tx::begin("t1", 0).node("r", "Stack", json!({}), &[]).commit(2, "r");
-    case(SECTION, "revision-skips", 1, F, "newRevision baseRevision + 2 is a revision mismatch", &[
-        "RUI-COMMIT-01", "CL-D02-6", "PRJ-RUI-TX-03", "CL-D08-1",
-    ])
-    .steps(failing(F, Prior::Empty, &tx, "t1", json!(code::REVISION_MISMATCH), Found::AtOrAfter(2)))
+    let tx = Tx::begin("t1", 0)
+        .node("r", "Stack", json!({}), &[])
+        .commit(2, "r");
+    case(
+        SECTION,
+        "revision-skips",
+        1,
+        F,
+        "newRevision baseRevision + 2 is a revision mismatch",
+        &["RUI-COMMIT-01", "CL-D02-6", "PRJ-RUI-TX-03", "CL-D08-1"],
+    )
+    .steps(failing(
+        F,
+        Prior::Empty,
+        &tx,
+        "t1",
+        json!(code::REVISION_MISMATCH),
+        Found::AtOrAfter(2),
+    ))
 }
 
 fn revision_repeats_base() -> Case {
-    let tx = Tx::begin("t1", 1).node("a", "Text", json!({ "text": "bye" }), &[]).commit(1, "r");
-    case(SECTION, "revision-repeats-base", 1, F, "newRevision equal to baseRevision is a revision mismatch", &[
-        "RUI-COMMIT-01", "CL-D02-6", "PRJ-RUI-TX-03", "RUI-RECOV-06",
-    ])
-    .steps(failing(F, Prior::Base, &tx, "t1", json!(code::REVISION_MISMATCH), Found::AtOrAfter(2)))
+    let tx = Tx::begin("t1", 1)
+        .node("a", "Text", json!({ "text": "bye" }), &[])
+        .commit(1, "r");
+    case(
+        SECTION,
+        "revision-repeats-base",
+        1,
+        F,
+        "newRevision equal to baseRevision is a revision mismatch",
+        &["RUI-COMMIT-01", "CL-D02-6", "PRJ-RUI-TX-03", "RUI-RECOV-06"],
+    )
+    .steps(failing(
+        F,
+        Prior::Base,
+        &tx,
+        "t1",
+        json!(code::REVISION_MISMATCH),
+        Found::AtOrAfter(2),
+    ))
 }
 
 fn stale_base_behind() -> Case {
-    let tx = Tx::begin("t1", 0).node("a", "Text", json!({ "text": "bye" }), &[]).commit(1, "r");
-    case(SECTION, "stale-base-behind", 1, F, "a base revision behind the committed one is rejected as stale", &[
-        "RUI-RECOV-05", "CL-D02-5", "CL-D05-5", "PRJ-RUI-TX-02", "RUI-RECOV-06",
-    ])
-    .steps(failing(F, Prior::Base, &tx, "t1", json!(code::STALE_BASE_REVISION), Found::AtOrAfter(0)))
+    let tx = Tx::begin("t1", 0)
+        .node("a", "Text", json!({ "text": "bye" }), &[])
+        .commit(1, "r");
+    case(
+        SECTION,
+        "stale-base-behind",
+        1,
+        F,
+        "a base revision behind the committed one is rejected as stale",
+        &[
+            "RUI-RECOV-05",
+            "CL-D02-5",
+            "CL-D05-5",
+            "PRJ-RUI-TX-02",
+            "RUI-RECOV-06",
+        ],
+    )
+    .steps(failing(
+        F,
+        Prior::Base,
+        &tx,
+        "t1",
+        json!(code::STALE_BASE_REVISION),
+        Found::AtOrAfter(0),
+    ))
 }
 
 fn stale_base_ahead() -> Case {
-    let tx = Tx::begin("t1", 3).node("r", "Stack", json!({}), &[]).commit(4, "r");
-    case(SECTION, "stale-base-ahead", 1, F, "a base revision ahead of the committed one is also stale", &[
-        "RUI-RECOV-05", "CL-D02-5", "CL-D05-5", "PRJ-RUI-TX-02",
-    ])
-    .steps(failing(F, Prior::Empty, &tx, "t1", json!(code::STALE_BASE_REVISION), Found::AtOrAfter(0)))
+    let tx = Tx::begin("t1", 3)
+        .node("r", "Stack", json!({}), &[])
+        .commit(4, "r");
+    case(
+        SECTION,
+        "stale-base-ahead",
+        1,
+        F,
+        "a base revision ahead of the committed one is also stale",
+        &["RUI-RECOV-05", "CL-D02-5", "CL-D05-5", "PRJ-RUI-TX-02"],
+    )
+    .steps(failing(
+        F,
+        Prior::Empty,
+        &tx,
+        "t1",
+        json!(code::STALE_BASE_REVISION),
+        Found::AtOrAfter(0),
+    ))
 }
 
 fn stale_and_mismatch() -> Case {
-    let tx = Tx::begin("t1", 5).node("r", "Stack", json!({}), &[]).commit(9, "r");
-    let codes = one_of([json!(code::STALE_BASE_REVISION), json!(code::REVISION_MISMATCH)]);
-    case(SECTION, "stale-and-mismatch", 1, F, "a stale base and a wrong newRevision: either code", &[
-        "CL-D02-5", "CL-D02-6", "PRJ-RUI-TX-07",
-    ])
+    let tx = Tx::begin("t1", 5)
+        .node("r", "Stack", json!({}), &[])
+        .commit(9, "r");
+    let codes = one_of([
+        json!(code::STALE_BASE_REVISION),
+        json!(code::REVISION_MISMATCH),
+    ]);
+    case(
+        SECTION,
+        "stale-and-mismatch",
+        1,
+        F,
+        "a stale base and a wrong newRevision: either code",
+        &["CL-D02-5", "CL-D02-6", "PRJ-RUI-TX-07"],
+    )
     .strictness(Strictness::ImplDefined)
-    .steps(failing(F, Prior::Empty, &tx, "t1", codes, Found::AtOrAfter(0)))
+    .steps(failing(
+        F,
+        Prior::Empty,
+        &tx,
+        "t1",
+        codes,
+        Found::AtOrAfter(0),
+    ))
 }
 
 fn atomic_on_invalid_root() -> Case {
@@ -80,10 +164,29 @@ fn atomic_on_invalid_root() -> Case {
         .data("/extra", json!([1, 2]))
         .delete_data("/title")
         .commit(2, "ghost");
-    case(SECTION, "atomic-on-invalid-root", 1, F, "a failing commit applies none of its valid node, data or delete", &[
-        "RUI-COMMIT-04", "CL-D02-9", "RUI-RECOV-06", "CL-D05-6", "RUI-ABORT-02", "PRJ-RUI-GRAPH-02",
-    ])
-    .steps(failing(F, Prior::Base, &tx, "t1", json!(code::ROOT_MISSING), Found::AtOrAfter(6)))
+    case(
+        SECTION,
+        "atomic-on-invalid-root",
+        1,
+        F,
+        "a failing commit applies none of its valid node, data or delete",
+        &[
+            "RUI-COMMIT-04",
+            "CL-D02-9",
+            "RUI-RECOV-06",
+            "CL-D05-6",
+            "RUI-ABORT-02",
+            "PRJ-RUI-GRAPH-02",
+        ],
+    )
+    .steps(failing(
+        F,
+        Prior::Base,
+        &tx,
+        "t1",
+        json!(code::ROOT_MISSING),
+        Found::AtOrAfter(6),
+    ))
 }
 
 fn atomic_on_data_failure() -> Case {
@@ -92,16 +195,32 @@ fn atomic_on_data_failure() -> Case {
         .data("/title", json!("Away"))
         .data("/cfg/theme", json!("dark"))
         .commit(2, "r");
-    case(SECTION, "atomic-on-data-failure", 1, F, "a data failure also discards the node changes staged before it", &[
-        "RUI-COMMIT-04", "CL-D02-9", "CL-D05-6", "PRJ-RUI-DATA-01",
-    ])
-    .steps(failing(F, Prior::Base, &tx, "t1", json!(code::DATA_PARENT_MISSING), Found::AtOrAfter(3)))
+    case(
+        SECTION,
+        "atomic-on-data-failure",
+        1,
+        F,
+        "a data failure also discards the node changes staged before it",
+        &["RUI-COMMIT-04", "CL-D02-9", "CL-D05-6", "PRJ-RUI-DATA-01"],
+    )
+    .steps(failing(
+        F,
+        Prior::Base,
+        &tx,
+        "t1",
+        json!(code::DATA_PARENT_MISSING),
+        Found::AtOrAfter(3),
+    ))
 }
 
 fn root_can_change() -> Case {
     let mut s = Script::new(F);
     s.records(&base_tx());
-    s.records(&Tx::begin("t1", 1).node("s", "Stack", json!({ "gap": 2 }), &["a"]).commit(2, "s"));
+    s.records(
+        &Tx::begin("t1", 1)
+            .node("s", "Stack", json!({ "gap": 2 }), &["a"])
+            .commit(2, "s"),
+    );
     s.end();
     let state = State::new(
         2,
@@ -114,9 +233,20 @@ fn root_can_change() -> Case {
         json!({ "title": "Home" }),
     );
     s.extend(state.expect());
-    s.extend(logs(vec![committed("t0", 1), committed("t1", 2)], vec![], vec![]));
-    case(SECTION, "root-can-change", 1, F, "a commit may name another existing node as the new root", &["CL-D01-7", "RUI-INV-02", "RUI-COMMIT-02"])
-        .steps(s.steps())
+    s.extend(logs(
+        vec![committed("t0", 1), committed("t1", 2)],
+        vec![],
+        vec![],
+    ));
+    case(
+        SECTION,
+        "root-can-change",
+        1,
+        F,
+        "a commit may name another existing node as the new root",
+        &["CL-D01-7", "RUI-INV-02", "RUI-COMMIT-02"],
+    )
+    .steps(s.steps())
 }
 
 fn validates_resulting_graph() -> Case {
@@ -143,9 +273,14 @@ fn validates_resulting_graph() -> Case {
     );
     s.extend(state.expect());
     s.extend(logs(vec![committed("t1", 1)], vec![], vec![]));
-    case(SECTION, "validates-resulting-graph", 1, F, "children named before their definition resolve at commit", &[
-        "RUI-COMMIT-03", "CL-D02-8", "PRJ-RUI-TX-09",
-    ])
+    case(
+        SECTION,
+        "validates-resulting-graph",
+        1,
+        F,
+        "children named before their definition resolve at commit",
+        &["RUI-COMMIT-03", "CL-D02-8", "PRJ-RUI-TX-09"],
+    )
     .steps(s.steps())
 }
 
@@ -168,9 +303,17 @@ fn swap_after_validation() -> Case {
     state.revision = 2;
     state.data = json!({ "title": "Two" });
     s.extend(state.expect());
-    s.push(expect("transactions", json!([committed("t0", 1), committed("t1", 2)])));
-    case(SECTION, "swap-after-validation", 1, F, "the committed snapshot stays old while staging, then swaps whole", &[
-        "RUI-COMMIT-04", "RUI-COMMIT-02", "CL-D02-9",
-    ])
+    s.push(expect(
+        "transactions",
+        json!([committed("t0", 1), committed("t1", 2)]),
+    ));
+    case(
+        SECTION,
+        "swap-after-validation",
+        1,
+        F,
+        "the committed snapshot stays old while staging, then swaps whole",
+        &["RUI-COMMIT-04", "RUI-COMMIT-02", "CL-D02-9"],
+    )
     .steps(s.steps())
 }

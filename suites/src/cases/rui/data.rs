@@ -16,7 +16,12 @@ const SECTION: &str = "data";
 const F: Framing = Framing::Jsonl;
 
 pub fn section() -> Section {
-    Section::new("rui.data", "Data records and JSON Pointers", "suites::cases::rui::data").cases(vec![
+    Section::new(
+        "rui.data",
+        "Data records and JSON Pointers",
+        "suites::cases::rui::data",
+    )
+    .cases(vec![
         creates_member(),
         replaces_member(),
         replaces_without_merge(),
@@ -29,9 +34,21 @@ pub fn section() -> Section {
         root_pointer_replaces_document(),
         parent_missing(),
         grandparent_missing(),
-        pointer_invalid("pointer-without-leading-slash", "a pointer without a leading slash is invalid", "title"),
-        pointer_invalid("pointer-bad-escape", "a pointer with ~2 is not an RFC 6901 pointer", "/a~2"),
-        pointer_invalid("pointer-trailing-tilde", "a pointer ending in a bare ~ is invalid", "/a~"),
+        pointer_invalid(
+            "pointer-without-leading-slash",
+            "a pointer without a leading slash is invalid",
+            "title",
+        ),
+        pointer_invalid(
+            "pointer-bad-escape",
+            "a pointer with ~2 is not an RFC 6901 pointer",
+            "/a~2",
+        ),
+        pointer_invalid(
+            "pointer-trailing-tilde",
+            "a pointer ending in a bare ~ is invalid",
+            "/a~",
+        ),
         array_append_dash(),
         scalar_parent(),
     ])
@@ -48,7 +65,11 @@ fn data_after_base(tx: Vec<Value>, data: Value) -> Vec<Value> {
     state.revision = 2;
     state.data = data;
     s.extend(state.expect());
-    s.extend(logs(vec![committed("t0", 1), committed("t1", 2)], vec![], vec![]));
+    s.extend(logs(
+        vec![committed("t0", 1), committed("t1", 2)],
+        vec![],
+        vec![],
+    ));
     s.steps()
 }
 
@@ -64,115 +85,293 @@ fn data_after_list(value: Value, tx: Vec<Value>, data: Value) -> Vec<Value> {
     state.revision = 3;
     state.data = data;
     s.extend(state.expect());
-    s.extend(logs(vec![committed("t0", 1), committed("t1", 2), committed("t2", 3)], vec![], vec![]));
+    s.extend(logs(
+        vec![committed("t0", 1), committed("t1", 2), committed("t2", 3)],
+        vec![],
+        vec![],
+    ));
     s.steps()
 }
 
 fn creates_member() -> Case {
-    let tx = Tx::begin("t1", 1).data("/subtitle", json!("Hi")).commit(2, "r");
-    case(SECTION, "creates-member", 1, F, "data on an existing parent creates a new member", &["RUI-DATA-01", "CL-D01-4", "CL-D03-1"])
-        .steps(data_after_base(tx, json!({ "title": "Home", "subtitle": "Hi" })))
+    let tx = Tx::begin("t1", 1)
+        .data("/subtitle", json!("Hi"))
+        .commit(2, "r");
+    case(
+        SECTION,
+        "creates-member",
+        1,
+        F,
+        "data on an existing parent creates a new member",
+        &["RUI-DATA-01", "CL-D01-4", "CL-D03-1"],
+    )
+    .steps(data_after_base(
+        tx,
+        json!({ "title": "Home", "subtitle": "Hi" }),
+    ))
 }
 
 fn replaces_member() -> Case {
-    let tx = Tx::begin("t1", 1).data("/title", json!({ "text": "Away" })).commit(2, "r");
-    case(SECTION, "replaces-member", 1, F, "data replaces an existing member, whatever its type", &["RUI-DATA-01", "CL-D03-1"])
-        .steps(data_after_base(tx, json!({ "title": { "text": "Away" } })))
+    let tx = Tx::begin("t1", 1)
+        .data("/title", json!({ "text": "Away" }))
+        .commit(2, "r");
+    case(
+        SECTION,
+        "replaces-member",
+        1,
+        F,
+        "data replaces an existing member, whatever its type",
+        &["RUI-DATA-01", "CL-D03-1"],
+    )
+    .steps(data_after_base(tx, json!({ "title": { "text": "Away" } })))
 }
 
 fn replaces_without_merge() -> Case {
-    let tx = Tx::begin("t2", 2).data("/list", json!({ "b": 3 })).commit(3, "r");
-    case(SECTION, "replaces-without-merge", 1, F, "replacing an object value drops its old members: no merge", &["RUI-DATA-01", "CL-D03-1"])
-        .steps(data_after_list(json!({ "a": 1, "b": 2 }), tx, json!({ "title": "Home", "list": { "b": 3 } })))
+    let tx = Tx::begin("t2", 2)
+        .data("/list", json!({ "b": 3 }))
+        .commit(3, "r");
+    case(
+        SECTION,
+        "replaces-without-merge",
+        1,
+        F,
+        "replacing an object value drops its old members: no merge",
+        &["RUI-DATA-01", "CL-D03-1"],
+    )
+    .steps(data_after_list(
+        json!({ "a": 1, "b": 2 }),
+        tx,
+        json!({ "title": "Home", "list": { "b": 3 } }),
+    ))
 }
 
 fn parent_created_earlier() -> Case {
-    let tx = Tx::begin("t1", 1).data("/cfg", json!({})).data("/cfg/theme", json!("dark")).commit(2, "r");
-    case(SECTION, "parent-created-earlier", 1, F, "a parent created by an earlier data record of the same transaction", &[
-        "CL-D03-1", "CL-D03-2", "PRJ-RUI-TX-09",
-    ])
-    .steps(data_after_base(tx, json!({ "title": "Home", "cfg": { "theme": "dark" } })))
+    let tx = Tx::begin("t1", 1)
+        .data("/cfg", json!({}))
+        .data("/cfg/theme", json!("dark"))
+        .commit(2, "r");
+    case(
+        SECTION,
+        "parent-created-earlier",
+        1,
+        F,
+        "a parent created by an earlier data record of the same transaction",
+        &["CL-D03-1", "CL-D03-2", "PRJ-RUI-TX-09"],
+    )
+    .steps(data_after_base(
+        tx,
+        json!({ "title": "Home", "cfg": { "theme": "dark" } }),
+    ))
 }
 
 fn array_element_replaced() -> Case {
-    let tx = Tx::begin("t2", 2).data("/list/1", json!("x")).commit(3, "r");
-    case(SECTION, "array-element-replaced", 1, F, "a pointer to an existing array index replaces that element", &["RUI-DATA-01", "CL-D03-1"])
-        .steps(data_after_list(json!([1, 2, 3]), tx, json!({ "title": "Home", "list": [1, "x", 3] })))
+    let tx = Tx::begin("t2", 2)
+        .data("/list/1", json!("x"))
+        .commit(3, "r");
+    case(
+        SECTION,
+        "array-element-replaced",
+        1,
+        F,
+        "a pointer to an existing array index replaces that element",
+        &["RUI-DATA-01", "CL-D03-1"],
+    )
+    .steps(data_after_list(
+        json!([1, 2, 3]),
+        tx,
+        json!({ "title": "Home", "list": [1, "x", 3] }),
+    ))
 }
 
 fn escaped_pointer() -> Case {
-    let tx = Tx::begin("t1", 1).data("/a~1b", json!(1)).data("/m~0n", json!(2)).data("/~01", json!(3)).commit(2, "r");
-    case(SECTION, "escaped-pointer", 1, F, "~1 and ~0 decode to / and ~ in member names (RFC 6901)", &["RUI-DATA-01", "CL-D01-4"])
-        .steps(data_after_base(tx, json!({ "title": "Home", "a/b": 1, "m~n": 2, "~1": 3 })))
+    let tx = Tx::begin("t1", 1)
+        .data("/a~1b", json!(1))
+        .data("/m~0n", json!(2))
+        .data("/~01", json!(3))
+        .commit(2, "r");
+    case(
+        SECTION,
+        "escaped-pointer",
+        1,
+        F,
+        "~1 and ~0 decode to / and ~ in member names (RFC 6901)",
+        &["RUI-DATA-01", "CL-D01-4"],
+    )
+    .steps(data_after_base(
+        tx,
+        json!({ "title": "Home", "a/b": 1, "m~n": 2, "~1": 3 }),
+    ))
 }
 
 fn empty_key_pointer() -> Case {
     let tx = Tx::begin("t1", 1).data("/", json!(5)).commit(2, "r");
-    case(SECTION, "empty-member-name", 1, F, "the pointer / names the member with the empty name", &["RUI-DATA-01", "CL-D01-4"])
-        .steps(data_after_base(tx, json!({ "title": "Home", "": 5 })))
+    case(
+        SECTION,
+        "empty-member-name",
+        1,
+        F,
+        "the pointer / names the member with the empty name",
+        &["RUI-DATA-01", "CL-D01-4"],
+    )
+    .steps(data_after_base(tx, json!({ "title": "Home", "": 5 })))
 }
 
 fn null_sets_null() -> Case {
-    let tx = Tx::begin("t1", 1).data("/title", Value::Null).commit(2, "r");
-    case(SECTION, "null-sets-null", 1, F, "data with null keeps the member, holding null", &["CL-D03-3", "CL-D03-4", "RUI-DEL-02"])
-        .steps(data_after_base(tx, json!({ "title": null })))
+    let tx = Tx::begin("t1", 1)
+        .data("/title", Value::Null)
+        .commit(2, "r");
+    case(
+        SECTION,
+        "null-sets-null",
+        1,
+        F,
+        "data with null keeps the member, holding null",
+        &["CL-D03-3", "CL-D03-4", "RUI-DEL-02"],
+    )
+    .steps(data_after_base(tx, json!({ "title": null })))
 }
 
 fn null_creates_member() -> Case {
-    let tx = Tx::begin("t1", 1).data("/empty", Value::Null).commit(2, "r");
-    case(SECTION, "null-creates-member", 1, F, "data with null on a new member creates it holding null", &["CL-D03-3", "CL-D03-1"])
-        .steps(data_after_base(tx, json!({ "title": "Home", "empty": null })))
+    let tx = Tx::begin("t1", 1)
+        .data("/empty", Value::Null)
+        .commit(2, "r");
+    case(
+        SECTION,
+        "null-creates-member",
+        1,
+        F,
+        "data with null on a new member creates it holding null",
+        &["CL-D03-3", "CL-D03-1"],
+    )
+    .steps(data_after_base(
+        tx,
+        json!({ "title": "Home", "empty": null }),
+    ))
 }
 
 fn root_pointer_replaces_document() -> Case {
-    let tx = Tx::begin("t1", 1).data("", json!({ "fresh": true })).commit(2, "r");
-    case(SECTION, "empty-pointer-replaces-document", 1, F, "the empty pointer replaces the whole data document", &[
-        "PRJ-RUI-DATA-04", "RUI-DATA-01",
-    ])
+    let tx = Tx::begin("t1", 1)
+        .data("", json!({ "fresh": true }))
+        .commit(2, "r");
+    case(
+        SECTION,
+        "empty-pointer-replaces-document",
+        1,
+        F,
+        "the empty pointer replaces the whole data document",
+        &["PRJ-RUI-DATA-04", "RUI-DATA-01"],
+    )
     .steps(data_after_base(tx, json!({ "fresh": true })))
 }
 
-fn fails_on(slug: &str, description: &str, pointer: &str, code: &str, requirements: &[&str]) -> Case {
+fn fails_on(
+    slug: &str,
+    description: &str,
+    pointer: &str,
+    code: &str,
+    requirements: &[&str],
+) -> Case {
     let tx = Tx::begin("t1", 1)
         .node("a", "Text", json!({ "text": "bye" }), &[])
         .data(pointer, json!(1))
         .commit(2, "r");
-    case(SECTION, slug, 1, F, description, requirements).steps(failing(F, Prior::Base, &tx, "t1", json!(code), Found::AtOrAfter(2)))
+    case(SECTION, slug, 1, F, description, requirements).steps(failing(
+        F,
+        Prior::Base,
+        &tx,
+        "t1",
+        json!(code),
+        Found::AtOrAfter(2),
+    ))
 }
 
 fn parent_missing() -> Case {
-    fails_on("parent-missing", "a pointer whose parent member does not exist fails", "/cfg/theme", code::DATA_PARENT_MISSING, &[
-        "CL-D03-2", "PRJ-RUI-DATA-01", "RUI-RECOV-06", "CL-D02-9",
-    ])
+    fails_on(
+        "parent-missing",
+        "a pointer whose parent member does not exist fails",
+        "/cfg/theme",
+        code::DATA_PARENT_MISSING,
+        &["CL-D03-2", "PRJ-RUI-DATA-01", "RUI-RECOV-06", "CL-D02-9"],
+    )
 }
 
 fn grandparent_missing() -> Case {
-    fails_on("grandparent-missing", "a pointer two levels below a missing member fails", "/cfg/ui/theme", code::DATA_PARENT_MISSING, &[
-        "CL-D03-2", "PRJ-RUI-DATA-01",
-    ])
+    fails_on(
+        "grandparent-missing",
+        "a pointer two levels below a missing member fails",
+        "/cfg/ui/theme",
+        code::DATA_PARENT_MISSING,
+        &["CL-D03-2", "PRJ-RUI-DATA-01"],
+    )
 }
 
 fn pointer_invalid(slug: &str, description: &str, pointer: &str) -> Case {
-    fails_on(slug, description, pointer, code::POINTER_INVALID, &["CL-D01-4", "RUI-DATA-01", "PRJ-RUI-DATA-02"])
+    fails_on(
+        slug,
+        description,
+        pointer,
+        code::POINTER_INVALID,
+        &["CL-D01-4", "RUI-DATA-01", "PRJ-RUI-DATA-02"],
+    )
 }
 
 fn array_append_dash() -> Case {
-    let prior = vec![base_tx(), Tx::begin("t1", 1).data("/list", json!([1, 2])).commit(2, "r")];
+    let prior = vec![
+        base_tx(),
+        Tx::begin("t1", 1)
+            .data("/list", json!([1, 2]))
+            .commit(2, "r"),
+    ];
     let mut state = base_state();
     state.graph["revision"] = json!(2);
     state.revision = 2;
     state.data = json!({ "title": "Home", "list": [1, 2] });
     let tx = Tx::begin("t2", 2).data("/list/-", json!(3)).commit(3, "r");
-    let steps = failing_after(F, &prior, vec![committed("t0", 1), committed("t1", 2)], state, &tx, "t2", json!(code::POINTER_INVALID), Found::AtOrAfter(1));
-    case(SECTION, "array-append-dash", 1, F, "the - array index (append) is not supported in 0.1", &["CL-D03-6", "PRJ-RUI-DATA-02"])
-        .strictness(Strictness::Recommended)
-        .steps(steps)
+    let steps = failing_after(
+        F,
+        &prior,
+        vec![committed("t0", 1), committed("t1", 2)],
+        state,
+        &tx,
+        "t2",
+        json!(code::POINTER_INVALID),
+        Found::AtOrAfter(1),
+    );
+    case(
+        SECTION,
+        "array-append-dash",
+        1,
+        F,
+        "the - array index (append) is not supported in 0.1",
+        &["CL-D03-6", "PRJ-RUI-DATA-02"],
+    )
+    .strictness(Strictness::Recommended)
+    .steps(steps)
 }
 
 fn scalar_parent() -> Case {
-    let tx = Tx::begin("t1", 1).data("/title/text", json!("x")).commit(2, "r");
-    let codes = one_of([json!(code::DATA_PARENT_MISSING), json!(code::POINTER_INVALID)]);
-    case(SECTION, "parent-is-scalar", 1, F, "a pointer through a string member fails the transaction", &["CL-D03-2", "PRJ-RUI-DATA-05"])
-        .strictness(Strictness::ImplDefined)
-        .steps(failing(F, Prior::Base, &tx, "t1", codes, Found::AtOrAfter(1)))
+    let tx = Tx::begin("t1", 1)
+        .data("/title/text", json!("x"))
+        .commit(2, "r");
+    let codes = one_of([
+        json!(code::DATA_PARENT_MISSING),
+        json!(code::POINTER_INVALID),
+    ]);
+    case(
+        SECTION,
+        "parent-is-scalar",
+        1,
+        F,
+        "a pointer through a string member fails the transaction",
+        &["CL-D03-2", "PRJ-RUI-DATA-05"],
+    )
+    .strictness(Strictness::ImplDefined)
+    .steps(failing(
+        F,
+        Prior::Base,
+        &tx,
+        "t1",
+        codes,
+        Found::AtOrAfter(1),
+    ))
 }

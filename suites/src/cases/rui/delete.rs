@@ -14,7 +14,12 @@ const SECTION: &str = "delete";
 const F: Framing = Framing::Jsonl;
 
 pub fn section() -> Section {
-    Section::new("rui.delete", "Explicit deletion of nodes and data", "suites::cases::rui::delete").cases(vec![
+    Section::new(
+        "rui.delete",
+        "Explicit deletion of nodes and data",
+        "suites::cases::rui::delete",
+    )
+    .cases(vec![
         deletes_node(),
         deletes_data_member(),
         deletes_nested_member(),
@@ -37,15 +42,34 @@ fn after_base(tx: Vec<Value>, state: State) -> Vec<Value> {
     s.records(&tx);
     s.end();
     s.extend(state.expect());
-    s.extend(logs(vec![committed("t0", 1), committed("t1", 2)], vec![], vec![]));
+    s.extend(logs(
+        vec![committed("t0", 1), committed("t1", 2)],
+        vec![],
+        vec![],
+    ));
     s.steps()
 }
 
 fn deletes_node() -> Case {
-    let tx = Tx::begin("t1", 1).node("r", "Stack", json!({}), &[]).delete_node("a").commit(2, "r");
-    let state = State::new(2, "r", nodes(vec![("r", n("Stack", json!({}), &[]))]), json!({ "title": "Home" }));
-    case(SECTION, "deletes-node", 1, F, "delete node removes the node from the committed graph", &["RUI-DEL-01", "CL-D01-5", "CL-D03-4"])
-        .steps(after_base(tx, state))
+    let tx = Tx::begin("t1", 1)
+        .node("r", "Stack", json!({}), &[])
+        .delete_node("a")
+        .commit(2, "r");
+    let state = State::new(
+        2,
+        "r",
+        nodes(vec![("r", n("Stack", json!({}), &[]))]),
+        json!({ "title": "Home" }),
+    );
+    case(
+        SECTION,
+        "deletes-node",
+        1,
+        F,
+        "delete node removes the node from the committed graph",
+        &["RUI-DEL-01", "CL-D01-5", "CL-D03-4"],
+    )
+    .steps(after_base(tx, state))
 }
 
 fn deletes_data_member() -> Case {
@@ -54,88 +78,242 @@ fn deletes_data_member() -> Case {
     state.graph["revision"] = json!(2);
     state.revision = 2;
     state.data = json!({});
-    case(SECTION, "deletes-data-member", 1, F, "delete data removes the member from the data document", &["RUI-DEL-01", "CL-D01-6", "CL-D03-4"])
-        .steps(after_base(tx, state))
+    case(
+        SECTION,
+        "deletes-data-member",
+        1,
+        F,
+        "delete data removes the member from the data document",
+        &["RUI-DEL-01", "CL-D01-6", "CL-D03-4"],
+    )
+    .steps(after_base(tx, state))
 }
 
 fn deletes_nested_member() -> Case {
-    let tx = Tx::begin("t1", 1).data("/cfg", json!({ "a": 1, "b": 2 })).delete_data("/cfg/a").commit(2, "r");
+    let tx = Tx::begin("t1", 1)
+        .data("/cfg", json!({ "a": 1, "b": 2 }))
+        .delete_data("/cfg/a")
+        .commit(2, "r");
     let mut state = base_state();
     state.graph["revision"] = json!(2);
     state.revision = 2;
     state.data = json!({ "title": "Home", "cfg": { "b": 2 } });
-    case(SECTION, "deletes-nested-member", 1, F, "delete data removes a nested member staged earlier", &["CL-D01-6", "CL-D03-4", "PRJ-RUI-TX-09"])
-        .steps(after_base(tx, state))
+    case(
+        SECTION,
+        "deletes-nested-member",
+        1,
+        F,
+        "delete data removes a nested member staged earlier",
+        &["CL-D01-6", "CL-D03-4", "PRJ-RUI-TX-09"],
+    )
+    .steps(after_base(tx, state))
 }
 
 fn delete_then_set() -> Case {
-    let tx = Tx::begin("t1", 1).delete_data("/title").data("/title", json!("New")).commit(2, "r");
+    let tx = Tx::begin("t1", 1)
+        .delete_data("/title")
+        .data("/title", json!("New"))
+        .commit(2, "r");
     let mut state = base_state();
     state.graph["revision"] = json!(2);
     state.revision = 2;
     state.data = json!({ "title": "New" });
-    case(SECTION, "delete-then-set", 1, F, "a member deleted then set again in order holds the new value", &["CL-D03-4", "PRJ-RUI-TX-09"])
-        .steps(after_base(tx, state))
+    case(
+        SECTION,
+        "delete-then-set",
+        1,
+        F,
+        "a member deleted then set again in order holds the new value",
+        &["CL-D03-4", "PRJ-RUI-TX-09"],
+    )
+    .steps(after_base(tx, state))
 }
 
 fn node_absent() -> Case {
-    let tx = Tx::begin("t1", 1).data("/title", json!("x")).delete_node("ghost").commit(2, "r");
-    case(SECTION, "node-absent", 1, F, "deleting a node that does not exist fails the transaction", &[
-        "CL-D03-5", "PRJ-RUI-DATA-03", "RUI-RECOV-06",
-    ])
-    .steps(failing(F, Prior::Base, &tx, "t1", json!(code::DELETE_ABSENT), Found::AtOrAfter(2)))
+    let tx = Tx::begin("t1", 1)
+        .data("/title", json!("x"))
+        .delete_node("ghost")
+        .commit(2, "r");
+    case(
+        SECTION,
+        "node-absent",
+        1,
+        F,
+        "deleting a node that does not exist fails the transaction",
+        &["CL-D03-5", "PRJ-RUI-DATA-03", "RUI-RECOV-06"],
+    )
+    .steps(failing(
+        F,
+        Prior::Base,
+        &tx,
+        "t1",
+        json!(code::DELETE_ABSENT),
+        Found::AtOrAfter(2),
+    ))
 }
 
 fn node_deleted_twice() -> Case {
-    let tx = Tx::begin("t1", 1).node("r", "Stack", json!({}), &[]).delete_node("a").delete_node("a").commit(2, "r");
-    case(SECTION, "node-deleted-twice", 1, F, "the second delete of one node in a transaction finds it absent", &[
-        "CL-D03-5", "PRJ-RUI-DATA-03", "PRJ-RUI-TX-09",
-    ])
-    .steps(failing(F, Prior::Base, &tx, "t1", json!(code::DELETE_ABSENT), Found::AtOrAfter(3)))
+    let tx = Tx::begin("t1", 1)
+        .node("r", "Stack", json!({}), &[])
+        .delete_node("a")
+        .delete_node("a")
+        .commit(2, "r");
+    case(
+        SECTION,
+        "node-deleted-twice",
+        1,
+        F,
+        "the second delete of one node in a transaction finds it absent",
+        &["CL-D03-5", "PRJ-RUI-DATA-03", "PRJ-RUI-TX-09"],
+    )
+    .steps(failing(
+        F,
+        Prior::Base,
+        &tx,
+        "t1",
+        json!(code::DELETE_ABSENT),
+        Found::AtOrAfter(3),
+    ))
 }
 
 fn data_absent() -> Case {
-    let tx = Tx::begin("t1", 1).node("a", "Text", json!({ "text": "bye" }), &[]).delete_data("/missing").commit(2, "r");
-    case(SECTION, "data-absent", 1, F, "deleting a data member that does not exist fails the transaction", &[
-        "CL-D03-5", "PRJ-RUI-DATA-03", "RUI-RECOV-06",
-    ])
-    .steps(failing(F, Prior::Base, &tx, "t1", json!(code::DELETE_ABSENT), Found::AtOrAfter(2)))
+    let tx = Tx::begin("t1", 1)
+        .node("a", "Text", json!({ "text": "bye" }), &[])
+        .delete_data("/missing")
+        .commit(2, "r");
+    case(
+        SECTION,
+        "data-absent",
+        1,
+        F,
+        "deleting a data member that does not exist fails the transaction",
+        &["CL-D03-5", "PRJ-RUI-DATA-03", "RUI-RECOV-06"],
+    )
+    .steps(failing(
+        F,
+        Prior::Base,
+        &tx,
+        "t1",
+        json!(code::DELETE_ABSENT),
+        Found::AtOrAfter(2),
+    ))
 }
 
 fn data_deleted_twice() -> Case {
-    let tx = Tx::begin("t1", 1).delete_data("/title").delete_data("/title").commit(2, "r");
-    case(SECTION, "data-deleted-twice", 1, F, "the second delete of one member in a transaction finds it absent", &[
-        "CL-D03-5", "PRJ-RUI-DATA-03", "PRJ-RUI-TX-09",
-    ])
-    .steps(failing(F, Prior::Base, &tx, "t1", json!(code::DELETE_ABSENT), Found::AtOrAfter(2)))
+    let tx = Tx::begin("t1", 1)
+        .delete_data("/title")
+        .delete_data("/title")
+        .commit(2, "r");
+    case(
+        SECTION,
+        "data-deleted-twice",
+        1,
+        F,
+        "the second delete of one member in a transaction finds it absent",
+        &["CL-D03-5", "PRJ-RUI-DATA-03", "PRJ-RUI-TX-09"],
+    )
+    .steps(failing(
+        F,
+        Prior::Base,
+        &tx,
+        "t1",
+        json!(code::DELETE_ABSENT),
+        Found::AtOrAfter(2),
+    ))
 }
 
 fn empty_pointer() -> Case {
     let tx = Tx::begin("t1", 1).delete_data("").commit(2, "r");
-    case(SECTION, "empty-pointer", 1, F, "deleting the whole data document (empty pointer) is invalid", &["PRJ-RUI-DATA-02", "CL-D01-6"])
-        .steps(failing(F, Prior::Base, &tx, "t1", json!(code::POINTER_INVALID), Found::AtOrAfter(1)))
+    case(
+        SECTION,
+        "empty-pointer",
+        1,
+        F,
+        "deleting the whole data document (empty pointer) is invalid",
+        &["PRJ-RUI-DATA-02", "CL-D01-6"],
+    )
+    .steps(failing(
+        F,
+        Prior::Base,
+        &tx,
+        "t1",
+        json!(code::POINTER_INVALID),
+        Found::AtOrAfter(1),
+    ))
 }
 
 fn invalid_pointer() -> Case {
     let tx = Tx::begin("t1", 1).delete_data("title").commit(2, "r");
-    case(SECTION, "invalid-pointer", 1, F, "a delete data pointer without a leading slash is invalid", &["PRJ-RUI-DATA-02", "CL-D01-6"])
-        .steps(failing(F, Prior::Base, &tx, "t1", json!(code::POINTER_INVALID), Found::AtOrAfter(1)))
+    case(
+        SECTION,
+        "invalid-pointer",
+        1,
+        F,
+        "a delete data pointer without a leading slash is invalid",
+        &["PRJ-RUI-DATA-02", "CL-D01-6"],
+    )
+    .steps(failing(
+        F,
+        Prior::Base,
+        &tx,
+        "t1",
+        json!(code::POINTER_INVALID),
+        Found::AtOrAfter(1),
+    ))
 }
 
 fn referenced_node() -> Case {
     let tx = Tx::begin("t1", 1).delete_node("a").commit(2, "r");
-    case(SECTION, "still-referenced-node", 1, F, "deleting a node a reachable child list still names fails at commit", &[
-        "RUI-DEL-01", "RUI-INV-03", "PRJ-RUI-GRAPH-03", "RUI-RECOV-06",
-    ])
-    .steps(failing(F, Prior::Base, &tx, "t1", json!(code::CHILD_UNRESOLVED), Found::AtOrAfter(2)))
+    case(
+        SECTION,
+        "still-referenced-node",
+        1,
+        F,
+        "deleting a node a reachable child list still names fails at commit",
+        &[
+            "RUI-DEL-01",
+            "RUI-INV-03",
+            "PRJ-RUI-GRAPH-03",
+            "RUI-RECOV-06",
+        ],
+    )
+    .steps(failing(
+        F,
+        Prior::Base,
+        &tx,
+        "t1",
+        json!(code::CHILD_UNRESOLVED),
+        Found::AtOrAfter(2),
+    ))
 }
 
 fn root_node() -> Case {
-    let prior = vec![Tx::begin("t0", 0).node("r", "Stack", json!({}), &[]).commit(1, "r")];
-    let state = State::new(1, "r", nodes(vec![("r", n("Stack", json!({}), &[]))]), json!({}));
+    let prior = vec![Tx::begin("t0", 0)
+        .node("r", "Stack", json!({}), &[])
+        .commit(1, "r")];
+    let state = State::new(
+        1,
+        "r",
+        nodes(vec![("r", n("Stack", json!({}), &[]))]),
+        json!({}),
+    );
     let tx = Tx::begin("t1", 1).delete_node("r").commit(2, "r");
-    case(SECTION, "root-node", 1, F, "deleting the node the commit names as root fails the commit", &[
-        "RUI-DEL-01", "RUI-INV-02", "PRJ-RUI-GRAPH-02",
-    ])
-    .steps(failing_after(F, &prior, vec![committed("t0", 1)], state, &tx, "t1", json!(code::ROOT_MISSING), Found::AtOrAfter(2)))
+    case(
+        SECTION,
+        "root-node",
+        1,
+        F,
+        "deleting the node the commit names as root fails the commit",
+        &["RUI-DEL-01", "RUI-INV-02", "PRJ-RUI-GRAPH-02"],
+    )
+    .steps(failing_after(
+        F,
+        &prior,
+        vec![committed("t0", 1)],
+        state,
+        &tx,
+        "t1",
+        json!(code::ROOT_MISSING),
+        Found::AtOrAfter(2),
+    ))
 }

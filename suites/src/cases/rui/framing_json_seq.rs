@@ -5,7 +5,9 @@
 
 use serde_json::{json, Value};
 
-use super::support::observe::{at, committed, expect, logs, outside, rejected, rejected_any, strict, traced, State};
+use super::support::observe::{
+    at, committed, expect, logs, outside, rejected, rejected_any, strict, traced, State,
+};
 use super::support::stream::{text, Framing, Script, RS};
 use super::support::tuples::{begin, commit, node, Tx};
 use super::support::{base_state, base_tx, case, code, sample_state, sample_tx};
@@ -15,7 +17,12 @@ const SECTION: &str = "framing-json-seq";
 const F: Framing = Framing::JsonSeq;
 
 pub fn section() -> Section {
-    Section::new("rui.framing-json-seq", "RFC 7464 JSON text sequences", "suites::cases::rui::framing_json_seq").cases(vec![
+    Section::new(
+        "rui.framing-json-seq",
+        "RFC 7464 JSON text sequences",
+        "suites::cases::rui::framing_json_seq",
+    )
+    .cases(vec![
         well_formed(),
         split_after_rs(),
         split_between_lf_and_rs(),
@@ -25,8 +32,16 @@ pub fn section() -> Section {
         consecutive_rs_ignored(),
         text_cut_by_next_rs(),
         complete_text_without_lf_before_rs(),
-        truncated_at_end("truncated-at-end", "a text cut mid-value by the end of the stream is truncated", false),
-        truncated_at_end("complete-text-without-lf-at-end", "a final text without its LF is truncated even if it parses", true),
+        truncated_at_end(
+            "truncated-at-end",
+            "a text cut mid-value by the end of the stream is truncated",
+            false,
+        ),
+        truncated_at_end(
+            "complete-text-without-lf-at-end",
+            "a final text without its LF is truncated even if it parses",
+            true,
+        ),
         not_json_with_lf(),
         invalid_utf8(),
         lf_only_element(),
@@ -46,9 +61,14 @@ fn well_formed() -> Case {
     s.records(&sample_tx());
     s.end();
     sample_committed(&mut s);
-    case(SECTION, "well-formed-stream", 1, F, "each RS-prefixed LF-terminated text is one record; commits", &[
-        "RUI-FRAME-05", "CL-D07-4", "RUI-FRAME-01", "RUI-STATUS-02",
-    ])
+    case(
+        SECTION,
+        "well-formed-stream",
+        1,
+        F,
+        "each RS-prefixed LF-terminated text is one record; commits",
+        &["RUI-FRAME-05", "CL-D07-4", "RUI-FRAME-01", "RUI-STATUS-02"],
+    )
     .steps(s.steps())
 }
 
@@ -59,9 +79,14 @@ fn split_after_rs() -> Case {
     s.feed_cut(&cuts);
     s.end();
     sample_committed(&mut s);
-    case(SECTION, "split-between-rs-and-text", 1, F, "a chunk boundary right after every RS", &[
-        "CL-D07-4", "RUI-FRAME-02", "CL-D07-5",
-    ])
+    case(
+        SECTION,
+        "split-between-rs-and-text",
+        1,
+        F,
+        "a chunk boundary right after every RS",
+        &["CL-D07-4", "RUI-FRAME-02", "CL-D07-5"],
+    )
     .steps(s.steps())
 }
 
@@ -72,9 +97,14 @@ fn split_between_lf_and_rs() -> Case {
     s.feed_cut(&cuts);
     s.end();
     sample_committed(&mut s);
-    case(SECTION, "split-between-lf-and-rs", 1, F, "a chunk boundary between each LF and the next RS", &[
-        "CL-D07-4", "RUI-FRAME-02",
-    ])
+    case(
+        SECTION,
+        "split-between-lf-and-rs",
+        1,
+        F,
+        "a chunk boundary between each LF and the next RS",
+        &["CL-D07-4", "RUI-FRAME-02"],
+    )
     .steps(s.steps())
 }
 
@@ -90,9 +120,14 @@ fn split_inside_utf8() -> Case {
     s.feed_cut(&cuts);
     s.end();
     sample_committed(&mut s);
-    case(SECTION, "split-inside-utf8-characters", 1, F, "chunks cut inside 2-, 3- and 4-byte UTF-8 characters", &[
-        "CL-D07-4", "RUI-FRAME-02", "CL-D07-5",
-    ])
+    case(
+        SECTION,
+        "split-inside-utf8-characters",
+        1,
+        F,
+        "chunks cut inside 2-, 3- and 4-byte UTF-8 characters",
+        &["CL-D07-4", "RUI-FRAME-02", "CL-D07-5"],
+    )
     .steps(s.steps())
 }
 
@@ -102,8 +137,15 @@ fn one_byte_chunks() -> Case {
     s.feed_bytewise();
     s.end();
     sample_committed(&mut s);
-    case(SECTION, "one-byte-chunks", 1, F, "a text sequence delivered one byte per chunk", &["CL-D07-4", "RUI-FRAME-02"])
-        .steps(s.steps())
+    case(
+        SECTION,
+        "one-byte-chunks",
+        1,
+        F,
+        "a text sequence delivered one byte per chunk",
+        &["CL-D07-4", "RUI-FRAME-02"],
+    )
+    .steps(s.steps())
 }
 
 fn text_spans_lines() -> Case {
@@ -114,9 +156,14 @@ fn text_spans_lines() -> Case {
     }
     s.end();
     sample_committed(&mut s);
-    case(SECTION, "text-spans-lines", 1, F, "a text holding LF whitespace ends only at its last LF before RS", &[
-        "CL-D07-4", "PRJ-RUI-FRAME-08", "RUI-FRAME-05",
-    ])
+    case(
+        SECTION,
+        "text-spans-lines",
+        1,
+        F,
+        "a text holding LF whitespace ends only at its last LF before RS",
+        &["CL-D07-4", "PRJ-RUI-FRAME-08", "RUI-FRAME-05"],
+    )
     .steps(s.steps())
 }
 
@@ -131,9 +178,14 @@ fn consecutive_rs_ignored() -> Case {
     s.end();
     s.extend(sample_state().expect());
     s.extend(logs(vec![committed("t1", 1)], vec![], outside(&[stray])));
-    case(SECTION, "consecutive-rs-ignored", 1, F, "consecutive RS octets are not empty texts and are not counted", &[
-        "PRJ-RUI-FRAME-09", "PRJ-RUI-FRAME-11", "CL-D07-4",
-    ])
+    case(
+        SECTION,
+        "consecutive-rs-ignored",
+        1,
+        F,
+        "consecutive RS octets are not empty texts and are not counted",
+        &["PRJ-RUI-FRAME-09", "PRJ-RUI-FRAME-11", "CL-D07-4"],
+    )
     .strictness(Strictness::Recommended)
     .steps(s.steps())
 }
@@ -145,7 +197,11 @@ fn cut_by_rs(slug: &str, description: &str, cut: &Value, whole: bool) -> Case {
     s.records(&base_tx());
     s.records(&Tx::begin("t1", 1).open());
     let full = text(cut);
-    let bytes = if whole { full.as_bytes() } else { &full.as_bytes()[..full.len() - 6] };
+    let bytes = if whole {
+        full.as_bytes()
+    } else {
+        &full.as_bytes()[..full.len() - 6]
+    };
     let truncated = s.raw_frame(&[&[RS][..], bytes].concat());
     let rest = s.records(&[commit(2, 2, "r")]);
     s.end();
@@ -155,7 +211,14 @@ fn cut_by_rs(slug: &str, description: &str, cut: &Value, whole: bool) -> Case {
         vec![at(truncated, code::FRAME_TRUNCATED)],
         outside(&rest),
     ));
-    let mut requirements = vec!["CL-D07-4", "PRJ-RUI-FRAME-02", "PRJ-RUI-FRAME-08", "PRJ-RUI-TX-04", "CL-D05-3", "CL-D07-5"];
+    let mut requirements = vec![
+        "CL-D07-4",
+        "PRJ-RUI-FRAME-02",
+        "PRJ-RUI-FRAME-08",
+        "PRJ-RUI-TX-04",
+        "CL-D05-3",
+        "CL-D07-5",
+    ];
     if whole {
         requirements.push("RUI-FRAME-02");
     }
@@ -183,16 +246,30 @@ fn complete_text_without_lf_before_rs() -> Case {
 fn truncated_at_end(slug: &str, description: &str, whole: bool) -> Case {
     let mut s = Script::new(F);
     s.records(&base_tx());
-    s.records(&Tx::begin("t1", 1).node("a", "Text", json!({ "text": "bye" }), &[]).open());
+    s.records(
+        &Tx::begin("t1", 1)
+            .node("a", "Text", json!({ "text": "bye" }), &[])
+            .open(),
+    );
     let full = text(&commit(2, 2, "r"));
-    let bytes = if whole { full.as_bytes() } else { &full.as_bytes()[..full.len() - 4] };
+    let bytes = if whole {
+        full.as_bytes()
+    } else {
+        &full.as_bytes()[..full.len() - 4]
+    };
     let cut = s.raw_frame(&[&[RS][..], bytes].concat());
     s.end();
     s.extend(base_state().expect());
     s.extend(vec![
         traced(
             strict(
-                expect("transactions", json!([committed("t0", 1), rejected_any("t1", &[code::FRAME_INVALID, code::INTERRUPTED])])),
+                expect(
+                    "transactions",
+                    json!([
+                        committed("t0", 1),
+                        rejected_any("t1", &[code::FRAME_INVALID, code::INTERRUPTED])
+                    ]),
+                ),
                 Strictness::ImplDefined,
             ),
             &["PRJ-RUI-FRAME-12", "CL-D05-3", "CL-D05-7"],
@@ -200,22 +277,51 @@ fn truncated_at_end(slug: &str, description: &str, whole: bool) -> Case {
         expect("quarantine", json!([at(cut, code::FRAME_TRUNCATED)])),
         expect("rejections", json!([])),
     ]);
-    case(SECTION, slug, 1, F, description, &[
-        "CL-D07-4", "PRJ-RUI-FRAME-02", "PRJ-RUI-FRAME-08", "RUI-FRAME-02", "CL-D07-5",
-    ])
+    case(
+        SECTION,
+        slug,
+        1,
+        F,
+        description,
+        &[
+            "CL-D07-4",
+            "PRJ-RUI-FRAME-02",
+            "PRJ-RUI-FRAME-08",
+            "RUI-FRAME-02",
+            "CL-D07-5",
+        ],
+    )
     .steps(s.steps())
 }
 
 fn not_json_with_lf() -> Case {
     let mut s = Script::new(F);
     let bad = s.payload(b"{\"begin\":0}}");
-    s.records(&Tx::begin("t2", 0).node("r", "Stack", json!({}), &[]).commit(1, "r"));
+    s.records(
+        &Tx::begin("t2", 0)
+            .node("r", "Stack", json!({}), &[])
+            .commit(1, "r"),
+    );
     s.end();
-    s.extend(logs(vec![committed("t2", 1)], vec![at(bad, code::FRAME_NOT_JSON)], vec![]));
+    s.extend(logs(
+        vec![committed("t2", 1)],
+        vec![at(bad, code::FRAME_NOT_JSON)],
+        vec![],
+    ));
     s.push(expect("revision", json!(1)));
-    case(SECTION, "not-json-with-lf", 1, F, "a terminated text that is not JSON is invalid, not truncated", &[
-        "PRJ-RUI-FRAME-01", "PRJ-RUI-FRAME-08", "CL-D05-1", "CL-D07-4",
-    ])
+    case(
+        SECTION,
+        "not-json-with-lf",
+        1,
+        F,
+        "a terminated text that is not JSON is invalid, not truncated",
+        &[
+            "PRJ-RUI-FRAME-01",
+            "PRJ-RUI-FRAME-08",
+            "CL-D05-1",
+            "CL-D07-4",
+        ],
+    )
     .steps(s.steps())
 }
 
@@ -226,39 +332,77 @@ fn invalid_utf8() -> Case {
     let rest = s.records(&[commit(3, 1, "r")]);
     s.end();
     s.extend(State::empty().expect());
-    s.extend(logs(vec![rejected("t1", code::FRAME_INVALID)], vec![at(bad, code::FRAME_NOT_JSON)], outside(&rest)));
-    case(SECTION, "invalid-utf8", 1, F, "a text with a 5-byte UTF-8 form is quarantined; staging discarded", &[
-        "PRJ-RUI-FRAME-01", "PRJ-RUI-TX-04", "CL-D05-1", "CL-D05-3",
-    ])
+    s.extend(logs(
+        vec![rejected("t1", code::FRAME_INVALID)],
+        vec![at(bad, code::FRAME_NOT_JSON)],
+        outside(&rest),
+    ));
+    case(
+        SECTION,
+        "invalid-utf8",
+        1,
+        F,
+        "a text with a 5-byte UTF-8 form is quarantined; staging discarded",
+        &["PRJ-RUI-FRAME-01", "PRJ-RUI-TX-04", "CL-D05-1", "CL-D05-3"],
+    )
     .steps(s.steps())
 }
 
 fn lf_only_element() -> Case {
     let mut s = Script::new(F);
-    let records = Tx::begin("t1", 0).node("r", "Stack", json!({}), &[]).commit(1, "r");
+    let records = Tx::begin("t1", 0)
+        .node("r", "Stack", json!({}), &[])
+        .commit(1, "r");
     s.records(&records[..2]);
     let empty = s.payload(b"");
     let rest = s.records(&records[2..]);
     s.end();
     s.extend(State::empty().expect());
-    s.extend(logs(vec![rejected("t1", code::FRAME_INVALID)], vec![at(empty, code::FRAME_NOT_JSON)], outside(&rest)));
-    case(SECTION, "empty-text", 1, F, "an RS followed by only LF is a text that is not JSON", &[
-        "PRJ-RUI-FRAME-01", "PRJ-RUI-FRAME-08", "PRJ-RUI-TX-04", "CL-D07-4",
-    ])
+    s.extend(logs(
+        vec![rejected("t1", code::FRAME_INVALID)],
+        vec![at(empty, code::FRAME_NOT_JSON)],
+        outside(&rest),
+    ));
+    case(
+        SECTION,
+        "empty-text",
+        1,
+        F,
+        "an RS followed by only LF is a text that is not JSON",
+        &[
+            "PRJ-RUI-FRAME-01",
+            "PRJ-RUI-FRAME-08",
+            "PRJ-RUI-TX-04",
+            "CL-D07-4",
+        ],
+    )
     .steps(s.steps())
 }
 
 fn two_values_one_text() -> Case {
     let mut s = Script::new(F);
-    let both = format!("{} {}", text(&begin("t1", 0)), text(&node(1, "r", "Stack", json!({}), &[])));
+    let both = format!(
+        "{} {}",
+        text(&begin("t1", 0)),
+        text(&node(1, "r", "Stack", json!({}), &[]))
+    );
     let bad = s.payload(both.as_bytes());
     let rest = s.records(&[commit(2, 1, "r")]);
     s.end();
     s.extend(State::empty().expect());
-    s.extend(logs(vec![], vec![at(bad, code::FRAME_NOT_JSON)], outside(&rest)));
-    case(SECTION, "two-values-one-text", 1, F, "two JSON values between one RS and LF are one invalid frame", &[
-        "PRJ-RUI-FRAME-01", "RUI-FRAME-01", "CL-D07-4",
-    ])
+    s.extend(logs(
+        vec![],
+        vec![at(bad, code::FRAME_NOT_JSON)],
+        outside(&rest),
+    ));
+    case(
+        SECTION,
+        "two-values-one-text",
+        1,
+        F,
+        "two JSON values between one RS and LF are one invalid frame",
+        &["PRJ-RUI-FRAME-01", "RUI-FRAME-01", "CL-D07-4"],
+    )
     .steps(s.steps())
 }
 
@@ -268,22 +412,44 @@ fn resume_at_next_rs() -> Case {
     s.records(&sample_tx());
     s.end();
     s.extend(sample_state().expect());
-    s.extend(logs(vec![committed("t1", 1)], vec![at(cut, code::FRAME_TRUNCATED)], vec![]));
-    case(SECTION, "resume-at-next-rs", 1, F, "after a cut text parsing resumes at the next RS", &[
-        "RUI-RECOV-02", "CL-D05-2", "PRJ-RUI-FRAME-02", "CL-D07-4",
-    ])
+    s.extend(logs(
+        vec![committed("t1", 1)],
+        vec![at(cut, code::FRAME_TRUNCATED)],
+        vec![],
+    ));
+    case(
+        SECTION,
+        "resume-at-next-rs",
+        1,
+        F,
+        "after a cut text parsing resumes at the next RS",
+        &["RUI-RECOV-02", "CL-D05-2", "PRJ-RUI-FRAME-02", "CL-D07-4"],
+    )
     .steps(s.steps())
 }
 
 fn interrupted_between_texts() -> Case {
     let mut s = Script::new(F);
     s.records(&base_tx());
-    s.records(&Tx::begin("t1", 1).node("a", "Text", json!({ "text": "bye" }), &[]).open());
+    s.records(
+        &Tx::begin("t1", 1)
+            .node("a", "Text", json!({ "text": "bye" }), &[])
+            .open(),
+    );
     s.end();
     s.extend(base_state().expect());
-    s.extend(logs(vec![committed("t0", 1), rejected("t1", code::INTERRUPTED)], vec![], vec![]));
-    case(SECTION, "interrupted-between-texts", 1, F, "the stream ends after whole texts inside a transaction", &[
-        "RUI-RECOV-09", "CL-D05-7", "PRJ-RUI-TX-05", "CL-D07-4",
-    ])
+    s.extend(logs(
+        vec![committed("t0", 1), rejected("t1", code::INTERRUPTED)],
+        vec![],
+        vec![],
+    ));
+    case(
+        SECTION,
+        "interrupted-between-texts",
+        1,
+        F,
+        "the stream ends after whole texts inside a transaction",
+        &["RUI-RECOV-09", "CL-D05-7", "PRJ-RUI-TX-05", "CL-D07-4"],
+    )
     .steps(s.steps())
 }

@@ -5,7 +5,9 @@
 
 use serde_json::json;
 
-use super::support::observe::{aborted, at, committed, expect, logs, outside, rejected, rejected_any, strict, traced, State};
+use super::support::observe::{
+    aborted, at, committed, expect, logs, outside, rejected, rejected_any, strict, traced, State,
+};
 use super::support::stream::{text, Framing, Script};
 use super::support::tuples::{begin, commit, node, Tx};
 use super::support::{base_state, base_tx, case, code, sample_state, sample_tx};
@@ -15,7 +17,12 @@ const SECTION: &str = "framing-jsonl";
 const F: Framing = Framing::Jsonl;
 
 pub fn section() -> Section {
-    Section::new("rui.framing-jsonl", "JSONL framing: one record per line", "suites::cases::rui::framing_jsonl").cases(vec![
+    Section::new(
+        "rui.framing-jsonl",
+        "JSONL framing: one record per line",
+        "suites::cases::rui::framing_jsonl",
+    )
+    .cases(vec![
         well_formed(),
         two_transactions(),
         crlf_line_ends(),
@@ -54,26 +61,44 @@ fn well_formed() -> Case {
     s.records(&sample_tx());
     s.end();
     sample_committed(&mut s);
-    case(SECTION, "well-formed-stream", 1, F, "each LF-terminated line carries one record; the transaction commits", &[
-        "RUI-FRAME-06", "CL-D07-1", "RUI-FRAME-01", "RUI-STATUS-02",
-    ])
+    case(
+        SECTION,
+        "well-formed-stream",
+        1,
+        F,
+        "each LF-terminated line carries one record; the transaction commits",
+        &["RUI-FRAME-06", "CL-D07-1", "RUI-FRAME-01", "RUI-STATUS-02"],
+    )
     .steps(s.steps())
 }
 
 fn two_transactions() -> Case {
     let mut s = Script::new(F);
     s.records(&base_tx());
-    s.records(&Tx::begin("t1", 1).node("a", "Text", json!({ "text": "bye" }), &[]).commit(2, "r"));
+    s.records(
+        &Tx::begin("t1", 1)
+            .node("a", "Text", json!({ "text": "bye" }), &[])
+            .commit(2, "r"),
+    );
     s.end();
     let mut state = base_state();
     state.graph["revision"] = json!(2);
     state.graph["nodes"]["a"]["props"] = json!({ "text": "bye" });
     state.revision = 2;
     s.extend(state.expect());
-    s.extend(logs(vec![committed("t0", 1), committed("t1", 2)], vec![], vec![]));
-    case(SECTION, "two-transactions-one-chunk", 1, F, "two transactions delivered in one chunk both commit", &[
-        "RUI-FRAME-06", "CL-D07-1",
-    ])
+    s.extend(logs(
+        vec![committed("t0", 1), committed("t1", 2)],
+        vec![],
+        vec![],
+    ));
+    case(
+        SECTION,
+        "two-transactions-one-chunk",
+        1,
+        F,
+        "two transactions delivered in one chunk both commit",
+        &["RUI-FRAME-06", "CL-D07-1"],
+    )
     .steps(s.steps())
 }
 
@@ -84,9 +109,14 @@ fn crlf_line_ends() -> Case {
     }
     s.end();
     sample_committed(&mut s);
-    case(SECTION, "crlf-line-ends", 1, F, "a CR before the LF is insignificant whitespace of the JSON text", &[
-        "PRJ-RUI-FRAME-03", "CL-D07-1",
-    ])
+    case(
+        SECTION,
+        "crlf-line-ends",
+        1,
+        F,
+        "a CR before the LF is insignificant whitespace of the JSON text",
+        &["PRJ-RUI-FRAME-03", "CL-D07-1"],
+    )
     .steps(s.steps())
 }
 
@@ -100,7 +130,15 @@ fn split_inside_utf8(width: usize, character: &str) -> Case {
     sample_committed(&mut s);
     let slug = format!("split-inside-{width}-byte-character");
     let description = format!("chunks cut inside a {width}-byte UTF-8 character decode as one");
-    case(SECTION, &slug, 1, F, &description, &["CL-D07-1", "RUI-FRAME-02", "CL-D07-5"]).steps(s.steps())
+    case(
+        SECTION,
+        &slug,
+        1,
+        F,
+        &description,
+        &["CL-D07-1", "RUI-FRAME-02", "CL-D07-5"],
+    )
+    .steps(s.steps())
 }
 
 fn one_byte_chunks() -> Case {
@@ -109,9 +147,14 @@ fn one_byte_chunks() -> Case {
     s.feed_bytewise();
     s.end();
     sample_committed(&mut s);
-    case(SECTION, "one-byte-chunks", 1, F, "a stream delivered one byte per chunk gives the same commit", &[
-        "CL-D07-1", "RUI-FRAME-02",
-    ])
+    case(
+        SECTION,
+        "one-byte-chunks",
+        1,
+        F,
+        "a stream delivered one byte per chunk gives the same commit",
+        &["CL-D07-1", "RUI-FRAME-02"],
+    )
     .steps(s.steps())
 }
 
@@ -129,9 +172,14 @@ fn split_around_line_feeds() -> Case {
     s.feed_cut(&cuts);
     s.end();
     sample_committed(&mut s);
-    case(SECTION, "split-around-line-feeds", 1, F, "chunks ending just before and just after each LF", &[
-        "CL-D07-1", "RUI-FRAME-02",
-    ])
+    case(
+        SECTION,
+        "split-around-line-feeds",
+        1,
+        F,
+        "chunks ending just before and just after each LF",
+        &["CL-D07-1", "RUI-FRAME-02"],
+    )
     .steps(s.steps())
 }
 
@@ -144,9 +192,14 @@ fn split_across_feed_steps() -> Case {
     s.interject(expect("graph", State::empty().graph));
     s.end();
     sample_committed(&mut s);
-    case(SECTION, "split-across-feed-steps", 1, F, "a line split over two feeds applies only once complete", &[
-        "CL-D07-1", "RUI-FRAME-02", "CL-D07-5",
-    ])
+    case(
+        SECTION,
+        "split-across-feed-steps",
+        1,
+        F,
+        "a line split over two feeds applies only once complete",
+        &["CL-D07-1", "RUI-FRAME-02", "CL-D07-5"],
+    )
     .steps(s.steps())
 }
 
@@ -157,10 +210,28 @@ fn record_across_two_lines() -> Case {
     let rest = s.records(&[node(1, "r", "Stack", json!({}), &[]), commit(2, 1, "r")]);
     s.end();
     s.extend(State::empty().expect());
-    s.extend(logs(vec![], vec![at(first, code::FRAME_NOT_JSON), at(second, code::FRAME_NOT_JSON)], outside(&rest)));
-    case(SECTION, "record-across-two-lines", 1, F, "a record broken over two lines is two invalid frames", &[
-        "RUI-FRAME-06", "CL-D07-1", "RUI-FRAME-01", "PRJ-RUI-FRAME-01", "CL-D05-1",
-    ])
+    s.extend(logs(
+        vec![],
+        vec![
+            at(first, code::FRAME_NOT_JSON),
+            at(second, code::FRAME_NOT_JSON),
+        ],
+        outside(&rest),
+    ));
+    case(
+        SECTION,
+        "record-across-two-lines",
+        1,
+        F,
+        "a record broken over two lines is two invalid frames",
+        &[
+            "RUI-FRAME-06",
+            "CL-D07-1",
+            "RUI-FRAME-01",
+            "PRJ-RUI-FRAME-01",
+            "CL-D05-1",
+        ],
+    )
     .steps(s.steps())
 }
 
@@ -168,20 +239,43 @@ fn invalid_utf8_outside() -> Case {
     let mut s = Script::new(F);
     let bad = s.payload(b"[\"begin\",0,\"t\xff\",0]");
     let rest = s.records(&[node(1, "r", "Stack", json!({}), &[]), commit(2, 1, "r")]);
-    s.records(&Tx::begin("t2", 0).node("r", "Stack", json!({}), &[]).commit(1, "r"));
+    s.records(
+        &Tx::begin("t2", 0)
+            .node("r", "Stack", json!({}), &[])
+            .commit(1, "r"),
+    );
     s.end();
-    s.extend(logs(vec![committed("t2", 1)], vec![at(bad, code::FRAME_NOT_JSON)], outside(&rest)));
+    s.extend(logs(
+        vec![committed("t2", 1)],
+        vec![at(bad, code::FRAME_NOT_JSON)],
+        outside(&rest),
+    ));
     s.push(expect("revision", json!(1)));
-    case(SECTION, "invalid-utf8-outside-transaction", 1, F, "a line of invalid UTF-8 is quarantined; the next begin commits", &[
-        "PRJ-RUI-FRAME-01", "RUI-RECOV-01", "CL-D05-1", "CL-D05-2", "CL-D07-1",
-    ])
+    case(
+        SECTION,
+        "invalid-utf8-outside-transaction",
+        1,
+        F,
+        "a line of invalid UTF-8 is quarantined; the next begin commits",
+        &[
+            "PRJ-RUI-FRAME-01",
+            "RUI-RECOV-01",
+            "CL-D05-1",
+            "CL-D05-2",
+            "CL-D07-1",
+        ],
+    )
     .steps(s.steps())
 }
 
 fn invalid_utf8_inside() -> Case {
     let mut s = Script::new(F);
     s.records(&base_tx());
-    s.records(&Tx::begin("t1", 1).node("r", "Stack", json!({}), &["a"]).open());
+    s.records(
+        &Tx::begin("t1", 1)
+            .node("r", "Stack", json!({}), &["a"])
+            .open(),
+    );
     let bad = s.payload(b"[\"node\",2,\"a\",\"Text\",{\"text\":\"\xc3\x28\"},[]]");
     let rest = s.records(&[commit(3, 2, "r")]);
     s.end();
@@ -191,9 +285,20 @@ fn invalid_utf8_inside() -> Case {
         vec![at(bad, code::FRAME_NOT_JSON)],
         outside(&rest),
     ));
-    case(SECTION, "invalid-utf8-inside-transaction", 1, F, "an invalid UTF-8 line discards the open transaction", &[
-        "PRJ-RUI-FRAME-01", "PRJ-RUI-TX-04", "CL-D05-3", "CL-D09-4", "RUI-RECOV-06",
-    ])
+    case(
+        SECTION,
+        "invalid-utf8-inside-transaction",
+        1,
+        F,
+        "an invalid UTF-8 line discards the open transaction",
+        &[
+            "PRJ-RUI-FRAME-01",
+            "PRJ-RUI-TX-04",
+            "CL-D05-3",
+            "CL-D09-4",
+            "RUI-RECOV-06",
+        ],
+    )
     .steps(s.steps())
 }
 
@@ -203,23 +308,45 @@ fn encoded_surrogate() -> Case {
     let rest = s.records(&[commit(1, 1, "r")]);
     s.end();
     s.extend(State::empty().expect());
-    s.extend(logs(vec![], vec![at(bad, code::FRAME_NOT_JSON)], outside(&rest)));
-    case(SECTION, "utf8-encoded-surrogate", 1, F, "a UTF-8 encoded surrogate is invalid UTF-8: the line is quarantined", &[
-        "PRJ-RUI-FRAME-01", "CL-D05-1", "CL-D07-1",
-    ])
+    s.extend(logs(
+        vec![],
+        vec![at(bad, code::FRAME_NOT_JSON)],
+        outside(&rest),
+    ));
+    case(
+        SECTION,
+        "utf8-encoded-surrogate",
+        1,
+        F,
+        "a UTF-8 encoded surrogate is invalid UTF-8: the line is quarantined",
+        &["PRJ-RUI-FRAME-01", "CL-D05-1", "CL-D07-1"],
+    )
     .steps(s.steps())
 }
 
 fn syntax_error() -> Case {
     let mut s = Script::new(F);
     let bad = s.payload(b"[\"begin\",0,\"t1\",0");
-    s.records(&Tx::begin("t2", 0).node("r", "Stack", json!({}), &[]).commit(1, "r"));
+    s.records(
+        &Tx::begin("t2", 0)
+            .node("r", "Stack", json!({}), &[])
+            .commit(1, "r"),
+    );
     s.end();
-    s.extend(logs(vec![committed("t2", 1)], vec![at(bad, code::FRAME_NOT_JSON)], vec![]));
+    s.extend(logs(
+        vec![committed("t2", 1)],
+        vec![at(bad, code::FRAME_NOT_JSON)],
+        vec![],
+    ));
     s.push(expect("revision", json!(1)));
-    case(SECTION, "syntax-error", 1, F, "a terminated line with a JSON syntax error is not JSON, not truncated", &[
-        "PRJ-RUI-FRAME-01", "CL-D05-1", "CL-D05-2", "CL-D07-1",
-    ])
+    case(
+        SECTION,
+        "syntax-error",
+        1,
+        F,
+        "a terminated line with a JSON syntax error is not JSON, not truncated",
+        &["PRJ-RUI-FRAME-01", "CL-D05-1", "CL-D05-2", "CL-D07-1"],
+    )
     .steps(s.steps())
 }
 
@@ -229,24 +356,51 @@ fn trailing_bytes() -> Case {
     let rest = s.records(&[node(1, "r", "Stack", json!({}), &[]), commit(2, 1, "r")]);
     s.end();
     s.extend(State::empty().expect());
-    s.extend(logs(vec![], vec![at(bad, code::FRAME_NOT_JSON)], outside(&rest)));
-    case(SECTION, "trailing-bytes-after-value", 1, F, "bytes after the JSON value make the line invalid", &[
-        "PRJ-RUI-FRAME-01", "RUI-FRAME-01", "CL-D07-1",
-    ])
+    s.extend(logs(
+        vec![],
+        vec![at(bad, code::FRAME_NOT_JSON)],
+        outside(&rest),
+    ));
+    case(
+        SECTION,
+        "trailing-bytes-after-value",
+        1,
+        F,
+        "bytes after the JSON value make the line invalid",
+        &["PRJ-RUI-FRAME-01", "RUI-FRAME-01", "CL-D07-1"],
+    )
     .steps(s.steps())
 }
 
 fn two_values_one_line() -> Case {
     let mut s = Script::new(F);
-    let both = format!("{}{}", text(&begin("t1", 0)), text(&node(1, "r", "Stack", json!({}), &[])));
+    let both = format!(
+        "{}{}",
+        text(&begin("t1", 0)),
+        text(&node(1, "r", "Stack", json!({}), &[]))
+    );
     let bad = s.payload(both.as_bytes());
     let rest = s.records(&[commit(2, 1, "r")]);
     s.end();
     s.extend(State::empty().expect());
-    s.extend(logs(vec![], vec![at(bad, code::FRAME_NOT_JSON)], outside(&rest)));
-    case(SECTION, "two-values-one-line", 1, F, "a line holding two JSON values is one invalid frame", &[
-        "PRJ-RUI-FRAME-01", "RUI-FRAME-01", "RUI-FRAME-06", "CL-D07-1",
-    ])
+    s.extend(logs(
+        vec![],
+        vec![at(bad, code::FRAME_NOT_JSON)],
+        outside(&rest),
+    ));
+    case(
+        SECTION,
+        "two-values-one-line",
+        1,
+        F,
+        "a line holding two JSON values is one invalid frame",
+        &[
+            "PRJ-RUI-FRAME-01",
+            "RUI-FRAME-01",
+            "RUI-FRAME-06",
+            "CL-D07-1",
+        ],
+    )
     .steps(s.steps())
 }
 
@@ -262,30 +416,55 @@ fn blank_line_case(slug: &str, description: &str, blank: &[u8]) -> Case {
     s.end();
     s.extend(sample_state().expect());
     s.extend(logs(vec![committed("t1", 1)], vec![], outside(&[stray])));
-    case(SECTION, slug, 1, F, description, &["PRJ-RUI-FRAME-04", "PRJ-RUI-FRAME-11", "CL-D07-1"])
-        .strictness(Strictness::Recommended)
-        .steps(s.steps())
+    case(
+        SECTION,
+        slug,
+        1,
+        F,
+        description,
+        &["PRJ-RUI-FRAME-04", "PRJ-RUI-FRAME-11", "CL-D07-1"],
+    )
+    .strictness(Strictness::Recommended)
+    .steps(s.steps())
 }
 
 fn blank_line_ignored() -> Case {
-    blank_line_case("empty-line-ignored", "an empty line is not a frame: ignored and not counted", b"\n")
+    blank_line_case(
+        "empty-line-ignored",
+        "an empty line is not a frame: ignored and not counted",
+        b"\n",
+    )
 }
 
 fn whitespace_line_ignored() -> Case {
-    blank_line_case("whitespace-line-ignored", "a line of only JSON whitespace is not a frame", b" \t\r\n")
+    blank_line_case(
+        "whitespace-line-ignored",
+        "a line of only JSON whitespace is not a frame",
+        b" \t\r\n",
+    )
 }
 
 fn unterminated_last_line() -> Case {
     let mut s = Script::new(F);
     s.records(&base_tx());
-    s.records(&Tx::begin("t1", 1).node("a", "Text", json!({ "text": "bye" }), &[]).open());
+    s.records(
+        &Tx::begin("t1", 1)
+            .node("a", "Text", json!({ "text": "bye" }), &[])
+            .open(),
+    );
     let last = s.raw_frame(text(&commit(2, 2, "r")).as_bytes());
     s.end();
     s.extend(base_state().expect());
     s.extend(vec![
         traced(
             strict(
-                expect("transactions", json!([committed("t0", 1), rejected_any("t1", &[code::FRAME_INVALID, code::INTERRUPTED])])),
+                expect(
+                    "transactions",
+                    json!([
+                        committed("t0", 1),
+                        rejected_any("t1", &[code::FRAME_INVALID, code::INTERRUPTED])
+                    ]),
+                ),
                 Strictness::ImplDefined,
             ),
             &["PRJ-RUI-FRAME-12", "CL-D05-3", "CL-D05-7"],
@@ -293,9 +472,19 @@ fn unterminated_last_line() -> Case {
         expect("quarantine", json!([at(last, code::FRAME_TRUNCATED)])),
         expect("rejections", json!([])),
     ]);
-    case(SECTION, "unterminated-last-line", 1, F, "a final line without LF is truncated even if it parses; not applied", &[
-        "PRJ-RUI-FRAME-05", "PRJ-RUI-FRAME-02", "RUI-FRAME-02", "CL-D07-5",
-    ])
+    case(
+        SECTION,
+        "unterminated-last-line",
+        1,
+        F,
+        "a final line without LF is truncated even if it parses; not applied",
+        &[
+            "PRJ-RUI-FRAME-05",
+            "PRJ-RUI-FRAME-02",
+            "RUI-FRAME-02",
+            "CL-D07-5",
+        ],
+    )
     .steps(s.steps())
 }
 
@@ -305,9 +494,19 @@ fn unterminated_begin_opens_nothing() -> Case {
     s.end();
     s.extend(State::empty().expect());
     s.extend(logs(vec![], vec![at(last, code::FRAME_TRUNCATED)], vec![]));
-    case(SECTION, "unterminated-begin-opens-nothing", 1, F, "an unterminated begin line at the end opens no transaction", &[
-        "PRJ-RUI-FRAME-05", "PRJ-RUI-FRAME-02", "RUI-FRAME-02", "CL-D07-5",
-    ])
+    case(
+        SECTION,
+        "unterminated-begin-opens-nothing",
+        1,
+        F,
+        "an unterminated begin line at the end opens no transaction",
+        &[
+            "PRJ-RUI-FRAME-05",
+            "PRJ-RUI-FRAME-02",
+            "RUI-FRAME-02",
+            "CL-D07-5",
+        ],
+    )
     .steps(s.steps())
 }
 
@@ -316,10 +515,19 @@ fn interrupted_between_lines() -> Case {
     s.records(&Tx::begin("t1", 0).node("r", "Stack", json!({}), &[]).open());
     s.end();
     s.extend(State::empty().expect());
-    s.extend(logs(vec![rejected("t1", code::INTERRUPTED)], vec![], vec![]));
-    case(SECTION, "interrupted-between-lines", 1, F, "the stream ends after whole lines inside a transaction", &[
-        "RUI-RECOV-09", "CL-D05-7", "PRJ-RUI-TX-05", "CL-D07-1",
-    ])
+    s.extend(logs(
+        vec![rejected("t1", code::INTERRUPTED)],
+        vec![],
+        vec![],
+    ));
+    case(
+        SECTION,
+        "interrupted-between-lines",
+        1,
+        F,
+        "the stream ends after whole lines inside a transaction",
+        &["RUI-RECOV-09", "CL-D05-7", "PRJ-RUI-TX-05", "CL-D07-1"],
+    )
     .steps(s.steps())
 }
 
@@ -334,7 +542,13 @@ fn interrupted_mid_line() -> Case {
     s.extend(vec![
         traced(
             strict(
-                expect("transactions", json!([committed("t0", 1), rejected_any("t1", &[code::FRAME_INVALID, code::INTERRUPTED])])),
+                expect(
+                    "transactions",
+                    json!([
+                        committed("t0", 1),
+                        rejected_any("t1", &[code::FRAME_INVALID, code::INTERRUPTED])
+                    ]),
+                ),
                 Strictness::ImplDefined,
             ),
             &["PRJ-RUI-FRAME-12", "CL-D05-3", "CL-D05-7"],
@@ -342,9 +556,19 @@ fn interrupted_mid_line() -> Case {
         expect("quarantine", json!([at(cut, code::FRAME_TRUNCATED)])),
         expect("rejections", json!([])),
     ]);
-    case(SECTION, "interrupted-mid-line", 1, F, "the stream ends inside a line: truncated frame, staging discarded", &[
-        "PRJ-RUI-FRAME-02", "RUI-RECOV-09", "CL-D05-7", "RUI-FRAME-02",
-    ])
+    case(
+        SECTION,
+        "interrupted-mid-line",
+        1,
+        F,
+        "the stream ends inside a line: truncated frame, staging discarded",
+        &[
+            "PRJ-RUI-FRAME-02",
+            "RUI-RECOV-09",
+            "CL-D05-7",
+            "RUI-FRAME-02",
+        ],
+    )
     .steps(s.steps())
 }
 
@@ -352,25 +576,69 @@ fn garbage_prefix_not_recovered() -> Case {
     let mut s = Script::new(F);
     let bad = s.payload(format!("xx{}", text(&begin("t9", 0))).as_bytes());
     let rest = s.records(&[node(1, "r", "Stack", json!({}), &[]), commit(2, 1, "r")]);
-    s.records(&Tx::begin("t1", 0).node("s", "Stack", json!({}), &[]).commit(1, "s"));
+    s.records(
+        &Tx::begin("t1", 0)
+            .node("s", "Stack", json!({}), &[])
+            .commit(1, "s"),
+    );
     s.end();
-    s.extend(logs(vec![committed("t1", 1)], vec![at(bad, code::FRAME_NOT_JSON)], outside(&rest)));
+    s.extend(logs(
+        vec![committed("t1", 1)],
+        vec![at(bad, code::FRAME_NOT_JSON)],
+        outside(&rest),
+    ));
     s.push(expect("graph", json!({ "revision": 1, "root": "s", "nodes": { "s": { "component": "Stack", "props": {}, "children": [] } } })));
-    case(SECTION, "garbage-prefix-not-recovered", 1, F, "a record after garbage on the same line is never recovered", &[
-        "RUI-RECOV-02", "CL-D05-2", "RUI-FRAME-02", "CL-D07-5", "PRJ-RUI-FRAME-01",
-    ])
+    case(
+        SECTION,
+        "garbage-prefix-not-recovered",
+        1,
+        F,
+        "a record after garbage on the same line is never recovered",
+        &[
+            "RUI-RECOV-02",
+            "CL-D05-2",
+            "RUI-FRAME-02",
+            "CL-D07-5",
+            "PRJ-RUI-FRAME-01",
+        ],
+    )
     .steps(s.steps())
 }
 
 fn abort_then_commit_lines() -> Case {
     let mut s = Script::new(F);
-    s.records(&Tx::begin("t1", 0).node("r", "Stack", json!({}), &[]).abort("E_USER", "cancelled"));
-    s.records(&Tx::begin("t2", 0).node("r", "Stack", json!({}), &[]).commit(1, "r"));
+    s.records(
+        &Tx::begin("t1", 0)
+            .node("r", "Stack", json!({}), &[])
+            .abort("E_USER", "cancelled"),
+    );
+    s.records(
+        &Tx::begin("t2", 0)
+            .node("r", "Stack", json!({}), &[])
+            .commit(1, "r"),
+    );
     s.end();
-    s.extend(State::new(1, "r", json!({ "r": { "component": "Stack", "props": {}, "children": [] } }), json!({})).expect());
-    s.extend(logs(vec![aborted("t1"), committed("t2", 1)], vec![], vec![]));
-    case(SECTION, "abort-then-commit-lines", 1, F, "an aborted and a committed transaction on consecutive lines", &[
-        "CL-D07-1", "RUI-ABORT-01", "CL-D01-8",
-    ])
+    s.extend(
+        State::new(
+            1,
+            "r",
+            json!({ "r": { "component": "Stack", "props": {}, "children": [] } }),
+            json!({}),
+        )
+        .expect(),
+    );
+    s.extend(logs(
+        vec![aborted("t1"), committed("t2", 1)],
+        vec![],
+        vec![],
+    ));
+    case(
+        SECTION,
+        "abort-then-commit-lines",
+        1,
+        F,
+        "an aborted and a committed transaction on consecutive lines",
+        &["CL-D07-1", "RUI-ABORT-01", "CL-D01-8"],
+    )
     .steps(s.steps())
 }

@@ -7,7 +7,9 @@
 
 use serde_json::{json, Value};
 
-use super::support::observe::{at, committed, expect, logs, outside, rejected, rejected_any, strict, traced, State};
+use super::support::observe::{
+    at, committed, expect, logs, outside, rejected, rejected_any, strict, traced, State,
+};
 use super::support::stream::{text, Framing, Script};
 use super::support::tuples::{begin, commit, node, Tx};
 use super::support::{base_state, base_tx, case, code, sample_state, sample_tx};
@@ -17,12 +19,25 @@ const SECTION: &str = "framing-sse";
 const F: Framing = Framing::Sse;
 
 pub fn section() -> Section {
-    Section::new("rui.framing-sse", "SSE framing: one record per data event", "suites::cases::rui::framing_sse").cases(vec![
+    Section::new(
+        "rui.framing-sse",
+        "SSE framing: one record per data event",
+        "suites::cases::rui::framing_sse",
+    )
+    .cases(vec![
         well_formed(),
         multi_line_data(),
         split_between_data_lines(),
-        line_ends("crlf-line-ends", "CRLF line ends delimit fields and events", "\r\n"),
-        line_ends("cr-line-ends", "CR-only line ends delimit fields and events", "\r"),
+        line_ends(
+            "crlf-line-ends",
+            "CRLF line ends delimit fields and events",
+            "\r\n",
+        ),
+        line_ends(
+            "cr-line-ends",
+            "CR-only line ends delimit fields and events",
+            "\r",
+        ),
         crlf_split_between_cr_and_lf(),
         comments_ignored(),
         other_fields_ignored(),
@@ -58,9 +73,14 @@ fn well_formed() -> Case {
     s.records(&sample_tx());
     s.end();
     sample_committed(&mut s);
-    case(SECTION, "well-formed-stream", 1, F, "each data event carries one record; the transaction commits", &[
-        "RUI-FRAME-03", "CL-D07-2", "RUI-FRAME-01", "RUI-STATUS-02",
-    ])
+    case(
+        SECTION,
+        "well-formed-stream",
+        1,
+        F,
+        "each data event carries one record; the transaction commits",
+        &["RUI-FRAME-03", "CL-D07-2", "RUI-FRAME-01", "RUI-STATUS-02"],
+    )
     .steps(s.steps())
 }
 
@@ -71,9 +91,14 @@ fn multi_line_data() -> Case {
     }
     s.end();
     sample_committed(&mut s);
-    case(SECTION, "multi-line-data", 1, F, "data lines of one event are joined with LF into one record", &[
-        "CL-D07-2", "RUI-FRAME-03", "PRJ-RUI-FRAME-06",
-    ])
+    case(
+        SECTION,
+        "multi-line-data",
+        1,
+        F,
+        "data lines of one event are joined with LF into one record",
+        &["CL-D07-2", "RUI-FRAME-03", "PRJ-RUI-FRAME-06"],
+    )
     .steps(s.steps())
 }
 
@@ -91,36 +116,60 @@ fn split_between_data_lines() -> Case {
     s.feed_cut(&cuts);
     s.end();
     sample_committed(&mut s);
-    case(SECTION, "split-between-data-lines", 1, F, "a chunk boundary before every data line of an event", &[
-        "CL-D07-2", "RUI-FRAME-02", "CL-D07-5",
-    ])
+    case(
+        SECTION,
+        "split-between-data-lines",
+        1,
+        F,
+        "a chunk boundary before every data line of an event",
+        &["CL-D07-2", "RUI-FRAME-02", "CL-D07-5"],
+    )
     .steps(s.steps())
 }
 
 fn line_ends(slug: &str, description: &str, eol: &str) -> Case {
     let mut s = Script::new(F);
     for record in sample_tx() {
-        let lines: Vec<String> = broken(&record, 1).split('\n').map(|l| format!("data: {l}{eol}")).collect();
+        let lines: Vec<String> = broken(&record, 1)
+            .split('\n')
+            .map(|l| format!("data: {l}{eol}"))
+            .collect();
         s.raw_frame(format!("{}{eol}", lines.concat()).as_bytes());
     }
     s.end();
     sample_committed(&mut s);
-    case(SECTION, slug, 1, F, description, &["PRJ-RUI-FRAME-06", "CL-D07-2", "RUI-FRAME-03"]).steps(s.steps())
+    case(
+        SECTION,
+        slug,
+        1,
+        F,
+        description,
+        &["PRJ-RUI-FRAME-06", "CL-D07-2", "RUI-FRAME-03"],
+    )
+    .steps(s.steps())
 }
 
 fn crlf_split_between_cr_and_lf() -> Case {
     let mut s = Script::new(F);
     for record in sample_tx() {
-        let lines: Vec<String> = broken(&record, 1).split('\n').map(|l| format!("data: {l}\r\n")).collect();
+        let lines: Vec<String> = broken(&record, 1)
+            .split('\n')
+            .map(|l| format!("data: {l}\r\n"))
+            .collect();
         s.raw_frame(format!("{}\r\n", lines.concat()).as_bytes());
     }
     let cuts: Vec<usize> = s.offsets_of(b'\r').into_iter().map(|cr| cr + 1).collect();
     s.feed_cut(&cuts);
     s.end();
     sample_committed(&mut s);
-    case(SECTION, "crlf-split-between-cr-and-lf", 1, F, "a CRLF cut between CR and LF is one line end, not two", &[
-        "PRJ-RUI-FRAME-06", "CL-D07-2", "RUI-FRAME-02",
-    ])
+    case(
+        SECTION,
+        "crlf-split-between-cr-and-lf",
+        1,
+        F,
+        "a CRLF cut between CR and LF is one line end, not two",
+        &["PRJ-RUI-FRAME-06", "CL-D07-2", "RUI-FRAME-02"],
+    )
     .steps(s.steps())
 }
 
@@ -128,29 +177,55 @@ fn comments_ignored() -> Case {
     let mut s = Script::new(F);
     s.raw(b": stream opened\n\n");
     for record in sample_tx() {
-        let lines: Vec<String> = broken(&record, 1).split('\n').map(|l| format!("data: {l}\n")).collect();
-        s.raw_frame(format!(": keep-alive\n{}: between\n{}\n", lines[0], lines[1..].concat()).as_bytes());
+        let lines: Vec<String> = broken(&record, 1)
+            .split('\n')
+            .map(|l| format!("data: {l}\n"))
+            .collect();
+        s.raw_frame(
+            format!(
+                ": keep-alive\n{}: between\n{}\n",
+                lines[0],
+                lines[1..].concat()
+            )
+            .as_bytes(),
+        );
     }
     let stray = s.record(&commit(5, 2, "r"));
     s.end();
     s.extend(sample_state().expect());
     s.extend(logs(vec![committed("t1", 1)], vec![], outside(&[stray])));
-    case(SECTION, "comments-ignored", 1, F, "comment lines inside and between events are ignored", &[
-        "PRJ-RUI-FRAME-06", "PRJ-RUI-FRAME-11", "CL-D07-2",
-    ])
+    case(
+        SECTION,
+        "comments-ignored",
+        1,
+        F,
+        "comment lines inside and between events are ignored",
+        &["PRJ-RUI-FRAME-06", "PRJ-RUI-FRAME-11", "CL-D07-2"],
+    )
     .steps(s.steps())
 }
 
 fn other_fields_ignored() -> Case {
     let mut s = Script::new(F);
     for (i, record) in sample_tx().iter().enumerate() {
-        s.raw_frame(format!("event: rui\nid: {i}\nretry: 1000\ndata: {}\n\n", text(record)).as_bytes());
+        s.raw_frame(
+            format!(
+                "event: rui\nid: {i}\nretry: 1000\ndata: {}\n\n",
+                text(record)
+            )
+            .as_bytes(),
+        );
     }
     s.end();
     sample_committed(&mut s);
-    case(SECTION, "other-fields-ignored", 1, F, "event, id and retry fields do not change the record", &[
-        "PRJ-RUI-FRAME-06", "CL-D07-2", "RUI-FRAME-03",
-    ])
+    case(
+        SECTION,
+        "other-fields-ignored",
+        1,
+        F,
+        "event, id and retry fields do not change the record",
+        &["PRJ-RUI-FRAME-06", "CL-D07-2", "RUI-FRAME-03"],
+    )
     .steps(s.steps())
 }
 
@@ -165,9 +240,14 @@ fn event_without_data() -> Case {
     s.end();
     s.extend(sample_state().expect());
     s.extend(logs(vec![committed("t1", 1)], vec![], outside(&[stray])));
-    case(SECTION, "event-without-data-no-frame", 1, F, "an event with no data field yields no frame and is not counted", &[
-        "PRJ-RUI-FRAME-06", "PRJ-RUI-FRAME-11", "RUI-FRAME-03",
-    ])
+    case(
+        SECTION,
+        "event-without-data-no-frame",
+        1,
+        F,
+        "an event with no data field yields no frame and is not counted",
+        &["PRJ-RUI-FRAME-06", "PRJ-RUI-FRAME-11", "RUI-FRAME-03"],
+    )
     .steps(s.steps())
 }
 
@@ -182,9 +262,14 @@ fn blank_lines_between_events() -> Case {
     s.end();
     s.extend(sample_state().expect());
     s.extend(logs(vec![committed("t1", 1)], vec![], outside(&[stray])));
-    case(SECTION, "blank-lines-between-events", 1, F, "extra blank lines dispatch nothing and are not counted", &[
-        "PRJ-RUI-FRAME-06", "PRJ-RUI-FRAME-11", "CL-D07-2",
-    ])
+    case(
+        SECTION,
+        "blank-lines-between-events",
+        1,
+        F,
+        "extra blank lines dispatch nothing and are not counted",
+        &["PRJ-RUI-FRAME-06", "PRJ-RUI-FRAME-11", "CL-D07-2"],
+    )
     .steps(s.steps())
 }
 
@@ -195,16 +280,25 @@ fn no_space_after_colon() -> Case {
     }
     s.end();
     sample_committed(&mut s);
-    case(SECTION, "no-space-after-colon", 1, F, "a data field without a space after the colon carries the record", &[
-        "PRJ-RUI-FRAME-06", "CL-D07-2",
-    ])
+    case(
+        SECTION,
+        "no-space-after-colon",
+        1,
+        F,
+        "a data field without a space after the colon carries the record",
+        &["PRJ-RUI-FRAME-06", "CL-D07-2"],
+    )
     .steps(s.steps())
 }
 
 fn empty_data_event() -> Case {
     let mut s = Script::new(F);
     s.records(&base_tx());
-    s.records(&Tx::begin("t1", 1).node("a", "Text", json!({ "text": "bye" }), &[]).open());
+    s.records(
+        &Tx::begin("t1", 1)
+            .node("a", "Text", json!({ "text": "bye" }), &[])
+            .open(),
+    );
     let empty = s.raw_frame(b"data:\n\n");
     let rest = s.records(&[commit(2, 2, "r")]);
     s.end();
@@ -214,9 +308,19 @@ fn empty_data_event() -> Case {
         vec![at(empty, code::FRAME_NOT_JSON)],
         outside(&rest),
     ));
-    case(SECTION, "empty-data-event", 1, F, "an event whose data is empty is an invalid frame", &[
-        "PRJ-RUI-FRAME-06", "PRJ-RUI-FRAME-01", "PRJ-RUI-TX-04", "CL-D05-3",
-    ])
+    case(
+        SECTION,
+        "empty-data-event",
+        1,
+        F,
+        "an event whose data is empty is an invalid frame",
+        &[
+            "PRJ-RUI-FRAME-06",
+            "PRJ-RUI-FRAME-01",
+            "PRJ-RUI-TX-04",
+            "CL-D05-3",
+        ],
+    )
     .steps(s.steps())
 }
 
@@ -224,13 +328,26 @@ fn invalid_utf8() -> Case {
     let mut s = Script::new(F);
     let bad = s.payload(b"\xff[\"begin\",0,\"t1\",0]");
     let rest = s.records(&[node(1, "r", "Stack", json!({}), &[]), commit(2, 1, "r")]);
-    s.records(&Tx::begin("t2", 0).node("r", "Stack", json!({}), &[]).commit(1, "r"));
+    s.records(
+        &Tx::begin("t2", 0)
+            .node("r", "Stack", json!({}), &[])
+            .commit(1, "r"),
+    );
     s.end();
-    s.extend(logs(vec![committed("t2", 1)], vec![at(bad, code::FRAME_NOT_JSON)], outside(&rest)));
+    s.extend(logs(
+        vec![committed("t2", 1)],
+        vec![at(bad, code::FRAME_NOT_JSON)],
+        outside(&rest),
+    ));
     s.push(expect("revision", json!(1)));
-    case(SECTION, "invalid-utf8", 1, F, "an invalid UTF-8 byte before the value: the event is quarantined", &[
-        "PRJ-RUI-FRAME-01", "RUI-RECOV-01", "CL-D05-1", "CL-D05-2",
-    ])
+    case(
+        SECTION,
+        "invalid-utf8",
+        1,
+        F,
+        "an invalid UTF-8 byte before the value: the event is quarantined",
+        &["PRJ-RUI-FRAME-01", "RUI-RECOV-01", "CL-D05-1", "CL-D05-2"],
+    )
     .steps(s.steps())
 }
 
@@ -247,23 +364,46 @@ fn syntax_error() -> Case {
         vec![at(bad, code::FRAME_NOT_JSON)],
         outside(&rest),
     ));
-    case(SECTION, "syntax-error", 1, F, "a dispatched event with a syntax error discards the transaction", &[
-        "PRJ-RUI-FRAME-01", "PRJ-RUI-TX-04", "CL-D05-3", "CL-D09-4",
-    ])
+    case(
+        SECTION,
+        "syntax-error",
+        1,
+        F,
+        "a dispatched event with a syntax error discards the transaction",
+        &["PRJ-RUI-FRAME-01", "PRJ-RUI-TX-04", "CL-D05-3", "CL-D09-4"],
+    )
     .steps(s.steps())
 }
 
 fn two_records_one_event() -> Case {
     let mut s = Script::new(F);
-    let both = format!("{}\n{}", text(&begin("t1", 0)), text(&node(1, "r", "Stack", json!({}), &[])));
+    let both = format!(
+        "{}\n{}",
+        text(&begin("t1", 0)),
+        text(&node(1, "r", "Stack", json!({}), &[]))
+    );
     let bad = s.payload(both.as_bytes());
     let rest = s.records(&[commit(2, 1, "r")]);
     s.end();
     s.extend(State::empty().expect());
-    s.extend(logs(vec![], vec![at(bad, code::FRAME_NOT_JSON)], outside(&rest)));
-    case(SECTION, "two-records-one-event", 1, F, "two records as data lines of one event are one invalid frame", &[
-        "RUI-FRAME-03", "CL-D07-2", "RUI-FRAME-01", "PRJ-RUI-FRAME-01",
-    ])
+    s.extend(logs(
+        vec![],
+        vec![at(bad, code::FRAME_NOT_JSON)],
+        outside(&rest),
+    ));
+    case(
+        SECTION,
+        "two-records-one-event",
+        1,
+        F,
+        "two records as data lines of one event are one invalid frame",
+        &[
+            "RUI-FRAME-03",
+            "CL-D07-2",
+            "RUI-FRAME-01",
+            "PRJ-RUI-FRAME-01",
+        ],
+    )
     .steps(s.steps())
 }
 
@@ -274,10 +414,27 @@ fn record_across_two_events() -> Case {
     let rest = s.records(&[node(1, "r", "Stack", json!({}), &[]), commit(2, 1, "r")]);
     s.end();
     s.extend(State::empty().expect());
-    s.extend(logs(vec![], vec![at(first, code::FRAME_NOT_JSON), at(second, code::FRAME_NOT_JSON)], outside(&rest)));
-    case(SECTION, "record-across-two-events", 1, F, "a record split over two events is two invalid frames", &[
-        "RUI-FRAME-03", "CL-D07-2", "PRJ-RUI-FRAME-01", "RUI-FRAME-02",
-    ])
+    s.extend(logs(
+        vec![],
+        vec![
+            at(first, code::FRAME_NOT_JSON),
+            at(second, code::FRAME_NOT_JSON),
+        ],
+        outside(&rest),
+    ));
+    case(
+        SECTION,
+        "record-across-two-events",
+        1,
+        F,
+        "a record split over two events is two invalid frames",
+        &[
+            "RUI-FRAME-03",
+            "CL-D07-2",
+            "PRJ-RUI-FRAME-01",
+            "RUI-FRAME-02",
+        ],
+    )
     .steps(s.steps())
 }
 
@@ -293,9 +450,14 @@ fn split_inside_utf8() -> Case {
     s.feed_cut(&cuts);
     s.end();
     sample_committed(&mut s);
-    case(SECTION, "split-inside-utf8-characters", 1, F, "chunks cut inside 2-, 3- and 4-byte UTF-8 characters", &[
-        "CL-D07-2", "RUI-FRAME-02", "CL-D07-5",
-    ])
+    case(
+        SECTION,
+        "split-inside-utf8-characters",
+        1,
+        F,
+        "chunks cut inside 2-, 3- and 4-byte UTF-8 characters",
+        &["CL-D07-2", "RUI-FRAME-02", "CL-D07-5"],
+    )
     .steps(s.steps())
 }
 
@@ -307,21 +469,38 @@ fn one_byte_chunks() -> Case {
     s.feed_bytewise();
     s.end();
     sample_committed(&mut s);
-    case(SECTION, "one-byte-chunks", 1, F, "multi-line events delivered one byte per chunk", &["CL-D07-2", "RUI-FRAME-02"])
-        .steps(s.steps())
+    case(
+        SECTION,
+        "one-byte-chunks",
+        1,
+        F,
+        "multi-line events delivered one byte per chunk",
+        &["CL-D07-2", "RUI-FRAME-02"],
+    )
+    .steps(s.steps())
 }
 
 fn truncated_at_end(slug: &str, description: &str, tail: &[u8]) -> Case {
     let mut s = Script::new(F);
     s.records(&base_tx());
-    s.records(&Tx::begin("t1", 1).node("a", "Text", json!({ "text": "bye" }), &[]).open());
+    s.records(
+        &Tx::begin("t1", 1)
+            .node("a", "Text", json!({ "text": "bye" }), &[])
+            .open(),
+    );
     let cut = s.raw_frame(tail);
     s.end();
     s.extend(base_state().expect());
     s.extend(vec![
         traced(
             strict(
-                expect("transactions", json!([committed("t0", 1), rejected_any("t1", &[code::FRAME_INVALID, code::INTERRUPTED])])),
+                expect(
+                    "transactions",
+                    json!([
+                        committed("t0", 1),
+                        rejected_any("t1", &[code::FRAME_INVALID, code::INTERRUPTED])
+                    ]),
+                ),
                 Strictness::ImplDefined,
             ),
             &["PRJ-RUI-FRAME-12", "CL-D05-3", "CL-D05-7"],
@@ -329,31 +508,62 @@ fn truncated_at_end(slug: &str, description: &str, tail: &[u8]) -> Case {
         expect("quarantine", json!([at(cut, code::FRAME_TRUNCATED)])),
         expect("rejections", json!([])),
     ]);
-    case(SECTION, slug, 1, F, description, &[
-        "PRJ-RUI-FRAME-07", "PRJ-RUI-FRAME-02", "RUI-FRAME-02", "CL-D07-5",
-    ])
+    case(
+        SECTION,
+        slug,
+        1,
+        F,
+        description,
+        &[
+            "PRJ-RUI-FRAME-07",
+            "PRJ-RUI-FRAME-02",
+            "RUI-FRAME-02",
+            "CL-D07-5",
+        ],
+    )
     .steps(s.steps())
 }
 
 fn unterminated_event_at_end() -> Case {
     let tail = format!("data: {}\n", text(&commit(2, 2, "r")));
-    truncated_at_end("unterminated-event-at-end", "an event without its blank line at the end is truncated", tail.as_bytes())
+    truncated_at_end(
+        "unterminated-event-at-end",
+        "an event without its blank line at the end is truncated",
+        tail.as_bytes(),
+    )
 }
 
 fn unterminated_field_at_end() -> Case {
     let tail = format!("data: {}", text(&commit(2, 2, "r")));
-    truncated_at_end("unterminated-field-at-end", "a data line cut by the end of the stream is truncated", tail.as_bytes())
+    truncated_at_end(
+        "unterminated-field-at-end",
+        "a data line cut by the end of the stream is truncated",
+        tail.as_bytes(),
+    )
 }
 
 fn interrupted_between_events() -> Case {
     let mut s = Script::new(F);
     s.records(&base_tx());
-    s.records(&Tx::begin("t1", 1).node("a", "Text", json!({ "text": "bye" }), &[]).open());
+    s.records(
+        &Tx::begin("t1", 1)
+            .node("a", "Text", json!({ "text": "bye" }), &[])
+            .open(),
+    );
     s.end();
     s.extend(base_state().expect());
-    s.extend(logs(vec![committed("t0", 1), rejected("t1", code::INTERRUPTED)], vec![], vec![]));
-    case(SECTION, "interrupted-between-events", 1, F, "the stream ends after whole events inside a transaction", &[
-        "RUI-RECOV-09", "CL-D05-7", "PRJ-RUI-TX-05", "CL-D07-2",
-    ])
+    s.extend(logs(
+        vec![committed("t0", 1), rejected("t1", code::INTERRUPTED)],
+        vec![],
+        vec![],
+    ));
+    case(
+        SECTION,
+        "interrupted-between-events",
+        1,
+        F,
+        "the stream ends after whole events inside a transaction",
+        &["RUI-RECOV-09", "CL-D05-7", "PRJ-RUI-TX-05", "CL-D07-2"],
+    )
     .steps(s.steps())
 }

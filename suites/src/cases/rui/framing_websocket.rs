@@ -15,19 +15,23 @@ const SECTION: &str = "framing-websocket";
 const F: Framing = Framing::WebSocket;
 
 pub fn section() -> Section {
-    Section::new("rui.framing-websocket", "WebSocket framing: one record per message", "suites::cases::rui::framing_websocket")
-        .cases(vec![
-            well_formed(),
-            two_transactions(),
-            surrounding_whitespace(),
-            empty_message(),
-            invalid_utf8(),
-            syntax_error(),
-            two_records_one_message(),
-            invalid_message_discards_open(),
-            interrupted(),
-            resume_at_next_message(),
-        ])
+    Section::new(
+        "rui.framing-websocket",
+        "WebSocket framing: one record per message",
+        "suites::cases::rui::framing_websocket",
+    )
+    .cases(vec![
+        well_formed(),
+        two_transactions(),
+        surrounding_whitespace(),
+        empty_message(),
+        invalid_utf8(),
+        syntax_error(),
+        two_records_one_message(),
+        invalid_message_discards_open(),
+        interrupted(),
+        resume_at_next_message(),
+    ])
 }
 
 fn well_formed() -> Case {
@@ -36,45 +40,78 @@ fn well_formed() -> Case {
     s.end();
     s.extend(sample_state().expect());
     s.extend(logs(vec![committed("t1", 1)], vec![], vec![]));
-    case(SECTION, "well-formed-stream", 1, F, "each message carries one record; the transaction commits", &[
-        "RUI-FRAME-04", "CL-D07-3", "RUI-FRAME-01", "RUI-STATUS-02",
-    ])
+    case(
+        SECTION,
+        "well-formed-stream",
+        1,
+        F,
+        "each message carries one record; the transaction commits",
+        &["RUI-FRAME-04", "CL-D07-3", "RUI-FRAME-01", "RUI-STATUS-02"],
+    )
     .steps(s.steps())
 }
 
 fn two_transactions() -> Case {
     let mut s = Script::new(F);
     s.records(&base_tx());
-    s.records(&Tx::begin("t1", 1).node("a", "Text", json!({ "text": "bye" }), &[]).commit(2, "r"));
+    s.records(
+        &Tx::begin("t1", 1)
+            .node("a", "Text", json!({ "text": "bye" }), &[])
+            .commit(2, "r"),
+    );
     let mut state = base_state();
     state.graph["revision"] = json!(2);
     state.graph["nodes"]["a"]["props"] = json!({ "text": "bye" });
     state.revision = 2;
     s.extend(state.expect());
-    s.extend(logs(vec![committed("t0", 1), committed("t1", 2)], vec![], vec![]));
-    case(SECTION, "two-transactions", 1, F, "two transactions over consecutive messages both commit", &["RUI-FRAME-04", "CL-D07-3"])
-        .steps(s.steps())
+    s.extend(logs(
+        vec![committed("t0", 1), committed("t1", 2)],
+        vec![],
+        vec![],
+    ));
+    case(
+        SECTION,
+        "two-transactions",
+        1,
+        F,
+        "two transactions over consecutive messages both commit",
+        &["RUI-FRAME-04", "CL-D07-3"],
+    )
+    .steps(s.steps())
 }
 
 fn surrounding_whitespace() -> Case {
     let mut s = Script::new(F);
     for (i, record) in sample_tx().iter().enumerate() {
-        let padded = if i % 2 == 0 { format!("{}\n", text(record)) } else { format!(" \t{}\r\n", text(record)) };
+        let padded = if i % 2 == 0 {
+            format!("{}\n", text(record))
+        } else {
+            format!(" \t{}\r\n", text(record))
+        };
         s.payload(padded.as_bytes());
     }
     s.end();
     s.extend(sample_state().expect());
     s.extend(logs(vec![committed("t1", 1)], vec![], vec![]));
-    case(SECTION, "whitespace-around-record", 1, F, "JSON whitespace around the record in a message is insignificant", &[
-        "PRJ-RUI-FRAME-10", "CL-D07-3",
-    ])
+    case(
+        SECTION,
+        "whitespace-around-record",
+        1,
+        F,
+        "JSON whitespace around the record in a message is insignificant",
+        &["PRJ-RUI-FRAME-10", "CL-D07-3"],
+    )
     .steps(s.steps())
 }
 
 fn empty_message() -> Case {
     let mut s = Script::new(F);
     s.records(&base_tx());
-    s.records(&Tx::begin("t1", 1).node("a", "Text", json!({ "text": "bye" }), &[]).open());
+    s.records(
+        &Tx::begin("t1", 1)
+            .node("a", "Text", json!({ "text": "bye" }), &[])
+            .open(),
+    );
     let empty = s.payload(b"");
     let rest = s.records(&[commit(2, 2, "r")]);
     s.end();
@@ -84,9 +121,19 @@ fn empty_message() -> Case {
         vec![at(empty, code::FRAME_NOT_JSON)],
         outside(&rest),
     ));
-    case(SECTION, "empty-message", 1, F, "an empty message is an invalid frame and discards the transaction", &[
-        "PRJ-RUI-FRAME-10", "PRJ-RUI-FRAME-01", "PRJ-RUI-TX-04", "CL-D05-3",
-    ])
+    case(
+        SECTION,
+        "empty-message",
+        1,
+        F,
+        "an empty message is an invalid frame and discards the transaction",
+        &[
+            "PRJ-RUI-FRAME-10",
+            "PRJ-RUI-FRAME-01",
+            "PRJ-RUI-TX-04",
+            "CL-D05-3",
+        ],
+    )
     .steps(s.steps())
 }
 
@@ -96,37 +143,77 @@ fn invalid_utf8() -> Case {
     let rest = s.records(&[node(1, "r", "Stack", json!({}), &[]), commit(2, 1, "r")]);
     s.end();
     s.extend(State::empty().expect());
-    s.extend(logs(vec![], vec![at(bad, code::FRAME_NOT_JSON)], outside(&rest)));
-    case(SECTION, "invalid-utf8-message", 1, F, "a message with an overlong UTF-8 sequence is quarantined", &[
-        "PRJ-RUI-FRAME-01", "RUI-RECOV-01", "CL-D05-1", "CL-D07-3",
-    ])
+    s.extend(logs(
+        vec![],
+        vec![at(bad, code::FRAME_NOT_JSON)],
+        outside(&rest),
+    ));
+    case(
+        SECTION,
+        "invalid-utf8-message",
+        1,
+        F,
+        "a message with an overlong UTF-8 sequence is quarantined",
+        &["PRJ-RUI-FRAME-01", "RUI-RECOV-01", "CL-D05-1", "CL-D07-3"],
+    )
     .steps(s.steps())
 }
 
 fn syntax_error() -> Case {
     let mut s = Script::new(F);
     let bad = s.payload(b"[\"begin\",0,\"t1\",0,]");
-    s.records(&Tx::begin("t2", 0).node("r", "Stack", json!({}), &[]).commit(1, "r"));
+    s.records(
+        &Tx::begin("t2", 0)
+            .node("r", "Stack", json!({}), &[])
+            .commit(1, "r"),
+    );
     s.end();
-    s.extend(logs(vec![committed("t2", 1)], vec![at(bad, code::FRAME_NOT_JSON)], vec![]));
+    s.extend(logs(
+        vec![committed("t2", 1)],
+        vec![at(bad, code::FRAME_NOT_JSON)],
+        vec![],
+    ));
     s.push(expect("revision", json!(1)));
-    case(SECTION, "syntax-error-message", 1, F, "a message with a trailing comma is not JSON; the next begin commits", &[
-        "PRJ-RUI-FRAME-01", "CL-D05-1", "CL-D05-2", "CL-D07-3",
-    ])
+    case(
+        SECTION,
+        "syntax-error-message",
+        1,
+        F,
+        "a message with a trailing comma is not JSON; the next begin commits",
+        &["PRJ-RUI-FRAME-01", "CL-D05-1", "CL-D05-2", "CL-D07-3"],
+    )
     .steps(s.steps())
 }
 
 fn two_records_one_message() -> Case {
     let mut s = Script::new(F);
-    let both = format!("{}\n{}", text(&begin("t1", 0)), text(&node(1, "r", "Stack", json!({}), &[])));
+    let both = format!(
+        "{}\n{}",
+        text(&begin("t1", 0)),
+        text(&node(1, "r", "Stack", json!({}), &[]))
+    );
     let bad = s.payload(both.as_bytes());
     let rest = s.records(&[commit(2, 1, "r")]);
     s.end();
     s.extend(State::empty().expect());
-    s.extend(logs(vec![], vec![at(bad, code::FRAME_NOT_JSON)], outside(&rest)));
-    case(SECTION, "two-records-one-message", 1, F, "two records in one message are one invalid frame", &[
-        "RUI-FRAME-04", "CL-D07-3", "RUI-FRAME-01", "PRJ-RUI-FRAME-01",
-    ])
+    s.extend(logs(
+        vec![],
+        vec![at(bad, code::FRAME_NOT_JSON)],
+        outside(&rest),
+    ));
+    case(
+        SECTION,
+        "two-records-one-message",
+        1,
+        F,
+        "two records in one message are one invalid frame",
+        &[
+            "RUI-FRAME-04",
+            "CL-D07-3",
+            "RUI-FRAME-01",
+            "PRJ-RUI-FRAME-01",
+        ],
+    )
     .steps(s.steps())
 }
 
@@ -135,30 +222,60 @@ fn invalid_message_discards_open() -> Case {
     s.records(&Tx::begin("t1", 0).node("r", "Stack", json!({}), &[]).open());
     let bad = s.payload(b"{\"node\":");
     let rest = s.records(&[commit(2, 1, "r")]);
-    s.records(&Tx::begin("t2", 0).node("s", "Stack", json!({}), &[]).commit(1, "s"));
+    s.records(
+        &Tx::begin("t2", 0)
+            .node("s", "Stack", json!({}), &[])
+            .commit(1, "s"),
+    );
     s.end();
     s.extend(logs(
         vec![rejected("t1", code::FRAME_INVALID), committed("t2", 1)],
         vec![at(bad, code::FRAME_NOT_JSON)],
         outside(&rest),
     ));
-    s.extend(State::new(1, "s", json!({ "s": { "component": "Stack", "props": {}, "children": [] } }), json!({})).expect());
-    case(SECTION, "invalid-message-discards-open", 1, F, "an invalid message discards the open transaction; begin resyncs", &[
-        "PRJ-RUI-TX-04", "CL-D05-3", "CL-D09-4", "RUI-RECOV-02",
-    ])
+    s.extend(
+        State::new(
+            1,
+            "s",
+            json!({ "s": { "component": "Stack", "props": {}, "children": [] } }),
+            json!({}),
+        )
+        .expect(),
+    );
+    case(
+        SECTION,
+        "invalid-message-discards-open",
+        1,
+        F,
+        "an invalid message discards the open transaction; begin resyncs",
+        &["PRJ-RUI-TX-04", "CL-D05-3", "CL-D09-4", "RUI-RECOV-02"],
+    )
     .steps(s.steps())
 }
 
 fn interrupted() -> Case {
     let mut s = Script::new(F);
     s.records(&base_tx());
-    s.records(&Tx::begin("t1", 1).node("a", "Text", json!({ "text": "bye" }), &[]).open());
+    s.records(
+        &Tx::begin("t1", 1)
+            .node("a", "Text", json!({ "text": "bye" }), &[])
+            .open(),
+    );
     s.end();
     s.extend(base_state().expect());
-    s.extend(logs(vec![committed("t0", 1), rejected("t1", code::INTERRUPTED)], vec![], vec![]));
-    case(SECTION, "interrupted", 1, F, "the connection ends inside a transaction: staging discarded", &[
-        "RUI-RECOV-09", "CL-D05-7", "PRJ-RUI-TX-05", "CL-D07-3",
-    ])
+    s.extend(logs(
+        vec![committed("t0", 1), rejected("t1", code::INTERRUPTED)],
+        vec![],
+        vec![],
+    ));
+    case(
+        SECTION,
+        "interrupted",
+        1,
+        F,
+        "the connection ends inside a transaction: staging discarded",
+        &["RUI-RECOV-09", "CL-D05-7", "PRJ-RUI-TX-05", "CL-D07-3"],
+    )
     .steps(s.steps())
 }
 
@@ -169,9 +286,23 @@ fn resume_at_next_message() -> Case {
     s.records(&sample_tx());
     s.end();
     s.extend(sample_state().expect());
-    s.extend(logs(vec![committed("t1", 1)], vec![at(bad, code::FRAME_NOT_JSON)], outside(&rest)));
-    case(SECTION, "resume-at-next-message", 1, F, "after an invalid message parsing resumes at the next message", &[
-        "RUI-RECOV-02", "CL-D05-2", "RUI-FRAME-02", "PRJ-RUI-FRAME-01",
-    ])
+    s.extend(logs(
+        vec![committed("t1", 1)],
+        vec![at(bad, code::FRAME_NOT_JSON)],
+        outside(&rest),
+    ));
+    case(
+        SECTION,
+        "resume-at-next-message",
+        1,
+        F,
+        "after an invalid message parsing resumes at the next message",
+        &[
+            "RUI-RECOV-02",
+            "CL-D05-2",
+            "RUI-FRAME-02",
+            "PRJ-RUI-FRAME-01",
+        ],
+    )
     .steps(s.steps())
 }

@@ -17,66 +17,198 @@ const F: Framing = Framing::Jsonl;
 
 pub fn section() -> Section {
     let text = || json!({ "text": "t" });
-    Section::new("rui.invariants", "Graph invariants", "suites::cases::rui::invariants").cases(vec![
-        alone("root-missing", "a commit whose root names no node is rejected",
-            Tx::begin("t1", 0).node("r", "Stack", json!({}), &[]).commit(1, "ghost"), code::ROOT_MISSING, 2, &["RUI-INV-02"]),
-        alone("root-missing-nothing-staged", "a first commit with no node at all has no root",
-            Tx::begin("t1", 0).commit(1, "r"), code::ROOT_MISSING, 1, &["RUI-INV-02"]),
-        alone("child-unresolved", "a child id that names no node is rejected",
-            Tx::begin("t1", 0).node("r", "Stack", json!({}), &["a", "ghost"]).node("a", "Text", text(), &[]).commit(1, "r"),
-            code::CHILD_UNRESOLVED, 3, &["RUI-INV-03"]),
-        alone("child-unresolved-deep", "an unresolved grandchild of the root is rejected",
-            Tx::begin("t1", 0).node("r", "Stack", json!({}), &["b"]).node("b", "Stack", json!({}), &["ghost"]).commit(1, "r"),
-            code::CHILD_UNRESOLVED, 3, &["RUI-INV-03"]),
-        alone("cycle-self", "a node listing itself as its child is a cycle",
-            Tx::begin("t1", 0).node("r", "Stack", json!({}), &["r"]).commit(1, "r"), code::GRAPH_CYCLE, 2, &["RUI-INV-04"]),
-        alone("cycle-through-root", "a child that lists the root again is a cycle",
-            Tx::begin("t1", 0).node("r", "Stack", json!({}), &["a"]).node("a", "Stack", json!({}), &["r"]).commit(1, "r"),
-            code::GRAPH_CYCLE, 3, &["RUI-INV-04"]),
-        alone("cycle-below-root", "a cycle between two descendants of the root is rejected",
+    Section::new(
+        "rui.invariants",
+        "Graph invariants",
+        "suites::cases::rui::invariants",
+    )
+    .cases(vec![
+        alone(
+            "root-missing",
+            "a commit whose root names no node is rejected",
+            Tx::begin("t1", 0)
+                .node("r", "Stack", json!({}), &[])
+                .commit(1, "ghost"),
+            code::ROOT_MISSING,
+            2,
+            &["RUI-INV-02"],
+        ),
+        alone(
+            "root-missing-nothing-staged",
+            "a first commit with no node at all has no root",
+            Tx::begin("t1", 0).commit(1, "r"),
+            code::ROOT_MISSING,
+            1,
+            &["RUI-INV-02"],
+        ),
+        alone(
+            "child-unresolved",
+            "a child id that names no node is rejected",
+            Tx::begin("t1", 0)
+                .node("r", "Stack", json!({}), &["a", "ghost"])
+                .node("a", "Text", text(), &[])
+                .commit(1, "r"),
+            code::CHILD_UNRESOLVED,
+            3,
+            &["RUI-INV-03"],
+        ),
+        alone(
+            "child-unresolved-deep",
+            "an unresolved grandchild of the root is rejected",
+            Tx::begin("t1", 0)
+                .node("r", "Stack", json!({}), &["b"])
+                .node("b", "Stack", json!({}), &["ghost"])
+                .commit(1, "r"),
+            code::CHILD_UNRESOLVED,
+            3,
+            &["RUI-INV-03"],
+        ),
+        alone(
+            "cycle-self",
+            "a node listing itself as its child is a cycle",
+            Tx::begin("t1", 0)
+                .node("r", "Stack", json!({}), &["r"])
+                .commit(1, "r"),
+            code::GRAPH_CYCLE,
+            2,
+            &["RUI-INV-04"],
+        ),
+        alone(
+            "cycle-through-root",
+            "a child that lists the root again is a cycle",
+            Tx::begin("t1", 0)
+                .node("r", "Stack", json!({}), &["a"])
+                .node("a", "Stack", json!({}), &["r"])
+                .commit(1, "r"),
+            code::GRAPH_CYCLE,
+            3,
+            &["RUI-INV-04"],
+        ),
+        alone(
+            "cycle-below-root",
+            "a cycle between two descendants of the root is rejected",
             Tx::begin("t1", 0)
                 .node("r", "Stack", json!({}), &["a"])
                 .node("a", "Stack", json!({}), &["b"])
                 .node("b", "Stack", json!({}), &["a"])
                 .commit(1, "r"),
-            code::GRAPH_CYCLE, 4, &["RUI-INV-04"]),
+            code::GRAPH_CYCLE,
+            4,
+            &["RUI-INV-04"],
+        ),
         cycle_via_later_commit(),
-        alone("duplicate-child", "a child list naming one id twice is rejected",
-            Tx::begin("t1", 0).node("r", "Stack", json!({}), &["a", "a"]).node("a", "Text", text(), &[]).commit(1, "r"),
-            code::DUPLICATE_CHILD, 1, &["RUI-INV-05"]),
-        alone("duplicate-child-not-adjacent", "a repeated child id separated by another is rejected",
+        alone(
+            "duplicate-child",
+            "a child list naming one id twice is rejected",
+            Tx::begin("t1", 0)
+                .node("r", "Stack", json!({}), &["a", "a"])
+                .node("a", "Text", text(), &[])
+                .commit(1, "r"),
+            code::DUPLICATE_CHILD,
+            1,
+            &["RUI-INV-05"],
+        ),
+        alone(
+            "duplicate-child-not-adjacent",
+            "a repeated child id separated by another is rejected",
             Tx::begin("t1", 0)
                 .node("a", "Text", text(), &[])
                 .node("b", "Text", text(), &[])
                 .node("r", "Stack", json!({}), &["a", "b", "a"])
                 .commit(1, "r"),
-            code::DUPLICATE_CHILD, 3, &["RUI-INV-05"]),
+            code::DUPLICATE_CHILD,
+            3,
+            &["RUI-INV-05"],
+        ),
         shared_child_allowed(),
         unreachable_cycle(),
-        pair("cycle-and-unresolved-child", "a cycle and an unresolved child at once: either code",
-            Tx::begin("t1", 0).node("r", "Stack", json!({}), &["a"]).node("a", "Stack", json!({}), &["r", "ghost"]).commit(1, "r"),
-            &[code::GRAPH_CYCLE, code::CHILD_UNRESOLVED], 3, &["RUI-INV-03", "RUI-INV-04"]),
-        pair("cycle-and-duplicate-child", "a cycle and a duplicate child at once: either code",
-            Tx::begin("t1", 0).node("r", "Stack", json!({}), &["a", "a"]).node("a", "Stack", json!({}), &["r"]).commit(1, "r"),
-            &[code::GRAPH_CYCLE, code::DUPLICATE_CHILD], 1, &["RUI-INV-04", "RUI-INV-05"]),
-        pair("duplicate-and-unresolved-child", "a duplicate and an unresolved child at once: either code",
-            Tx::begin("t1", 0).node("r", "Stack", json!({}), &["a", "a", "ghost"]).node("a", "Text", text(), &[]).commit(1, "r"),
-            &[code::DUPLICATE_CHILD, code::CHILD_UNRESOLVED], 1, &["RUI-INV-03", "RUI-INV-05"]),
-        pair("unknown-component-and-unresolved", "an unknown component and an unresolved child: either code",
-            Tx::begin("t1", 0).node("r", "Stack", json!({}), &["a", "ghost"]).node("a", "Slider", json!({}), &[]).commit(1, "r"),
-            &[code::UNKNOWN_COMPONENT, code::CHILD_UNRESOLVED], 2, &["RUI-INV-03", "RUI-INV-07", "RUI-RECOV-07"]),
-        pair("children-not-allowed-and-unresolved", "a child on a leaf component that does not resolve: either code",
-            Tx::begin("t1", 0).node("r", "Stack", json!({}), &["a"]).node("a", "Text", text(), &["ghost"]).commit(1, "r"),
-            &[code::CHILDREN_NOT_ALLOWED, code::CHILD_UNRESOLVED], 2, &["RUI-INV-03", "RUI-INV-07", "CL-D06-3"]),
-        pair("props-invalid-and-cycle", "invalid props and a cycle at once: either code",
-            Tx::begin("t1", 0).node("r", "Stack", json!({ "gap": "wide" }), &["a"]).node("a", "Stack", json!({}), &["r"]).commit(1, "r"),
-            &[code::PROPS_INVALID, code::GRAPH_CYCLE], 1, &["RUI-INV-04", "RUI-INV-07"]),
-        pair("root-missing-and-unknown-component", "a missing root and an unknown component: either code",
-            Tx::begin("t1", 0).node("r", "Slider", json!({}), &[]).commit(1, "ghost"),
-            &[code::ROOT_MISSING, code::UNKNOWN_COMPONENT], 1, &["RUI-INV-02", "RUI-INV-07"]),
-        pair("duplicate-node-and-root-missing", "a duplicate node and a missing root: either code",
-            Tx::begin("t1", 0).node("r", "Stack", json!({}), &[]).node("r", "Stack", json!({}), &[]).commit(1, "ghost"),
-            &[code::DUPLICATE_NODE, code::ROOT_MISSING], 2, &["RUI-INV-01", "RUI-INV-02", "RUI-NODE-02"]),
+        pair(
+            "cycle-and-unresolved-child",
+            "a cycle and an unresolved child at once: either code",
+            Tx::begin("t1", 0)
+                .node("r", "Stack", json!({}), &["a"])
+                .node("a", "Stack", json!({}), &["r", "ghost"])
+                .commit(1, "r"),
+            &[code::GRAPH_CYCLE, code::CHILD_UNRESOLVED],
+            3,
+            &["RUI-INV-03", "RUI-INV-04"],
+        ),
+        pair(
+            "cycle-and-duplicate-child",
+            "a cycle and a duplicate child at once: either code",
+            Tx::begin("t1", 0)
+                .node("r", "Stack", json!({}), &["a", "a"])
+                .node("a", "Stack", json!({}), &["r"])
+                .commit(1, "r"),
+            &[code::GRAPH_CYCLE, code::DUPLICATE_CHILD],
+            1,
+            &["RUI-INV-04", "RUI-INV-05"],
+        ),
+        pair(
+            "duplicate-and-unresolved-child",
+            "a duplicate and an unresolved child at once: either code",
+            Tx::begin("t1", 0)
+                .node("r", "Stack", json!({}), &["a", "a", "ghost"])
+                .node("a", "Text", text(), &[])
+                .commit(1, "r"),
+            &[code::DUPLICATE_CHILD, code::CHILD_UNRESOLVED],
+            1,
+            &["RUI-INV-03", "RUI-INV-05"],
+        ),
+        pair(
+            "unknown-component-and-unresolved",
+            "an unknown component and an unresolved child: either code",
+            Tx::begin("t1", 0)
+                .node("r", "Stack", json!({}), &["a", "ghost"])
+                .node("a", "Slider", json!({}), &[])
+                .commit(1, "r"),
+            &[code::UNKNOWN_COMPONENT, code::CHILD_UNRESOLVED],
+            2,
+            &["RUI-INV-03", "RUI-INV-07", "RUI-RECOV-07"],
+        ),
+        pair(
+            "children-not-allowed-and-unresolved",
+            "a child on a leaf component that does not resolve: either code",
+            Tx::begin("t1", 0)
+                .node("r", "Stack", json!({}), &["a"])
+                .node("a", "Text", text(), &["ghost"])
+                .commit(1, "r"),
+            &[code::CHILDREN_NOT_ALLOWED, code::CHILD_UNRESOLVED],
+            2,
+            &["RUI-INV-03", "RUI-INV-07", "CL-D06-3"],
+        ),
+        pair(
+            "props-invalid-and-cycle",
+            "invalid props and a cycle at once: either code",
+            Tx::begin("t1", 0)
+                .node("r", "Stack", json!({ "gap": "wide" }), &["a"])
+                .node("a", "Stack", json!({}), &["r"])
+                .commit(1, "r"),
+            &[code::PROPS_INVALID, code::GRAPH_CYCLE],
+            1,
+            &["RUI-INV-04", "RUI-INV-07"],
+        ),
+        pair(
+            "root-missing-and-unknown-component",
+            "a missing root and an unknown component: either code",
+            Tx::begin("t1", 0)
+                .node("r", "Slider", json!({}), &[])
+                .commit(1, "ghost"),
+            &[code::ROOT_MISSING, code::UNKNOWN_COMPONENT],
+            1,
+            &["RUI-INV-02", "RUI-INV-07"],
+        ),
+        pair(
+            "duplicate-node-and-root-missing",
+            "a duplicate node and a missing root: either code",
+            Tx::begin("t1", 0)
+                .node("r", "Stack", json!({}), &[])
+                .node("r", "Stack", json!({}), &[])
+                .commit(1, "ghost"),
+            &[code::DUPLICATE_NODE, code::ROOT_MISSING],
+            2,
+            &["RUI-INV-01", "RUI-INV-02", "RUI-NODE-02"],
+        ),
     ])
 }
 
@@ -93,30 +225,85 @@ fn registered(code: &str) -> &'static str {
 
 /// One invariant violated alone by a first transaction; `found` is the index of the earliest
 /// record at which the violation can be seen (the commit for reachability checks).
-fn alone(slug: &str, description: &str, tx: Vec<Value>, code: &str, found: usize, extra: &[&str]) -> Case {
+fn alone(
+    slug: &str,
+    description: &str,
+    tx: Vec<Value>,
+    code: &str,
+    found: usize,
+    extra: &[&str],
+) -> Case {
     let mut requirements = vec!["CL-D02-8", registered(code), "RUI-RECOV-06"];
     requirements.extend_from_slice(extra);
-    case(SECTION, slug, 1, F, description, &requirements).steps(failing(F, Prior::Empty, &tx, "t1", json!(code), Found::AtOrAfter(found)))
+    case(SECTION, slug, 1, F, description, &requirements).steps(failing(
+        F,
+        Prior::Empty,
+        &tx,
+        "t1",
+        json!(code),
+        Found::AtOrAfter(found),
+    ))
 }
 
 /// Two violations in one transaction; `found` is the earliest record at which either can be seen.
-fn pair(slug: &str, description: &str, tx: Vec<Value>, codes: &[&str], found: usize, extra: &[&str]) -> Case {
+fn pair(
+    slug: &str,
+    description: &str,
+    tx: Vec<Value>,
+    codes: &[&str],
+    found: usize,
+    extra: &[&str],
+) -> Case {
     let mut requirements = vec!["CL-D02-8", "PRJ-RUI-TX-07"];
     requirements.extend_from_slice(extra);
     let pattern = one_of(codes.iter().map(|c| json!(c)));
     case(SECTION, slug, 1, F, description, &requirements)
         .strictness(Strictness::ImplDefined)
-        .steps(failing(F, Prior::Empty, &tx, "t1", pattern, Found::AtOrAfter(found)))
+        .steps(failing(
+            F,
+            Prior::Empty,
+            &tx,
+            "t1",
+            pattern,
+            Found::AtOrAfter(found),
+        ))
 }
 
 fn cycle_via_later_commit() -> Case {
-    let prior = vec![Tx::begin("t0", 0).node("r", "Stack", json!({}), &["s"]).node("s", "Stack", json!({}), &[]).commit(1, "r")];
-    let state = State::new(1, "r", nodes(vec![("r", n("Stack", json!({}), &["s"])), ("s", n("Stack", json!({}), &[]))]), json!({}));
-    let tx = Tx::begin("t1", 1).node("s", "Stack", json!({}), &["r"]).commit(2, "r");
-    case(SECTION, "cycle-via-later-commit", 1, F, "redefining a committed child to list the root is a cycle", &[
-        "RUI-INV-04", "CL-D02-8", "PRJ-RUI-GRAPH-04", "RUI-RECOV-06",
-    ])
-    .steps(failing_after(F, &prior, vec![committed("t0", 1)], state, &tx, "t1", json!(code::GRAPH_CYCLE), Found::AtOrAfter(2)))
+    let prior = vec![Tx::begin("t0", 0)
+        .node("r", "Stack", json!({}), &["s"])
+        .node("s", "Stack", json!({}), &[])
+        .commit(1, "r")];
+    let state = State::new(
+        1,
+        "r",
+        nodes(vec![
+            ("r", n("Stack", json!({}), &["s"])),
+            ("s", n("Stack", json!({}), &[])),
+        ]),
+        json!({}),
+    );
+    let tx = Tx::begin("t1", 1)
+        .node("s", "Stack", json!({}), &["r"])
+        .commit(2, "r");
+    case(
+        SECTION,
+        "cycle-via-later-commit",
+        1,
+        F,
+        "redefining a committed child to list the root is a cycle",
+        &["RUI-INV-04", "CL-D02-8", "PRJ-RUI-GRAPH-04", "RUI-RECOV-06"],
+    )
+    .steps(failing_after(
+        F,
+        &prior,
+        vec![committed("t0", 1)],
+        state,
+        &tx,
+        "t1",
+        json!(code::GRAPH_CYCLE),
+        Found::AtOrAfter(2),
+    ))
 }
 
 fn shared_child_allowed() -> Case {
@@ -143,9 +330,14 @@ fn shared_child_allowed() -> Case {
     );
     s.extend(state.expect());
     s.extend(logs(vec![committed("t1", 1)], vec![], vec![]));
-    case(SECTION, "shared-child-allowed", 1, F, "one node listed by two parents is acyclic and commits", &[
-        "RUI-INV-04", "RUI-INV-05", "CL-D02-8",
-    ])
+    case(
+        SECTION,
+        "shared-child-allowed",
+        1,
+        F,
+        "one node listed by two parents is acyclic and commits",
+        &["RUI-INV-04", "RUI-INV-05", "CL-D02-8"],
+    )
     .steps(s.steps())
 }
 
@@ -162,14 +354,23 @@ fn unreachable_cycle() -> Case {
     let state = State::new(
         1,
         "r",
-        nodes(vec![("r", n("Stack", json!({}), &[])), ("x", n("Box", json!({}), &["y"])), ("y", n("Box", json!({}), &["x"]))]),
+        nodes(vec![
+            ("r", n("Stack", json!({}), &[])),
+            ("x", n("Box", json!({}), &["y"])),
+            ("y", n("Box", json!({}), &["x"])),
+        ]),
         json!({}),
     );
     s.extend(state.expect());
     s.extend(logs(vec![committed("t1", 1)], vec![], vec![]));
-    case(SECTION, "unreachable-cycle-commits", 1, F, "a cycle among nodes the root does not reach does not fail", &[
-        "RUI-INV-04", "PRJ-RUI-GRAPH-07", "PRJ-RUI-GRAPH-06",
-    ])
+    case(
+        SECTION,
+        "unreachable-cycle-commits",
+        1,
+        F,
+        "a cycle among nodes the root does not reach does not fail",
+        &["RUI-INV-04", "PRJ-RUI-GRAPH-07", "PRJ-RUI-GRAPH-06"],
+    )
     .strictness(Strictness::Recommended)
     .steps(s.steps())
 }

@@ -16,7 +16,12 @@ const SECTION: &str = "limits";
 const F: Framing = Framing::Jsonl;
 
 pub fn section() -> Section {
-    Section::new("rui.limits", "Limits profile: each bound at and past its limit", "suites::cases::rui::limits").cases(vec![
+    Section::new(
+        "rui.limits",
+        "Limits profile: each bound at and past its limit",
+        "suites::cases::rui::limits",
+    )
+    .cases(vec![
         id_at_limit(),
         id_past_limit_root(),
         id_past_limit_child(),
@@ -78,7 +83,14 @@ fn nested_array(depth: u64) -> Value {
 
 /// A first transaction `t1` under `bound` = `value` (other bounds at the minimum profile) that
 /// commits and gives `state`.
-fn commits(slug: &str, description: &str, bound: (&str, u64), tx: Vec<Value>, state: State, extra: &[&str]) -> Case {
+fn commits(
+    slug: &str,
+    description: &str,
+    bound: (&str, u64),
+    tx: Vec<Value>,
+    state: State,
+    extra: &[&str],
+) -> Case {
     let mut script = Script::new(F);
     script.records(&tx);
     script.end();
@@ -93,12 +105,33 @@ fn commits(slug: &str, description: &str, bound: (&str, u64), tx: Vec<Value>, st
 
 /// A first transaction `t1` under `bound` that fails with `code`, found at record `found` or
 /// at commit.
-fn fails(slug: &str, description: &str, bound: (&str, u64), tx: Vec<Value>, code: &str, found: usize, extra: &[&str]) -> Case {
-    let mut requirements = vec!["RUI-INV-06", "CL-D04-1", "CL-D04-3", "RUI-RECOV-06", registered(code)];
+fn fails(
+    slug: &str,
+    description: &str,
+    bound: (&str, u64),
+    tx: Vec<Value>,
+    code: &str,
+    found: usize,
+    extra: &[&str],
+) -> Case {
+    let mut requirements = vec![
+        "RUI-INV-06",
+        "CL-D04-1",
+        "CL-D04-3",
+        "RUI-RECOV-06",
+        registered(code),
+    ];
     requirements.extend_from_slice(extra);
     case(SECTION, slug, 1, F, description, &requirements)
         .setup(setup_with_limits(F, limits(&[bound])))
-        .steps(failing(F, Prior::Empty, &tx, "t1", json!(code), Found::AtOrAfter(found)))
+        .steps(failing(
+            F,
+            Prior::Empty,
+            &tx,
+            "t1",
+            json!(code),
+            Found::AtOrAfter(found),
+        ))
 }
 
 fn registered(code: &str) -> &'static str {
@@ -113,94 +146,214 @@ fn registered(code: &str) -> &'static str {
 }
 
 fn single(id: &str, component: &str, props: Value) -> State {
-    State::new(1, id, nodes(vec![(id, n(component, props, &[]))]), json!({}))
+    State::new(
+        1,
+        id,
+        nodes(vec![(id, n(component, props, &[]))]),
+        json!({}),
+    )
 }
 
 fn id_at_limit() -> Case {
     let id = "a".repeat(ID_MAX as usize);
-    let tx = Tx::begin("t1", 0).node(&id, "Stack", json!({}), &[]).commit(1, &id);
-    commits("id-at-limit", "a node id exactly maxIdLength long commits", ("maxIdLength", ID_MAX), tx, single(&id, "Stack", json!({})), &[
-        "PRJ-RUI-LIMIT-01", "PRJ-RUI-LIMIT-07",
-    ])
+    let tx = Tx::begin("t1", 0)
+        .node(&id, "Stack", json!({}), &[])
+        .commit(1, &id);
+    commits(
+        "id-at-limit",
+        "a node id exactly maxIdLength long commits",
+        ("maxIdLength", ID_MAX),
+        tx,
+        single(&id, "Stack", json!({})),
+        &["PRJ-RUI-LIMIT-01", "PRJ-RUI-LIMIT-07"],
+    )
 }
 
 fn id_past_limit_root() -> Case {
     let id = "a".repeat(ID_MAX as usize + 1);
-    let tx = Tx::begin("t1", 0).node(&id, "Stack", json!({}), &[]).commit(1, &id);
-    fails("id-past-limit-root", "a root id one past maxIdLength fails", ("maxIdLength", ID_MAX), tx, code::LIMIT_ID_LENGTH, 1, &["PRJ-RUI-LIMIT-07"])
+    let tx = Tx::begin("t1", 0)
+        .node(&id, "Stack", json!({}), &[])
+        .commit(1, &id);
+    fails(
+        "id-past-limit-root",
+        "a root id one past maxIdLength fails",
+        ("maxIdLength", ID_MAX),
+        tx,
+        code::LIMIT_ID_LENGTH,
+        1,
+        &["PRJ-RUI-LIMIT-07"],
+    )
 }
 
 fn id_past_limit_child() -> Case {
     let id = "c".repeat(ID_MAX as usize + 1);
-    let tx = Tx::begin("t1", 0).node("r", "Stack", json!({}), &[&id]).node(&id, "Text", json!({ "text": "x" }), &[]).commit(1, "r");
-    fails("id-past-limit-child", "a child id one past maxIdLength fails", ("maxIdLength", ID_MAX), tx, code::LIMIT_ID_LENGTH, 1, &["PRJ-RUI-LIMIT-07"])
+    let tx = Tx::begin("t1", 0)
+        .node("r", "Stack", json!({}), &[&id])
+        .node(&id, "Text", json!({ "text": "x" }), &[])
+        .commit(1, "r");
+    fails(
+        "id-past-limit-child",
+        "a child id one past maxIdLength fails",
+        ("maxIdLength", ID_MAX),
+        tx,
+        code::LIMIT_ID_LENGTH,
+        1,
+        &["PRJ-RUI-LIMIT-07"],
+    )
 }
 
 fn string_at_limit_props() -> Case {
     let props = json!({ "text": s(STRING_MAX) });
-    let tx = Tx::begin("t1", 0).node("r", "Text", props.clone(), &[]).commit(1, "r");
-    commits("string-at-limit-props", "a prop string exactly maxStringLength long commits", ("maxStringLength", STRING_MAX), tx, single("r", "Text", props), &[
-        "PRJ-RUI-LIMIT-02", "PRJ-RUI-LIMIT-07",
-    ])
+    let tx = Tx::begin("t1", 0)
+        .node("r", "Text", props.clone(), &[])
+        .commit(1, "r");
+    commits(
+        "string-at-limit-props",
+        "a prop string exactly maxStringLength long commits",
+        ("maxStringLength", STRING_MAX),
+        tx,
+        single("r", "Text", props),
+        &["PRJ-RUI-LIMIT-02", "PRJ-RUI-LIMIT-07"],
+    )
 }
 
 fn string_past_limit_props() -> Case {
-    let tx = Tx::begin("t1", 0).node("r", "Text", json!({ "text": s(STRING_MAX + 1) }), &[]).commit(1, "r");
-    fails("string-past-limit-props", "a prop string one past maxStringLength fails", ("maxStringLength", STRING_MAX), tx, code::LIMIT_STRING_LENGTH, 1, &[
-        "PRJ-RUI-LIMIT-07",
-    ])
+    let tx = Tx::begin("t1", 0)
+        .node("r", "Text", json!({ "text": s(STRING_MAX + 1) }), &[])
+        .commit(1, "r");
+    fails(
+        "string-past-limit-props",
+        "a prop string one past maxStringLength fails",
+        ("maxStringLength", STRING_MAX),
+        tx,
+        code::LIMIT_STRING_LENGTH,
+        1,
+        &["PRJ-RUI-LIMIT-07"],
+    )
 }
 
 fn string_past_limit_nested() -> Case {
-    let tx = Tx::begin("t1", 0).node("r", "Box", json!({ "deep": { "list": ["ok", s(STRING_MAX + 1)] } }), &[]).commit(1, "r");
-    fails("string-past-limit-nested", "a long string nested inside props fails", ("maxStringLength", STRING_MAX), tx, code::LIMIT_STRING_LENGTH, 1, &[
-        "PRJ-RUI-LIMIT-07",
-    ])
+    let tx = Tx::begin("t1", 0)
+        .node(
+            "r",
+            "Box",
+            json!({ "deep": { "list": ["ok", s(STRING_MAX + 1)] } }),
+            &[],
+        )
+        .commit(1, "r");
+    fails(
+        "string-past-limit-nested",
+        "a long string nested inside props fails",
+        ("maxStringLength", STRING_MAX),
+        tx,
+        code::LIMIT_STRING_LENGTH,
+        1,
+        &["PRJ-RUI-LIMIT-07"],
+    )
 }
 
 fn string_at_limit_data() -> Case {
-    let tx = Tx::begin("t1", 0).node("r", "Stack", json!({}), &[]).data("/s", json!(s(STRING_MAX))).commit(1, "r");
-    let state = State::new(1, "r", nodes(vec![("r", n("Stack", json!({}), &[]))]), json!({ "s": s(STRING_MAX) }));
-    commits("string-at-limit-data", "a data string exactly maxStringLength long commits", ("maxStringLength", STRING_MAX), tx, state, &[
-        "PRJ-RUI-LIMIT-02", "PRJ-RUI-LIMIT-07",
-    ])
+    let tx = Tx::begin("t1", 0)
+        .node("r", "Stack", json!({}), &[])
+        .data("/s", json!(s(STRING_MAX)))
+        .commit(1, "r");
+    let state = State::new(
+        1,
+        "r",
+        nodes(vec![("r", n("Stack", json!({}), &[]))]),
+        json!({ "s": s(STRING_MAX) }),
+    );
+    commits(
+        "string-at-limit-data",
+        "a data string exactly maxStringLength long commits",
+        ("maxStringLength", STRING_MAX),
+        tx,
+        state,
+        &["PRJ-RUI-LIMIT-02", "PRJ-RUI-LIMIT-07"],
+    )
 }
 
 fn string_past_limit_data() -> Case {
-    let tx = Tx::begin("t1", 0).node("r", "Stack", json!({}), &[]).data("/s", json!(s(STRING_MAX + 1))).commit(1, "r");
-    fails("string-past-limit-data", "a data string one past maxStringLength fails", ("maxStringLength", STRING_MAX), tx, code::LIMIT_STRING_LENGTH, 2, &[
-        "PRJ-RUI-LIMIT-07",
-    ])
+    let tx = Tx::begin("t1", 0)
+        .node("r", "Stack", json!({}), &[])
+        .data("/s", json!(s(STRING_MAX + 1)))
+        .commit(1, "r");
+    fails(
+        "string-past-limit-data",
+        "a data string one past maxStringLength fails",
+        ("maxStringLength", STRING_MAX),
+        tx,
+        code::LIMIT_STRING_LENGTH,
+        2,
+        &["PRJ-RUI-LIMIT-07"],
+    )
 }
 
 fn array_at_limit_props() -> Case {
     let props = json!({ "items": ints(ARRAY_MAX) });
-    let tx = Tx::begin("t1", 0).node("r", "Box", props.clone(), &[]).commit(1, "r");
-    commits("array-at-limit-props", "a prop array exactly maxArrayLength long commits", ("maxArrayLength", ARRAY_MAX), tx, single("r", "Box", props), &[
-        "PRJ-RUI-LIMIT-03", "PRJ-RUI-LIMIT-07",
-    ])
+    let tx = Tx::begin("t1", 0)
+        .node("r", "Box", props.clone(), &[])
+        .commit(1, "r");
+    commits(
+        "array-at-limit-props",
+        "a prop array exactly maxArrayLength long commits",
+        ("maxArrayLength", ARRAY_MAX),
+        tx,
+        single("r", "Box", props),
+        &["PRJ-RUI-LIMIT-03", "PRJ-RUI-LIMIT-07"],
+    )
 }
 
 fn array_past_limit_props() -> Case {
-    let tx = Tx::begin("t1", 0).node("r", "Box", json!({ "items": ints(ARRAY_MAX + 1) }), &[]).commit(1, "r");
-    fails("array-past-limit-props", "a prop array one past maxArrayLength fails", ("maxArrayLength", ARRAY_MAX), tx, code::LIMIT_ARRAY_LENGTH, 1, &[
-        "PRJ-RUI-LIMIT-07",
-    ])
+    let tx = Tx::begin("t1", 0)
+        .node("r", "Box", json!({ "items": ints(ARRAY_MAX + 1) }), &[])
+        .commit(1, "r");
+    fails(
+        "array-past-limit-props",
+        "a prop array one past maxArrayLength fails",
+        ("maxArrayLength", ARRAY_MAX),
+        tx,
+        code::LIMIT_ARRAY_LENGTH,
+        1,
+        &["PRJ-RUI-LIMIT-07"],
+    )
 }
 
 fn array_at_limit_data() -> Case {
-    let tx = Tx::begin("t1", 0).node("r", "Stack", json!({}), &[]).data("/list", ints(ARRAY_MAX)).commit(1, "r");
-    let state = State::new(1, "r", nodes(vec![("r", n("Stack", json!({}), &[]))]), json!({ "list": ints(ARRAY_MAX) }));
-    commits("array-at-limit-data", "a data array exactly maxArrayLength long commits", ("maxArrayLength", ARRAY_MAX), tx, state, &[
-        "PRJ-RUI-LIMIT-03", "PRJ-RUI-LIMIT-07",
-    ])
+    let tx = Tx::begin("t1", 0)
+        .node("r", "Stack", json!({}), &[])
+        .data("/list", ints(ARRAY_MAX))
+        .commit(1, "r");
+    let state = State::new(
+        1,
+        "r",
+        nodes(vec![("r", n("Stack", json!({}), &[]))]),
+        json!({ "list": ints(ARRAY_MAX) }),
+    );
+    commits(
+        "array-at-limit-data",
+        "a data array exactly maxArrayLength long commits",
+        ("maxArrayLength", ARRAY_MAX),
+        tx,
+        state,
+        &["PRJ-RUI-LIMIT-03", "PRJ-RUI-LIMIT-07"],
+    )
 }
 
 fn array_past_limit_data() -> Case {
-    let tx = Tx::begin("t1", 0).node("r", "Stack", json!({}), &[]).data("/list", ints(ARRAY_MAX + 1)).commit(1, "r");
-    fails("array-past-limit-data", "a data array one past maxArrayLength fails", ("maxArrayLength", ARRAY_MAX), tx, code::LIMIT_ARRAY_LENGTH, 2, &[
-        "PRJ-RUI-LIMIT-07",
-    ])
+    let tx = Tx::begin("t1", 0)
+        .node("r", "Stack", json!({}), &[])
+        .data("/list", ints(ARRAY_MAX + 1))
+        .commit(1, "r");
+    fails(
+        "array-past-limit-data",
+        "a data array one past maxArrayLength fails",
+        ("maxArrayLength", ARRAY_MAX),
+        tx,
+        code::LIMIT_ARRAY_LENGTH,
+        2,
+        &["PRJ-RUI-LIMIT-07"],
+    )
 }
 
 fn child_ids(count: u64) -> Vec<String> {
@@ -225,46 +378,106 @@ fn children_at_limit() -> Case {
         entries.push((id, n("Text", json!({ "text": id }), &[])));
     }
     let state = State::new(1, "r", nodes(entries), json!({}));
-    commits("children-at-limit", "a child list exactly maxArrayLength long commits", ("maxArrayLength", ARRAY_MAX), with_children(ARRAY_MAX), state, &[
-        "PRJ-RUI-LIMIT-03", "PRJ-RUI-LIMIT-07",
-    ])
+    commits(
+        "children-at-limit",
+        "a child list exactly maxArrayLength long commits",
+        ("maxArrayLength", ARRAY_MAX),
+        with_children(ARRAY_MAX),
+        state,
+        &["PRJ-RUI-LIMIT-03", "PRJ-RUI-LIMIT-07"],
+    )
 }
 
 fn children_past_limit() -> Case {
-    fails("children-past-limit", "a child list one past maxArrayLength fails", ("maxArrayLength", ARRAY_MAX), with_children(ARRAY_MAX + 1), code::LIMIT_ARRAY_LENGTH, 1, &[
-        "PRJ-RUI-LIMIT-07",
-    ])
+    fails(
+        "children-past-limit",
+        "a child list one past maxArrayLength fails",
+        ("maxArrayLength", ARRAY_MAX),
+        with_children(ARRAY_MAX + 1),
+        code::LIMIT_ARRAY_LENGTH,
+        1,
+        &["PRJ-RUI-LIMIT-07"],
+    )
 }
 
 fn depth_at_limit_props() -> Case {
     let props = nested_object(DEPTH_MAX);
-    let tx = Tx::begin("t1", 0).node("r", "Box", props.clone(), &[]).commit(1, "r");
-    commits("depth-at-limit-props", "props nested exactly maxDepth containers deep commit", ("maxDepth", DEPTH_MAX), tx, single("r", "Box", props), &[
-        "PRJ-RUI-LIMIT-04", "PRJ-RUI-LIMIT-08",
-    ])
+    let tx = Tx::begin("t1", 0)
+        .node("r", "Box", props.clone(), &[])
+        .commit(1, "r");
+    commits(
+        "depth-at-limit-props",
+        "props nested exactly maxDepth containers deep commit",
+        ("maxDepth", DEPTH_MAX),
+        tx,
+        single("r", "Box", props),
+        &["PRJ-RUI-LIMIT-04", "PRJ-RUI-LIMIT-08"],
+    )
 }
 
 fn depth_past_limit_props() -> Case {
-    let tx = Tx::begin("t1", 0).node("r", "Box", nested_object(DEPTH_MAX + 1), &[]).commit(1, "r");
-    fails("depth-past-limit-props", "props nested one container past maxDepth fail", ("maxDepth", DEPTH_MAX), tx, code::LIMIT_DEPTH, 1, &["PRJ-RUI-LIMIT-08"])
+    let tx = Tx::begin("t1", 0)
+        .node("r", "Box", nested_object(DEPTH_MAX + 1), &[])
+        .commit(1, "r");
+    fails(
+        "depth-past-limit-props",
+        "props nested one container past maxDepth fail",
+        ("maxDepth", DEPTH_MAX),
+        tx,
+        code::LIMIT_DEPTH,
+        1,
+        &["PRJ-RUI-LIMIT-08"],
+    )
 }
 
 fn depth_at_limit_data() -> Case {
-    let tx = Tx::begin("t1", 0).node("r", "Stack", json!({}), &[]).data("/v", nested_array(DEPTH_MAX)).commit(1, "r");
-    let state = State::new(1, "r", nodes(vec![("r", n("Stack", json!({}), &[]))]), json!({ "v": nested_array(DEPTH_MAX) }));
-    commits("depth-at-limit-data", "a data value nested exactly maxDepth deep commits", ("maxDepth", DEPTH_MAX), tx, state, &[
-        "PRJ-RUI-LIMIT-04", "PRJ-RUI-LIMIT-08",
-    ])
+    let tx = Tx::begin("t1", 0)
+        .node("r", "Stack", json!({}), &[])
+        .data("/v", nested_array(DEPTH_MAX))
+        .commit(1, "r");
+    let state = State::new(
+        1,
+        "r",
+        nodes(vec![("r", n("Stack", json!({}), &[]))]),
+        json!({ "v": nested_array(DEPTH_MAX) }),
+    );
+    commits(
+        "depth-at-limit-data",
+        "a data value nested exactly maxDepth deep commits",
+        ("maxDepth", DEPTH_MAX),
+        tx,
+        state,
+        &["PRJ-RUI-LIMIT-04", "PRJ-RUI-LIMIT-08"],
+    )
 }
 
 fn depth_past_limit_data() -> Case {
-    let tx = Tx::begin("t1", 0).node("r", "Stack", json!({}), &[]).data("/v", nested_array(DEPTH_MAX + 1)).commit(1, "r");
-    fails("depth-past-limit-data", "a data value nested one past maxDepth fails", ("maxDepth", DEPTH_MAX), tx, code::LIMIT_DEPTH, 2, &["PRJ-RUI-LIMIT-08"])
+    let tx = Tx::begin("t1", 0)
+        .node("r", "Stack", json!({}), &[])
+        .data("/v", nested_array(DEPTH_MAX + 1))
+        .commit(1, "r");
+    fails(
+        "depth-past-limit-data",
+        "a data value nested one past maxDepth fails",
+        ("maxDepth", DEPTH_MAX),
+        tx,
+        code::LIMIT_DEPTH,
+        2,
+        &["PRJ-RUI-LIMIT-08"],
+    )
 }
 
 /// A chain r -> n1 -> n2 ... of `depth` Stack nodes in total.
 fn chain(depth: u64) -> (Vec<Value>, State) {
-    let ids: Vec<String> = (0..depth).map(|i| if i == 0 { "r".to_string() } else { format!("n{i}") }).collect();
+    let ids: Vec<String> = (0..depth)
+        .map(|i| {
+            if i == 0 {
+                "r".to_string()
+            } else {
+                format!("n{i}")
+            }
+        })
+        .collect();
     let mut tx = Tx::begin("t1", 0);
     let mut entries = Vec::new();
     for (i, id) in ids.iter().enumerate() {
@@ -278,17 +491,28 @@ fn chain(depth: u64) -> (Vec<Value>, State) {
 
 fn depth_at_limit_tree() -> Case {
     let (tx, state) = chain(DEPTH_MAX);
-    commits("depth-at-limit-tree", "a node chain exactly maxDepth deep from the root commits", ("maxDepth", DEPTH_MAX), tx, state, &[
-        "PRJ-RUI-LIMIT-04", "PRJ-RUI-LIMIT-08",
-    ])
+    commits(
+        "depth-at-limit-tree",
+        "a node chain exactly maxDepth deep from the root commits",
+        ("maxDepth", DEPTH_MAX),
+        tx,
+        state,
+        &["PRJ-RUI-LIMIT-04", "PRJ-RUI-LIMIT-08"],
+    )
 }
 
 fn depth_past_limit_tree() -> Case {
     let (tx, _) = chain(DEPTH_MAX + 1);
     let commit_index = tx.len() - 1;
-    fails("depth-past-limit-tree", "a node chain one past maxDepth from the root fails", ("maxDepth", DEPTH_MAX), tx, code::LIMIT_DEPTH, commit_index, &[
-        "PRJ-RUI-LIMIT-08",
-    ])
+    fails(
+        "depth-past-limit-tree",
+        "a node chain one past maxDepth from the root fails",
+        ("maxDepth", DEPTH_MAX),
+        tx,
+        code::LIMIT_DEPTH,
+        commit_index,
+        &["PRJ-RUI-LIMIT-08"],
+    )
 }
 
 /// Node `r` then `count - 1` data records: `count` operations.
@@ -305,16 +529,27 @@ fn operations(count: u64) -> (Vec<Value>, Value) {
 fn operations_at_limit() -> Case {
     let (tx, data) = operations(OPERATIONS_MAX);
     let state = State::new(1, "r", nodes(vec![("r", n("Stack", json!({}), &[]))]), data);
-    commits("operations-at-limit", "exactly maxOperations node and data records commit", ("maxOperations", OPERATIONS_MAX), tx, state, &[
-        "PRJ-RUI-LIMIT-05", "PRJ-RUI-LIMIT-09",
-    ])
+    commits(
+        "operations-at-limit",
+        "exactly maxOperations node and data records commit",
+        ("maxOperations", OPERATIONS_MAX),
+        tx,
+        state,
+        &["PRJ-RUI-LIMIT-05", "PRJ-RUI-LIMIT-09"],
+    )
 }
 
 fn operations_past_limit() -> Case {
     let (tx, _) = operations(OPERATIONS_MAX + 1);
-    fails("operations-past-limit", "one operation past maxOperations fails", ("maxOperations", OPERATIONS_MAX), tx, code::LIMIT_OPERATIONS, OPERATIONS_MAX as usize + 1, &[
-        "PRJ-RUI-LIMIT-09",
-    ])
+    fails(
+        "operations-past-limit",
+        "one operation past maxOperations fails",
+        ("maxOperations", OPERATIONS_MAX),
+        tx,
+        code::LIMIT_OPERATIONS,
+        OPERATIONS_MAX as usize + 1,
+        &["PRJ-RUI-LIMIT-09"],
+    )
 }
 
 fn operations_past_limit_deletes() -> Case {
@@ -325,9 +560,15 @@ fn operations_past_limit_deletes() -> Case {
         .delete_data("/a")
         .delete_data("/b")
         .commit(1, "r");
-    fails("operations-past-limit-deletes", "deletes count as operations toward maxOperations", ("maxOperations", OPERATIONS_MAX), tx, code::LIMIT_OPERATIONS, 5, &[
-        "PRJ-RUI-LIMIT-09",
-    ])
+    fails(
+        "operations-past-limit-deletes",
+        "deletes count as operations toward maxOperations",
+        ("maxOperations", OPERATIONS_MAX),
+        tx,
+        code::LIMIT_OPERATIONS,
+        5,
+        &["PRJ-RUI-LIMIT-09"],
+    )
 }
 
 /// Records whose JSON texts sum to exactly `total` bytes: begin, node `r`, data records with
@@ -343,10 +584,14 @@ fn transaction_of_bytes(total: usize, chunk: usize) -> (Vec<Value>, Value) {
     // digit; split the rest evenly over as few records as `chunk` allows.
     let empty = text(&tuples::data(2, "/d0", json!(""))).len();
     let count = remaining.div_ceil(empty + chunk).max(1);
-    assert!(count < 8 && remaining >= count * empty, "builder bug: byte budget cannot be met exactly");
+    assert!(
+        count < 8 && remaining >= count * empty,
+        "builder bug: byte budget cannot be met exactly"
+    );
     let payload = remaining - count * empty;
-    let strings: Vec<String> =
-        (0..count).map(|i| "s".repeat(payload / count + usize::from(i < payload % count))).collect();
+    let strings: Vec<String> = (0..count)
+        .map(|i| "s".repeat(payload / count + usize::from(i < payload % count)))
+        .collect();
     let mut tx = Tx::begin("t1", 0).node("r", "Box", json!({}), &[]);
     let mut data = serde_json::Map::new();
     for (i, string) in strings.iter().enumerate() {
@@ -354,32 +599,53 @@ fn transaction_of_bytes(total: usize, chunk: usize) -> (Vec<Value>, Value) {
         data.insert(format!("d{i}"), json!(string));
     }
     let records = tx.commit(1, "r");
-    assert_eq!(records.iter().map(|r| text(r).len()).sum::<usize>(), total, "builder bug: byte total");
+    assert_eq!(
+        records.iter().map(|r| text(r).len()).sum::<usize>(),
+        total,
+        "builder bug: byte total"
+    );
     (records, Value::Object(data))
 }
 
 fn bytes_at_limit() -> Case {
     let (tx, data) = transaction_of_bytes(BYTES_MAX as usize, 1000);
     let state = State::new(1, "r", nodes(vec![("r", n("Box", json!({}), &[]))]), data);
-    commits("bytes-at-limit", "records totalling exactly maxTransactionBytes commit", ("maxTransactionBytes", BYTES_MAX), tx, state, &[
-        "PRJ-RUI-LIMIT-06", "PRJ-RUI-LIMIT-10",
-    ])
+    commits(
+        "bytes-at-limit",
+        "records totalling exactly maxTransactionBytes commit",
+        ("maxTransactionBytes", BYTES_MAX),
+        tx,
+        state,
+        &["PRJ-RUI-LIMIT-06", "PRJ-RUI-LIMIT-10"],
+    )
 }
 
 fn bytes_past_limit() -> Case {
     let (tx, _) = transaction_of_bytes(BYTES_MAX as usize + 1, 1000);
     let commit_index = tx.len() - 1;
-    fails("bytes-past-limit", "records totalling one byte past maxTransactionBytes fail", ("maxTransactionBytes", BYTES_MAX), tx, code::LIMIT_TRANSACTION_BYTES, commit_index, &[
-        "PRJ-RUI-LIMIT-10",
-    ])
+    fails(
+        "bytes-past-limit",
+        "records totalling one byte past maxTransactionBytes fail",
+        ("maxTransactionBytes", BYTES_MAX),
+        tx,
+        code::LIMIT_TRANSACTION_BYTES,
+        commit_index,
+        &["PRJ-RUI-LIMIT-10"],
+    )
 }
 
 fn bytes_past_limit_spread() -> Case {
     let (tx, _) = transaction_of_bytes(BYTES_MAX as usize + 1, 40);
     let commit_index = tx.len() - 1;
-    fails("bytes-past-limit-spread", "bytes spread over several records count together", ("maxTransactionBytes", BYTES_MAX), tx, code::LIMIT_TRANSACTION_BYTES, commit_index, &[
-        "PRJ-RUI-LIMIT-10",
-    ])
+    fails(
+        "bytes-past-limit-spread",
+        "bytes spread over several records count together",
+        ("maxTransactionBytes", BYTES_MAX),
+        tx,
+        code::LIMIT_TRANSACTION_BYTES,
+        commit_index,
+        &["PRJ-RUI-LIMIT-10"],
+    )
 }
 
 /// A case without `setup.limits`: the implementation's own bounds, at least the minimum profile.
@@ -396,31 +662,69 @@ fn minimum(slug: &str, description: &str, tx: Vec<Value>, state: State, extra: &
 
 fn minimum_id() -> Case {
     let id = "i".repeat(64);
-    let tx = Tx::begin("t1", 0).node(&id, "Stack", json!({}), &[]).commit(1, &id);
-    minimum("minimum-profile-id", "every implementation accepts a 64-character node id", tx, single(&id, "Stack", json!({})), &["PRJ-RUI-LIMIT-07"])
+    let tx = Tx::begin("t1", 0)
+        .node(&id, "Stack", json!({}), &[])
+        .commit(1, &id);
+    minimum(
+        "minimum-profile-id",
+        "every implementation accepts a 64-character node id",
+        tx,
+        single(&id, "Stack", json!({})),
+        &["PRJ-RUI-LIMIT-07"],
+    )
 }
 
 fn minimum_string() -> Case {
     let props = json!({ "text": "s".repeat(1024) });
-    let tx = Tx::begin("t1", 0).node("r", "Text", props.clone(), &[]).commit(1, "r");
-    minimum("minimum-profile-string", "every implementation accepts a 1024-character string", tx, single("r", "Text", props), &["PRJ-RUI-LIMIT-07"])
+    let tx = Tx::begin("t1", 0)
+        .node("r", "Text", props.clone(), &[])
+        .commit(1, "r");
+    minimum(
+        "minimum-profile-string",
+        "every implementation accepts a 1024-character string",
+        tx,
+        single("r", "Text", props),
+        &["PRJ-RUI-LIMIT-07"],
+    )
 }
 
 fn minimum_array() -> Case {
     let props = json!({ "items": ints(64) });
-    let tx = Tx::begin("t1", 0).node("r", "Box", props.clone(), &[]).commit(1, "r");
-    minimum("minimum-profile-array", "every implementation accepts a 64-element array", tx, single("r", "Box", props), &["PRJ-RUI-LIMIT-07"])
+    let tx = Tx::begin("t1", 0)
+        .node("r", "Box", props.clone(), &[])
+        .commit(1, "r");
+    minimum(
+        "minimum-profile-array",
+        "every implementation accepts a 64-element array",
+        tx,
+        single("r", "Box", props),
+        &["PRJ-RUI-LIMIT-07"],
+    )
 }
 
 fn minimum_depth_props() -> Case {
     let props = nested_object(16);
-    let tx = Tx::begin("t1", 0).node("r", "Box", props.clone(), &[]).commit(1, "r");
-    minimum("minimum-profile-depth-props", "every implementation accepts props nested 16 deep", tx, single("r", "Box", props), &["PRJ-RUI-LIMIT-08"])
+    let tx = Tx::begin("t1", 0)
+        .node("r", "Box", props.clone(), &[])
+        .commit(1, "r");
+    minimum(
+        "minimum-profile-depth-props",
+        "every implementation accepts props nested 16 deep",
+        tx,
+        single("r", "Box", props),
+        &["PRJ-RUI-LIMIT-08"],
+    )
 }
 
 fn minimum_depth_tree() -> Case {
     let (tx, state) = chain(16);
-    minimum("minimum-profile-depth-tree", "every implementation accepts a node chain 16 deep", tx, state, &["PRJ-RUI-LIMIT-08"])
+    minimum(
+        "minimum-profile-depth-tree",
+        "every implementation accepts a node chain 16 deep",
+        tx,
+        state,
+        &["PRJ-RUI-LIMIT-08"],
+    )
 }
 
 fn minimum_operations_and_bytes() -> Case {
@@ -431,8 +735,17 @@ fn minimum_operations_and_bytes() -> Case {
         data.insert(format!("d{i}"), json!("s".repeat(1000)));
     }
     let records = tx.commit(1, "r");
-    let state = State::new(1, "r", nodes(vec![("r", n("Box", json!({}), &[]))]), Value::Object(data));
-    minimum("minimum-profile-operations-and-bytes", "64 operations in about 64 KB commit everywhere", records, state, &[
-        "PRJ-RUI-LIMIT-09", "PRJ-RUI-LIMIT-10",
-    ])
+    let state = State::new(
+        1,
+        "r",
+        nodes(vec![("r", n("Box", json!({}), &[]))]),
+        Value::Object(data),
+    );
+    minimum(
+        "minimum-profile-operations-and-bytes",
+        "64 operations in about 64 KB commit everywhere",
+        records,
+        state,
+        &["PRJ-RUI-LIMIT-09", "PRJ-RUI-LIMIT-10"],
+    )
 }

@@ -38,26 +38,60 @@ fn two_commits(first: Vec<Value>, second: Vec<Value>, state: State) -> Vec<Value
     s.records(&second);
     s.end();
     s.extend(state.expect());
-    s.extend(logs(vec![committed("t1", 1), committed("t2", 2)], vec![], vec![]));
+    s.extend(logs(
+        vec![committed("t1", 1), committed("t2", 2)],
+        vec![],
+        vec![],
+    ));
     s.steps()
 }
 
 fn replace_complete_props() -> Case {
-    let first = Tx::begin("t1", 0).node("r", "Box", json!({ "x": 1, "y": 2 }), &[]).commit(1, "r");
-    let second = Tx::begin("t2", 1).node("r", "Box", json!({ "y": 3 }), &[]).commit(2, "r");
-    let state = State::new(2, "r", nodes(vec![("r", n("Box", json!({ "y": 3 }), &[]))]), json!({}));
-    case(SECTION, "replace-complete-props", 1, F, "a node record replaces all props: absent props are not merged", &[
-        "RUI-NODE-01", "CL-D01-3",
-    ])
+    let first = Tx::begin("t1", 0)
+        .node("r", "Box", json!({ "x": 1, "y": 2 }), &[])
+        .commit(1, "r");
+    let second = Tx::begin("t2", 1)
+        .node("r", "Box", json!({ "y": 3 }), &[])
+        .commit(2, "r");
+    let state = State::new(
+        2,
+        "r",
+        nodes(vec![("r", n("Box", json!({ "y": 3 }), &[]))]),
+        json!({}),
+    );
+    case(
+        SECTION,
+        "replace-complete-props",
+        1,
+        F,
+        "a node record replaces all props: absent props are not merged",
+        &["RUI-NODE-01", "CL-D01-3"],
+    )
     .steps(two_commits(first, second, state))
 }
 
 fn replace_component() -> Case {
-    let first = Tx::begin("t1", 0).node("r", "Stack", json!({ "gap": 1 }), &[]).commit(1, "r");
-    let second = Tx::begin("t2", 1).node("r", "Box", json!({ "kind": "box" }), &[]).commit(2, "r");
-    let state = State::new(2, "r", nodes(vec![("r", n("Box", json!({ "kind": "box" }), &[]))]), json!({}));
-    case(SECTION, "replace-component", 1, F, "a node record may change the component of an existing id", &["RUI-NODE-01", "CL-D01-3"])
-        .steps(two_commits(first, second, state))
+    let first = Tx::begin("t1", 0)
+        .node("r", "Stack", json!({ "gap": 1 }), &[])
+        .commit(1, "r");
+    let second = Tx::begin("t2", 1)
+        .node("r", "Box", json!({ "kind": "box" }), &[])
+        .commit(2, "r");
+    let state = State::new(
+        2,
+        "r",
+        nodes(vec![("r", n("Box", json!({ "kind": "box" }), &[]))]),
+        json!({}),
+    );
+    case(
+        SECTION,
+        "replace-component",
+        1,
+        F,
+        "a node record may change the component of an existing id",
+        &["RUI-NODE-01", "CL-D01-3"],
+    )
+    .steps(two_commits(first, second, state))
 }
 
 fn replace_children() -> Case {
@@ -66,7 +100,9 @@ fn replace_children() -> Case {
         .node("a", "Text", json!({ "text": "a" }), &[])
         .node("b", "Text", json!({ "text": "b" }), &[])
         .commit(1, "r");
-    let second = Tx::begin("t2", 1).node("r", "Stack", json!({}), &["b"]).commit(2, "r");
+    let second = Tx::begin("t2", 1)
+        .node("r", "Stack", json!({}), &["b"])
+        .commit(2, "r");
     let state = State::new(
         2,
         "r",
@@ -77,8 +113,15 @@ fn replace_children() -> Case {
         ]),
         json!({}),
     );
-    case(SECTION, "replace-children", 1, F, "a node record replaces the whole child list", &["RUI-NODE-01", "RUI-DEL-02"])
-        .steps(two_commits(first, second, state))
+    case(
+        SECTION,
+        "replace-children",
+        1,
+        F,
+        "a node record replaces the whole child list",
+        &["RUI-NODE-01", "RUI-DEL-02"],
+    )
+    .steps(two_commits(first, second, state))
 }
 
 fn duplicate_definition() -> Case {
@@ -87,10 +130,28 @@ fn duplicate_definition() -> Case {
         .node("a", "Text", json!({ "text": "one" }), &[])
         .node("a", "Text", json!({ "text": "two" }), &[])
         .commit(1, "r");
-    case(SECTION, "duplicate-definition", 1, F, "a node id defined twice in one transaction is rejected", &[
-        "RUI-NODE-02", "CL-D02-7", "RUI-INV-01", "PRJ-RUI-GRAPH-01", "RUI-RECOV-06",
-    ])
-    .steps(failing(F, Prior::Empty, &tx, "t1", json!(code::DUPLICATE_NODE), Found::AtOrAfter(3)))
+    case(
+        SECTION,
+        "duplicate-definition",
+        1,
+        F,
+        "a node id defined twice in one transaction is rejected",
+        &[
+            "RUI-NODE-02",
+            "CL-D02-7",
+            "RUI-INV-01",
+            "PRJ-RUI-GRAPH-01",
+            "RUI-RECOV-06",
+        ],
+    )
+    .steps(failing(
+        F,
+        Prior::Empty,
+        &tx,
+        "t1",
+        json!(code::DUPLICATE_NODE),
+        Found::AtOrAfter(3),
+    ))
 }
 
 fn duplicate_identical_definition() -> Case {
@@ -98,10 +159,22 @@ fn duplicate_identical_definition() -> Case {
         .node("r", "Stack", json!({}), &[])
         .node("r", "Stack", json!({}), &[])
         .commit(1, "r");
-    case(SECTION, "duplicate-identical-definition", 1, F, "two identical definitions of one id are still a duplicate", &[
-        "RUI-NODE-02", "CL-D02-7", "PRJ-RUI-GRAPH-01",
-    ])
-    .steps(failing(F, Prior::Empty, &tx, "t1", json!(code::DUPLICATE_NODE), Found::AtOrAfter(2)))
+    case(
+        SECTION,
+        "duplicate-identical-definition",
+        1,
+        F,
+        "two identical definitions of one id are still a duplicate",
+        &["RUI-NODE-02", "CL-D02-7", "PRJ-RUI-GRAPH-01"],
+    )
+    .steps(failing(
+        F,
+        Prior::Empty,
+        &tx,
+        "t1",
+        json!(code::DUPLICATE_NODE),
+        Found::AtOrAfter(2),
+    ))
 }
 
 fn duplicate_of_committed_node() -> Case {
@@ -109,27 +182,61 @@ fn duplicate_of_committed_node() -> Case {
         .node("a", "Text", json!({ "text": "one" }), &[])
         .node("a", "Text", json!({ "text": "two" }), &[])
         .commit(2, "r");
-    case(SECTION, "duplicate-of-committed-node", 1, F, "redefining a committed id twice in one transaction is rejected", &[
-        "RUI-NODE-02", "CL-D02-7", "PRJ-RUI-GRAPH-01", "RUI-RECOV-06",
-    ])
-    .steps(failing(F, Prior::Base, &tx, "t1", json!(code::DUPLICATE_NODE), Found::AtOrAfter(2)))
+    case(
+        SECTION,
+        "duplicate-of-committed-node",
+        1,
+        F,
+        "redefining a committed id twice in one transaction is rejected",
+        &[
+            "RUI-NODE-02",
+            "CL-D02-7",
+            "PRJ-RUI-GRAPH-01",
+            "RUI-RECOV-06",
+        ],
+    )
+    .steps(failing(
+        F,
+        Prior::Base,
+        &tx,
+        "t1",
+        json!(code::DUPLICATE_NODE),
+        Found::AtOrAfter(2),
+    ))
 }
 
 fn redefine_across_transactions() -> Case {
     let mut s = Script::new(F);
     s.records(&base_tx());
-    s.records(&Tx::begin("t1", 1).node("a", "Text", json!({ "text": "two" }), &[]).commit(2, "r"));
-    s.records(&Tx::begin("t2", 2).node("a", "Text", json!({ "text": "three" }), &[]).commit(3, "r"));
+    s.records(
+        &Tx::begin("t1", 1)
+            .node("a", "Text", json!({ "text": "two" }), &[])
+            .commit(2, "r"),
+    );
+    s.records(
+        &Tx::begin("t2", 2)
+            .node("a", "Text", json!({ "text": "three" }), &[])
+            .commit(3, "r"),
+    );
     s.end();
     let mut state = base_state();
     state.graph["revision"] = json!(3);
     state.graph["nodes"]["a"]["props"] = json!({ "text": "three" });
     state.revision = 3;
     s.extend(state.expect());
-    s.extend(logs(vec![committed("t0", 1), committed("t1", 2), committed("t2", 3)], vec![], vec![]));
-    case(SECTION, "redefine-across-transactions", 1, F, "one definition per transaction may redefine an id each time", &[
-        "RUI-NODE-01", "RUI-INV-01", "CL-D02-7",
-    ])
+    s.extend(logs(
+        vec![committed("t0", 1), committed("t1", 2), committed("t2", 3)],
+        vec![],
+        vec![],
+    ));
+    case(
+        SECTION,
+        "redefine-across-transactions",
+        1,
+        F,
+        "one definition per transaction may redefine an id each time",
+        &["RUI-NODE-01", "RUI-INV-01", "CL-D02-7"],
+    )
     .steps(s.steps())
 }
 
@@ -159,9 +266,14 @@ fn children_order_kept() -> Case {
         .expect(),
     );
     s.extend(logs(vec![committed("t1", 1)], vec![], vec![]));
-    case(SECTION, "children-order-kept", 1, F, "a child list keeps its order, defined before or after the children", &[
-        "CL-D01-3", "RUI-COMMIT-02",
-    ])
+    case(
+        SECTION,
+        "children-order-kept",
+        1,
+        F,
+        "a child list keeps its order, defined before or after the children",
+        &["CL-D01-3", "RUI-COMMIT-02"],
+    )
     .steps(s.steps())
 }
 
@@ -171,54 +283,105 @@ fn props_kept_verbatim() -> Case {
         "list": [1, "two", [3], { "four": 4 }], "nested": { "deep": { "k\u{e9}y": "v" } }
     });
     let mut s = Script::new(F);
-    s.records(&Tx::begin("t1", 0).node("r", "Box", props.clone(), &[]).commit(1, "r"));
+    s.records(
+        &Tx::begin("t1", 0)
+            .node("r", "Box", props.clone(), &[])
+            .commit(1, "r"),
+    );
     s.end();
     s.extend(State::new(1, "r", nodes(vec![("r", n("Box", props, &[]))]), json!({})).expect());
     s.extend(logs(vec![committed("t1", 1)], vec![], vec![]));
-    case(SECTION, "props-kept-verbatim", 1, F, "props are kept as the named object given, every JSON type intact", &[
-        "RUI-REC-03", "CL-D01-3",
-    ])
+    case(
+        SECTION,
+        "props-kept-verbatim",
+        1,
+        F,
+        "props are kept as the named object given, every JSON type intact",
+        &["RUI-REC-03", "CL-D01-3"],
+    )
     .steps(s.steps())
 }
 
 fn null_prop_kept() -> Case {
-    let first = Tx::begin("t1", 0).node("r", "Box", json!({ "v": 1, "w": 2 }), &[]).commit(1, "r");
-    let second = Tx::begin("t2", 1).node("r", "Box", json!({ "v": null, "w": 2 }), &[]).commit(2, "r");
-    let state = State::new(2, "r", nodes(vec![("r", n("Box", json!({ "v": null, "w": 2 }), &[]))]), json!({}));
-    case(SECTION, "null-prop-kept", 1, F, "a prop set to null is kept as null, not removed", &["RUI-DEL-02", "RUI-NODE-01"])
-        .steps(two_commits(first, second, state))
+    let first = Tx::begin("t1", 0)
+        .node("r", "Box", json!({ "v": 1, "w": 2 }), &[])
+        .commit(1, "r");
+    let second = Tx::begin("t2", 1)
+        .node("r", "Box", json!({ "v": null, "w": 2 }), &[])
+        .commit(2, "r");
+    let state = State::new(
+        2,
+        "r",
+        nodes(vec![("r", n("Box", json!({ "v": null, "w": 2 }), &[]))]),
+        json!({}),
+    );
+    case(
+        SECTION,
+        "null-prop-kept",
+        1,
+        F,
+        "a prop set to null is kept as null, not removed",
+        &["RUI-DEL-02", "RUI-NODE-01"],
+    )
+    .steps(two_commits(first, second, state))
 }
 
 fn unmentioned_node_unchanged() -> Case {
     let mut s = Script::new(F);
     s.records(&base_tx());
-    s.records(&Tx::begin("t1", 1).data("/title", json!("Next")).commit(2, "r"));
+    s.records(
+        &Tx::begin("t1", 1)
+            .data("/title", json!("Next"))
+            .commit(2, "r"),
+    );
     s.end();
     let mut state = base_state();
     state.graph["revision"] = json!(2);
     state.revision = 2;
     state.data = json!({ "title": "Next" });
     s.extend(state.expect());
-    s.extend(logs(vec![committed("t0", 1), committed("t1", 2)], vec![], vec![]));
-    case(SECTION, "unmentioned-nodes-unchanged", 1, F, "a transaction without node records keeps every committed node", &[
-        "RUI-DEL-02", "RUI-DEL-01", "RUI-COMMIT-02",
-    ])
+    s.extend(logs(
+        vec![committed("t0", 1), committed("t1", 2)],
+        vec![],
+        vec![],
+    ));
+    case(
+        SECTION,
+        "unmentioned-nodes-unchanged",
+        1,
+        F,
+        "a transaction without node records keeps every committed node",
+        &["RUI-DEL-02", "RUI-DEL-01", "RUI-COMMIT-02"],
+    )
     .steps(s.steps())
 }
 
 fn omitted_child_stays() -> Case {
     let mut s = Script::new(F);
     s.records(&base_tx());
-    s.records(&Tx::begin("t1", 1).node("r", "Stack", json!({}), &[]).commit(2, "r"));
+    s.records(
+        &Tx::begin("t1", 1)
+            .node("r", "Stack", json!({}), &[])
+            .commit(2, "r"),
+    );
     s.end();
     let mut state = base_state();
     state.graph["revision"] = json!(2);
     state.graph["nodes"]["r"]["children"] = json!([]);
     state.revision = 2;
     s.extend(state.expect());
-    s.extend(logs(vec![committed("t0", 1), committed("t1", 2)], vec![], vec![]));
-    case(SECTION, "omitted-child-not-deleted", 1, F, "a node dropped from every child list stays in the graph", &[
-        "RUI-DEL-02", "RUI-DEL-01", "PRJ-RUI-GRAPH-06",
-    ])
+    s.extend(logs(
+        vec![committed("t0", 1), committed("t1", 2)],
+        vec![],
+        vec![],
+    ));
+    case(
+        SECTION,
+        "omitted-child-not-deleted",
+        1,
+        F,
+        "a node dropped from every child list stays in the graph",
+        &["RUI-DEL-02", "RUI-DEL-01", "PRJ-RUI-GRAPH-06"],
+    )
     .steps(s.steps())
 }

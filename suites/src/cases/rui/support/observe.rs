@@ -82,7 +82,10 @@ pub fn at(frame: usize, code: &str) -> Value {
 
 /// RECORD_OUTSIDE_TRANSACTION for each of these frames.
 pub fn outside(frames: &[usize]) -> Vec<Value> {
-    frames.iter().map(|f| at(*f, super::code::RECORD_OUTSIDE_TRANSACTION)).collect()
+    frames
+        .iter()
+        .map(|f| at(*f, super::code::RECORD_OUTSIDE_TRANSACTION))
+        .collect()
 }
 
 /// The committed graph, data document and revision: what a failing transaction must leave as
@@ -97,11 +100,19 @@ pub struct State {
 impl State {
     /// Revision 0, no root, no nodes, data `{}` (CL-D02-1, CL-D02-2).
     pub fn empty() -> State {
-        State { graph: graph(0, None, json!({})), data: json!({}), revision: 0 }
+        State {
+            graph: graph(0, None, json!({})),
+            data: json!({}),
+            revision: 0,
+        }
     }
 
     pub fn new(revision: u64, root: &str, nodes: Value, data: Value) -> State {
-        State { graph: graph(revision, Some(root), nodes), data, revision }
+        State {
+            graph: graph(revision, Some(root), nodes),
+            data,
+            revision,
+        }
     }
 
     /// `graph`, `data` and `revision` expectations.
@@ -115,7 +126,11 @@ impl State {
 }
 
 /// Exact `transactions`, `quarantine` and `rejections` expectations.
-pub fn logs(transactions: Vec<Value>, quarantine: Vec<Value>, rejections: Vec<Value>) -> Vec<Value> {
+pub fn logs(
+    transactions: Vec<Value>,
+    quarantine: Vec<Value>,
+    rejections: Vec<Value>,
+) -> Vec<Value> {
     vec![
         expect("transactions", Value::Array(transactions)),
         expect("quarantine", Value::Array(quarantine)),
@@ -132,6 +147,9 @@ pub fn rejections_early_or_late(before: Vec<Value>, frames: &[usize]) -> Value {
     }
     let mut early = before.clone();
     early.extend(outside(frames));
-    let step = expect("rejections", one_of([Value::Array(before), Value::Array(early)]));
+    let step = expect(
+        "rejections",
+        one_of([Value::Array(before), Value::Array(early)]),
+    );
     traced(strict(step, Strictness::ImplDefined), &["PRJ-RUI-TX-08"])
 }

@@ -17,7 +17,12 @@ pub enum Framing {
 pub const RS: u8 = 0x1e;
 
 impl Framing {
-    pub const ALL: [Framing; 4] = [Framing::Jsonl, Framing::Sse, Framing::WebSocket, Framing::JsonSeq];
+    pub const ALL: [Framing; 4] = [
+        Framing::Jsonl,
+        Framing::Sse,
+        Framing::WebSocket,
+        Framing::JsonSeq,
+    ];
 
     /// The `setup.framing` value, which is also the profile name.
     pub fn name(self) -> &'static str {
@@ -79,7 +84,10 @@ pub fn chunk_sizes(cuts: &[usize]) -> Vec<usize> {
     let mut sizes = Vec::new();
     let mut previous = 0;
     for &cut in cuts {
-        assert!(cut > previous, "cuts must increase and be positive: {cuts:?}");
+        assert!(
+            cut > previous,
+            "cuts must increase and be positive: {cuts:?}"
+        );
         sizes.push(cut - previous);
         previous = cut;
     }
@@ -97,7 +105,12 @@ pub struct Script {
 
 impl Script {
     pub fn new(framing: Framing) -> Script {
-        Script { framing, pending: Vec::new(), next_frame: 0, steps: Vec::new() }
+        Script {
+            framing,
+            pending: Vec::new(),
+            next_frame: 0,
+            steps: Vec::new(),
+        }
     }
 
     pub fn framing(&self) -> Framing {
@@ -125,7 +138,8 @@ impl Script {
         self.next_frame += 1;
         if self.framing == Framing::WebSocket {
             self.flush();
-            self.steps.push(json!({ "feed": "message", "data": bytes_data(payload) }));
+            self.steps
+                .push(json!({ "feed": "message", "data": bytes_data(payload) }));
         } else {
             self.pending.extend_from_slice(&self.framing.frame(payload));
         }
@@ -144,7 +158,8 @@ impl Script {
     /// without data, consecutive RS).
     pub fn raw(&mut self, bytes: &[u8]) {
         if self.framing == Framing::WebSocket {
-            self.steps.push(json!({ "feed": "message", "data": bytes_data(bytes) }));
+            self.steps
+                .push(json!({ "feed": "message", "data": bytes_data(bytes) }));
         } else {
             self.pending.extend_from_slice(bytes);
         }
@@ -152,13 +167,21 @@ impl Script {
 
     /// Offset of the first occurrence of `needle` at or after `from` in the bytes not fed yet.
     pub fn position_from(&self, needle: &[u8], from: usize) -> Option<usize> {
-        self.pending.get(from..)?.windows(needle.len()).position(|w| w == needle).map(|p| p + from)
+        self.pending
+            .get(from..)?
+            .windows(needle.len())
+            .position(|w| w == needle)
+            .map(|p| p + from)
     }
 
     /// As `position_from`, for needles the builder put there itself.
     pub fn find_from(&self, needle: &[u8], from: usize) -> usize {
-        self.position_from(needle, from)
-            .unwrap_or_else(|| panic!("builder bug: {:?} not in the pending bytes", String::from_utf8_lossy(needle)))
+        self.position_from(needle, from).unwrap_or_else(|| {
+            panic!(
+                "builder bug: {:?} not in the pending bytes",
+                String::from_utf8_lossy(needle)
+            )
+        })
     }
 
     pub fn find(&self, needle: &[u8]) -> usize {
@@ -167,7 +190,12 @@ impl Script {
 
     /// Every offset at which `byte` occurs in the bytes not fed yet.
     pub fn offsets_of(&self, byte: u8) -> Vec<usize> {
-        self.pending.iter().enumerate().filter(|(_, b)| **b == byte).map(|(i, _)| i).collect()
+        self.pending
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| **b == byte)
+            .map(|(i, _)| i)
+            .collect()
     }
 
     pub fn pending_len(&self) -> usize {
@@ -185,15 +213,22 @@ impl Script {
 
     /// Feeds the bytes written so far cut at these absolute offsets (each inside the bytes).
     pub fn feed_cut(&mut self, cuts: &[usize]) {
-        assert!(cuts.iter().all(|c| *c > 0 && *c < self.pending.len()), "cuts must fall inside the bytes");
+        assert!(
+            cuts.iter().all(|c| *c > 0 && *c < self.pending.len()),
+            "cuts must fall inside the bytes"
+        );
         let data = bytes_data(&self.pending);
-        self.steps.push(json!({ "feed": "bytes", "data": data, "chunks": chunk_sizes(cuts) }));
+        self.steps
+            .push(json!({ "feed": "bytes", "data": data, "chunks": chunk_sizes(cuts) }));
         self.pending.clear();
     }
 
     /// Feeds the first `len` bytes written so far as one step, keeping the rest for later steps.
     pub fn feed_prefix(&mut self, len: usize) {
-        assert!(len > 0 && len < self.pending.len(), "a prefix must leave bytes for a later step");
+        assert!(
+            len > 0 && len < self.pending.len(),
+            "a prefix must leave bytes for a later step"
+        );
         let rest = self.pending.split_off(len);
         self.flush();
         self.pending = rest;

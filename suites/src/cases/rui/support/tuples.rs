@@ -46,7 +46,9 @@ pub struct Tx {
 
 impl Tx {
     pub fn begin(id: &str, base: u64) -> Tx {
-        Tx { records: vec![begin(id, base)] }
+        Tx {
+            records: vec![begin(id, base)],
+        }
     }
 
     /// The `seq` the next record gets.
