@@ -10,7 +10,9 @@ use super::support::observe::{
 };
 use super::support::stream::{text, Framing, Script, RS};
 use super::support::tuples::{begin, commit, node, Tx};
-use super::support::{base_state, base_tx, case, code, sample_state, sample_tx};
+use super::support::{
+    base_state, base_tx, case, code, invalid_begin_frame, sample_state, sample_tx,
+};
 use crate::case::{Case, Section, Strictness};
 
 const SECTION: &str = "framing-json-seq";
@@ -26,6 +28,7 @@ pub fn section() -> Section {
         well_formed(),
         split_after_rs(),
         split_between_lf_and_rs(),
+        split_before_lf(),
         split_inside_utf8(),
         one_byte_chunks(),
         text_spans_lines(),
@@ -46,6 +49,7 @@ pub fn section() -> Section {
         invalid_utf8(),
         lf_only_element(),
         two_values_one_text(),
+        trailing_bytes(),
         resume_at_next_rs(),
         interrupted_between_texts(),
     ])
@@ -452,4 +456,34 @@ fn interrupted_between_texts() -> Case {
         &["RUI-RECOV-09", "CL-D05-7", "PRJ-RUI-TX-05", "CL-D07-4"],
     )
     .steps(s.steps())
+}
+
+fn split_before_lf() -> Case {
+    let mut s = Script::new(F);
+    s.records(&sample_tx());
+    let cuts: Vec<usize> = s.offsets_of(b'\n');
+    s.feed_cut(&cuts);
+    s.end();
+    sample_committed(&mut s);
+    case(
+        SECTION,
+        "split-before-lf",
+        1,
+        F,
+        "a chunk ending right before each text's LF does not end the text",
+        &["CL-D07-4", "RUI-FRAME-02", "PRJ-RUI-FRAME-08"],
+    )
+    .steps(s.steps())
+}
+
+fn trailing_bytes() -> Case {
+    case(
+        SECTION,
+        "trailing-bytes-after-value",
+        1,
+        F,
+        "bytes after the JSON value in a terminated text make it invalid",
+        &["PRJ-RUI-FRAME-01", "RUI-FRAME-01", "CL-D07-4"],
+    )
+    .steps(invalid_begin_frame(F, b"[\"begin\",0,\"t1\",0] x"))
 }

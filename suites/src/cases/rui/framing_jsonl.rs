@@ -26,6 +26,7 @@ pub fn section() -> Section {
         well_formed(),
         two_transactions(),
         crlf_line_ends(),
+        crlf_split_between_cr_and_lf(),
         split_inside_utf8(2, "\u{e9}"),
         split_inside_utf8(3, "\u{65e5}"),
         split_inside_utf8(4, "\u{1f600}"),
@@ -639,6 +640,26 @@ fn abort_then_commit_lines() -> Case {
         F,
         "an aborted and a committed transaction on consecutive lines",
         &["CL-D07-1", "RUI-ABORT-01", "CL-D01-8"],
+    )
+    .steps(s.steps())
+}
+
+fn crlf_split_between_cr_and_lf() -> Case {
+    let mut s = Script::new(F);
+    for record in sample_tx() {
+        s.raw_frame(format!("{}\r\n", text(&record)).as_bytes());
+    }
+    let cuts: Vec<usize> = s.offsets_of(b'\r').into_iter().map(|cr| cr + 1).collect();
+    s.feed_cut(&cuts);
+    s.end();
+    sample_committed(&mut s);
+    case(
+        SECTION,
+        "crlf-split-between-cr-and-lf",
+        1,
+        F,
+        "CRLF line ends cut between CR and LF still end each line once",
+        &["PRJ-RUI-FRAME-03", "CL-D07-1", "RUI-FRAME-02"],
     )
     .steps(s.steps())
 }

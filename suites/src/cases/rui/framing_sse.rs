@@ -12,7 +12,9 @@ use super::support::observe::{
 };
 use super::support::stream::{text, Framing, Script};
 use super::support::tuples::{begin, commit, node, Tx};
-use super::support::{base_state, base_tx, case, code, sample_state, sample_tx};
+use super::support::{
+    base_state, base_tx, case, code, invalid_begin_frame, sample_state, sample_tx,
+};
 use crate::case::{Case, Section, Strictness};
 
 const SECTION: &str = "framing-sse";
@@ -28,6 +30,8 @@ pub fn section() -> Section {
         well_formed(),
         multi_line_data(),
         split_between_data_lines(),
+        split_at_every_line_feed(),
+        split_inside_field_name(),
         line_ends(
             "crlf-line-ends",
             "CRLF line ends delimit fields and events",
@@ -48,6 +52,7 @@ pub fn section() -> Section {
         invalid_utf8(),
         syntax_error(),
         two_records_one_event(),
+        trailing_bytes(),
         record_across_two_events(),
         split_inside_utf8(),
         one_byte_chunks(),
@@ -566,4 +571,67 @@ fn interrupted_between_events() -> Case {
         &["RUI-RECOV-09", "CL-D05-7", "PRJ-RUI-TX-05", "CL-D07-2"],
     )
     .steps(s.steps())
+}
+
+fn split_at_every_line_feed() -> Case {
+    let mut s = Script::new(F);
+    for record in sample_tx() {
+        s.payload(broken(&record, 2).as_bytes());
+    }
+    let len = s.pending_len();
+    let cuts: Vec<usize> = s
+        .offsets_of(b'\n')
+        .into_iter()
+        .map(|lf| lf + 1)
+        .filter(|c| *c < len)
+        .collect();
+    s.feed_cut(&cuts);
+    s.end();
+    sample_committed(&mut s);
+    case(
+        SECTION,
+        "split-after-every-line-feed",
+        1,
+        F,
+        "a chunk boundary after every LF, blank lines included",
+        &["CL-D07-2", "RUI-FRAME-02", "PRJ-RUI-FRAME-06"],
+    )
+    .steps(s.steps())
+}
+
+fn split_inside_field_name() -> Case {
+    let mut s = Script::new(F);
+    for record in sample_tx() {
+        s.payload(broken(&record, 1).as_bytes());
+    }
+    let mut cuts = Vec::new();
+    let mut from = 0;
+    while let Some(field) = s.position_from(b"data: ", from) {
+        cuts.extend([field + 2, field + 5]);
+        from = field + 6;
+    }
+    s.feed_cut(&cuts);
+    s.end();
+    sample_committed(&mut s);
+    case(
+        SECTION,
+        "split-inside-field-name",
+        1,
+        F,
+        "chunks cut inside the data field name and before its space",
+        &["CL-D07-2", "RUI-FRAME-02", "PRJ-RUI-FRAME-06"],
+    )
+    .steps(s.steps())
+}
+
+fn trailing_bytes() -> Case {
+    case(
+        SECTION,
+        "trailing-bytes-after-value",
+        1,
+        F,
+        "bytes after the JSON value in an event make the frame invalid",
+        &["PRJ-RUI-FRAME-01", "RUI-FRAME-01", "CL-D07-2"],
+    )
+    .steps(invalid_begin_frame(F, b"[\"begin\",0,\"t1\",0] x"))
 }

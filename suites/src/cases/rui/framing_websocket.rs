@@ -8,7 +8,9 @@ use serde_json::json;
 use super::support::observe::{at, committed, expect, logs, outside, rejected, State};
 use super::support::stream::{text, Framing, Script};
 use super::support::tuples::{begin, commit, node, Tx};
-use super::support::{base_state, base_tx, case, code, sample_state, sample_tx};
+use super::support::{
+    base_state, base_tx, case, code, invalid_begin_frame, sample_state, sample_tx,
+};
 use crate::case::{Case, Section};
 
 const SECTION: &str = "framing-websocket";
@@ -28,6 +30,7 @@ pub fn section() -> Section {
         invalid_utf8(),
         syntax_error(),
         two_records_one_message(),
+        trailing_bytes(),
         invalid_message_discards_open(),
         interrupted(),
         resume_at_next_message(),
@@ -305,4 +308,16 @@ fn resume_at_next_message() -> Case {
         ],
     )
     .steps(s.steps())
+}
+
+fn trailing_bytes() -> Case {
+    case(
+        SECTION,
+        "trailing-bytes-after-value",
+        1,
+        F,
+        "bytes after the JSON value in a message make the frame invalid",
+        &["PRJ-RUI-FRAME-01", "RUI-FRAME-01", "CL-D07-3"],
+    )
+    .steps(invalid_begin_frame(F, b"[\"begin\",0,\"t1\",0]]"))
 }

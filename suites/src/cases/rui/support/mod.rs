@@ -229,3 +229,23 @@ pub fn failing_after(
     }
     script.steps()
 }
+
+/// An invalid frame carrying `payload` where a begin was meant, then the node and commit of that
+/// transaction: the frame is quarantined as not JSON, opens nothing, and the two records are
+/// rejected as outside a transaction.
+pub fn invalid_begin_frame(framing: Framing, payload: &[u8]) -> Vec<Value> {
+    let mut script = Script::new(framing);
+    let bad = script.payload(payload);
+    let rest = script.records(&[
+        tuples::node(1, "r", "Stack", json!({}), &[]),
+        tuples::commit(2, 1, "r"),
+    ]);
+    script.end();
+    script.extend(State::empty().expect());
+    script.extend(observe::logs(
+        vec![],
+        vec![observe::at(bad, code::FRAME_NOT_JSON)],
+        outside(&rest),
+    ));
+    script.steps()
+}
