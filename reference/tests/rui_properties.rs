@@ -174,12 +174,12 @@ fn step() -> impl Strategy<Value = Step> {
     let children = prop::collection::vec(0..DEFINABLE, 0..4);
     prop_oneof![
         3 => (0..TX_IDS.len(), prop::sample::select(vec![0u8, 0, 0, 0, 1, 2])).prop_map(|(id, base)| Step::Begin { id, base }),
-        6 => (0..DEFINABLE, 0..COMPONENTS.len(), 0..10usize, children, seq_ok.clone())
+        6 => (0..DEFINABLE, 0..COMPONENTS.len(), 0..10usize, children, seq_ok)
             .prop_map(|(id, component, props, children, seq_ok)| Step::Node { id, component, props, children, seq_ok }),
-        2 => (0..POINTERS.len(), 0..8usize, seq_ok.clone()).prop_map(|(pointer, value, seq_ok)| Step::Data { pointer, value, seq_ok }),
-        1 => (0..DEFINABLE, seq_ok.clone()).prop_map(|(id, seq_ok)| Step::DeleteNode { id, seq_ok }),
-        1 => (0..POINTERS.len(), seq_ok.clone()).prop_map(|(pointer, seq_ok)| Step::DeleteData { pointer, seq_ok }),
-        3 => (prop::sample::select(vec![0u8, 0, 0, 0, 1, 2]), 0..DEFINABLE, seq_ok.clone())
+        2 => (0..POINTERS.len(), 0..8usize, seq_ok).prop_map(|(pointer, value, seq_ok)| Step::Data { pointer, value, seq_ok }),
+        1 => (0..DEFINABLE, seq_ok).prop_map(|(id, seq_ok)| Step::DeleteNode { id, seq_ok }),
+        1 => (0..POINTERS.len(), seq_ok).prop_map(|(pointer, seq_ok)| Step::DeleteData { pointer, seq_ok }),
+        3 => (prop::sample::select(vec![0u8, 0, 0, 0, 1, 2]), 0..DEFINABLE, seq_ok)
             .prop_map(|(revision, root, seq_ok)| Step::Commit { revision, root, seq_ok }),
         1 => seq_ok.prop_map(|seq_ok| Step::Abort { seq_ok }),
         1 => (0..5usize).prop_map(|which| Step::BadRecord { which }),

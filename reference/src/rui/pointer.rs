@@ -59,11 +59,6 @@ fn array_index(token: &str) -> Option<usize> {
     }
 }
 
-/// Whether a pointer is syntactically valid RFC 6901 (checked before anything is applied).
-pub fn is_valid(pointer: &str) -> bool {
-    tokens(pointer).is_ok()
-}
-
 /// Walks from `doc` along `path`. `None`: some step does not exist (missing member, index not in
 /// range, or a scalar on the way). `Err`: `-` used on an array.
 fn walk<'a>(doc: &'a mut Value, path: &[String]) -> Result<Option<&'a mut Value>, TransactionCode> {

@@ -24,8 +24,9 @@
 //!   transaction as `aborted` with the snapshot unchanged (RUI-ABORT-01/02).
 //!
 //! At the end of the stream, a frame the decoder was still holding is quarantined first (so a
-//! transaction cut inside a frame ends `FRAME_INVALID`), then a transaction still open is discarded
-//! with `INTERRUPTED` (CL-D05-7, RUI-RECOV-09). Discarding never touches the committed snapshot
+//! transaction cut inside a frame ends `FRAME_INVALID`, one of the two results PRJ-RUI-FRAME-12
+//! accepts), then a transaction still open is discarded with `INTERRUPTED` (CL-D05-7,
+//! RUI-RECOV-09). Discarding never touches the committed snapshot
 //! (CL-D05-6, RUI-RECOV-06). Nothing here records a data value: results hold ids, revisions and
 //! codes only (CL-D08-3).
 

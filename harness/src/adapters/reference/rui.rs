@@ -110,7 +110,15 @@ impl CaseDriver for RuiCase {
         } else if let Some(observation) = step.get("expect").and_then(Value::as_str) {
             self.observe(observation, step).map(Reply::Observed)
         } else {
-            Err(error(&format!("not a Rixx UI step: {step}")))
+            // Keys only: a step may carry stream data, which diagnostics never echo (CL-D08-3).
+            let keys: Vec<&str> = step
+                .as_object()
+                .map(|o| o.keys().map(String::as_str).collect())
+                .unwrap_or_default();
+            Err(error(&format!(
+                "not a Rixx UI step (keys: {})",
+                keys.join(", ")
+            )))
         }
     }
 }
