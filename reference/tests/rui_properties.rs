@@ -200,6 +200,8 @@ enum Mutation {
     DuplicateNode,
     DeleteAbsent,
     LongString,
+    /// The root lists itself among its children.
+    Cycle,
 }
 
 /// One transaction of a plan: a well-formed tree (a `Stack` root with valid leaves and a few data
@@ -240,6 +242,7 @@ fn mutation() -> impl Strategy<Value = Mutation> {
         Just(Mutation::DuplicateNode),
         Just(Mutation::DeleteAbsent),
         Just(Mutation::LongString),
+        Just(Mutation::Cycle),
     ]
 }
 
@@ -324,6 +327,11 @@ fn flatten(tx: &TxPlan) -> Vec<Step> {
                 seq_ok: true,
             },
         ),
+        Some(Mutation::Cycle) => {
+            if let Some(Step::Node { children, .. }) = ops.first_mut() {
+                children.push(0);
+            }
+        }
         _ => {}
     }
     let mut steps = vec![Step::Begin { id: tx.id, base }];
