@@ -448,7 +448,7 @@ impl Model for AssistModel {
     }
 
     fn properties(&self) -> Vec<Property<Self>> {
-        vec![
+        let mut properties = vec![
             Property::<Self>::always("Assist never starts an action after a non-success", |_, s| {
                 s.entries.iter().all(|e| !e.started_after_non_success)
             }),
@@ -572,16 +572,21 @@ impl Model for AssistModel {
                 "the turn can be cancelled while a confirmation is pending",
                 |_, s| entry_ended(s, EntryResult::Cancelled),
             ),
-            Property::<Self>::sometimes("the turn can be cancelled during a delay", |_, s| {
-                s.cancelled == Some(CancelPoint::Delay)
-            }),
             Property::<Self>::sometimes("the turn can be cancelled after the batch", |_, s| {
                 s.cancelled == Some(CancelPoint::AfterBatch)
             }),
             Property::<Self>::sometimes("the turn can be cancelled while summarizing", |_, s| {
                 s.cancelled == Some(CancelPoint::Summarizing)
             }),
-        ]
+        ];
+        // A delay needs two actions in the batch (CL-C03).
+        if self.batch_bound >= 2 {
+            properties.push(Property::<Self>::sometimes(
+                "the turn can be cancelled during a delay",
+                |_, s| s.cancelled == Some(CancelPoint::Delay),
+            ));
+        }
+        properties
     }
 }
 

@@ -17,8 +17,8 @@ use stateright::{Checker, Expectation, Model, Property};
 /// How far and how wide to check.
 #[derive(Clone, Copy, Debug)]
 pub struct Bounds {
-    /// Stop expanding states at this depth (the initial state is depth 1, as in stateright);
-    /// `None` explores every reachable state.
+    /// Check every state reachable in at most this many steps (actions); `None` explores every
+    /// reachable state.
     pub depth: Option<usize>,
     pub threads: usize,
 }
@@ -61,6 +61,7 @@ impl PropertyResult {
 pub struct Summary {
     pub states: usize,
     pub unique_states: usize,
+    /// The most steps from an initial state to a checked state.
     pub max_depth: usize,
     /// False when the depth bound cut exploration short, so "holds" means "holds to that depth".
     pub complete: bool,
@@ -87,8 +88,10 @@ where
 {
     let properties = model.properties();
     let mut builder = model.clone().checker().threads(bounds.threads.max(1));
+    // stateright counts the initial state as depth 1 and neither checks nor expands states at
+    // its target depth, so checking every state within `depth` steps needs a target two deeper.
     if let Some(depth) = bounds.depth {
-        builder = builder.target_max_depth(depth);
+        builder = builder.target_max_depth(depth + 2);
     }
     let checker = builder.spawn_bfs().join();
     let results = properties
@@ -112,12 +115,12 @@ where
             }
         })
         .collect();
-    let max_depth = checker.max_depth();
+    let steps = checker.max_depth().saturating_sub(1);
     Summary {
         states: checker.state_count(),
         unique_states: checker.unique_state_count(),
-        max_depth,
-        complete: bounds.depth.is_none_or(|depth| max_depth < depth),
+        max_depth: bounds.depth.map_or(steps, |depth| steps.min(depth)),
+        complete: bounds.depth.is_none_or(|depth| steps <= depth),
         properties: results,
     }
 }
@@ -127,7 +130,7 @@ fn format_actions<A: Debug>(actions: Vec<A>) -> Vec<String> {
 }
 
 /// The shortest path of actions from an initial state to a state where `property` (an `always`)
-/// is false, searching no deeper than `depth`.
+/// is false, searching no more than `depth` steps deep.
 pub fn shortest_counterexample<M>(
     model: &M,
     property: &Property<M>,
@@ -138,7 +141,7 @@ where
     M::State: Clone + Eq + Hash,
     M::Action: Debug,
 {
-    // Arena of discovered states: (state, parent index and the action from it, depth).
+    // Arena of discovered states: (state, parent index and the action from it, steps).
     let mut arena: Vec<(M::State, Option<(usize, String)>, usize)> = Vec::new();
     let mut seen: HashMap<M::State, usize> = HashMap::new();
     let mut frontier = VecDeque::new();
@@ -148,7 +151,7 @@ where
         }
         seen.insert(state.clone(), arena.len());
         frontier.push_back(arena.len());
-        arena.push((state, None, 1));
+        arena.push((state, None, 0));
     }
     while let Some(index) = frontier.pop_front() {
         let (state, _, state_depth) = &arena[index];

@@ -243,7 +243,7 @@ impl Default for TransactionModel {
     fn default() -> Self {
         TransactionModel {
             node_ids: 2,
-            max_transactions: 2,
+            max_transactions: 3,
             max_operations: 2,
             fault: None,
         }

@@ -20,7 +20,7 @@ const USAGE: &str = "\
 usage: model-check <invocation|assist|transaction|all> [options]
 
 common:
-  --depth N               stop expanding at depth N (default: explore every reachable state)
+  --depth N               check every state within N steps (default: every reachable state)
   --threads N             checker threads (default 1)
   --examples              also print the path of each `sometimes` example
 invocation:
@@ -41,7 +41,7 @@ assist:
   --batch-bound N         the declared batch bound N, 1..32 (default 2)
 transaction:
   --node-ids N            node ids in the alphabet, 2..3 (default 2)
-  --transactions N        begin records per stream (default 2)
+  --transactions N        begin records per stream (default 3)
   --max-operations N      operation limit per transaction (default 2)
 ";
 
@@ -103,7 +103,7 @@ fn parse(args: Vec<String>) -> Result<Options, String> {
         let inv = &mut options.invocation;
         match flag.as_str() {
             "--depth" => {
-                options.bounds.depth = Some(number(&flag, args.next(), 1, 10_000)? as usize)
+                options.bounds.depth = Some(number(&flag, args.next(), 0, 10_000)? as usize)
             }
             "--threads" => options.bounds.threads = number(&flag, args.next(), 1, 64)? as usize,
             "--examples" => options.examples = true,
@@ -185,7 +185,7 @@ fn print_summary(title: &str, summary: &Summary, seconds: f64, bounds: Bounds, e
         .map_or("unbounded".to_string(), |d| d.to_string());
     println!("bounds: depth {depth}, threads {}", bounds.threads);
     println!(
-        "states: {}  unique states: {}  max depth: {} ({})",
+        "states: {}  unique states: {}  max depth: {} steps ({})",
         summary.states,
         summary.unique_states,
         summary.max_depth,
