@@ -129,6 +129,14 @@ fn format_actions<A: Debug>(actions: Vec<A>) -> Vec<String> {
     actions.into_iter().map(|a| format!("{a:?}")).collect()
 }
 
+/// A state the shortest-path search reached: how (parent index and action label) and in how
+/// many steps.
+struct Discovered<S> {
+    state: S,
+    parent: Option<(usize, String)>,
+    steps: usize,
+}
+
 /// The shortest path of actions from an initial state to a state where `property` (an `always`)
 /// is false, searching no more than `depth` steps deep.
 pub fn shortest_counterexample<M>(
@@ -141,8 +149,7 @@ where
     M::State: Clone + Eq + Hash,
     M::Action: Debug,
 {
-    // Arena of discovered states: (state, parent index and the action from it, steps).
-    let mut arena: Vec<(M::State, Option<(usize, String)>, usize)> = Vec::new();
+    let mut arena: Vec<Discovered<M::State>> = Vec::new();
     let mut seen: HashMap<M::State, usize> = HashMap::new();
     let mut frontier = VecDeque::new();
     for state in model.init_states() {
@@ -151,24 +158,28 @@ where
         }
         seen.insert(state.clone(), arena.len());
         frontier.push_back(arena.len());
-        arena.push((state, None, 0));
+        arena.push(Discovered {
+            state,
+            parent: None,
+            steps: 0,
+        });
     }
     while let Some(index) = frontier.pop_front() {
-        let (state, _, state_depth) = &arena[index];
+        let Discovered { state, steps, .. } = &arena[index];
         if !(property.condition)(model, state) {
             let mut actions = Vec::new();
             let mut at = index;
-            while let Some((parent, action)) = &arena[at].1 {
+            while let Some((parent, action)) = &arena[at].parent {
                 actions.push(action.clone());
                 at = *parent;
             }
             actions.reverse();
             return Some(actions);
         }
-        if depth.is_some_and(|d| *state_depth >= d) {
+        if depth.is_some_and(|d| *steps >= d) {
             continue;
         }
-        let next_depth = state_depth + 1;
+        let next_steps = steps + 1;
         let state = state.clone();
         let mut actions = Vec::new();
         model.actions(&state, &mut actions);
@@ -182,7 +193,11 @@ where
             }
             seen.insert(next.clone(), arena.len());
             frontier.push_back(arena.len());
-            arena.push((next, Some((index, label)), next_depth));
+            arena.push(Discovered {
+                state: next,
+                parent: Some((index, label)),
+                steps: next_steps,
+            });
         }
     }
     None

@@ -481,18 +481,24 @@ pub enum Action {
 /// settles. Every step moves a request to a later phase or settles it, so no request takes more.
 pub const MAX_LIFECYCLE_STEPS: u8 = 5;
 
-// Why checking eviction with a bound of 2 or 3 generalises to 256 (CL-B10): the receipt store is
-// touched only by "append a receipt", "remove the receipt of id x" and "evict the oldest retained
-// receipt while more than `bound` are retained". None of these branches on a receipt's position
-// other than through `retained > bound`, and confirmation ids are opaque (only compared for
-// equality). So the store's behaviour is data-independent of the bound: any run with bound 256 and
-// k receipts maps to a run with bound b < 256 and k - (256 - b) receipts by dropping the 256 - b
-// oldest receipts that are never resolved, and the two runs agree on every resolution outcome and on
-// which receipt is evicted next. The properties ("retained <= bound", "evicted oldest first",
-// "an evicted id gives CONFIRMATION_NOT_FOUND", "a receipt is returned at most once") are
-// preserved by that mapping. The interesting shapes (eviction of a receipt, eviction racing a
-// resolution, a returned receipt freeing room, eviction order across expiry and cancellation) all
-// need at most bound + 1 receipts, which `receipt_bound = 2` with three requests already reaches.
+// Why checking eviction with a bound of 2 or 3 generalises to 256 (CL-B10). The receipt store is
+// a FIFO of retained receipts touched by three operations only: append (on expiry or
+// cancellation), remove the receipt of one id (when a resolution returns it) and evict the oldest
+// retained receipt while more than `bound` are retained. Confirmation ids are opaque (compared
+// for equality only), and the bound enters the logic solely through the comparison
+// `retained > bound`; no branch depends on its value otherwise. So the store is parametric in the
+// bound: its reachable shapes are "fewer than bound retained", "exactly bound retained" and "an
+// append that overflows by one and evicts the oldest", combined with removals at the front, in the
+// middle or at the back, and a removal that makes room so the next append evicts nothing. With
+// bound 2 and three confirmations every one of these shapes and every relative order between an
+// eviction, an expiry, a cancellation and a resolution of an older, a middle or a newer id is
+// reachable (bound 3 with four confirmations checks the same again, see README), and the
+// properties are stated relative to the bound ("retained <= bound", "evicted oldest first",
+// "an evicted id gives CONFIRMATION_NOT_FOUND", "returned at most once"). What a larger bound adds
+// is only more appends before the first eviction, which no property or branch can tell apart.
+// An off-by-one in the comparison (retaining bound - 1 or bound + 1) breaks a property at any bound,
+// so it shows at 2 as it would at 256. That 256 itself is the number an implementation uses is a
+// fact about a constant, which a vector with 257 expiries checks, not a model.
 
 impl InvocationModel {
     /// The invocation id a slot's request carries.
