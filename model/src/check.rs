@@ -150,6 +150,7 @@ where
     M::Action: Debug,
 {
     let mut arena: Vec<Discovered<M::State>> = Vec::new();
+    // Membership only, never iterated: the search order comes from the arena and `actions()`.
     let mut seen: HashMap<M::State, usize> = HashMap::new();
     let mut frontier = VecDeque::new();
     for state in model.init_states() {
