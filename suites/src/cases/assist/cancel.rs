@@ -10,6 +10,7 @@ use serde_json::json;
 
 use super::support::*;
 use crate::case::{Case, Section, Strictness};
+use crate::pattern::any;
 
 const S: &str = "cancel";
 
@@ -30,7 +31,7 @@ pub fn section() -> Section {
                 .steps([
                     turn_signal("t1", "default", ask("go"), "s1"),
                     abort("s1"),
-                    expect_turn("t1", cancelled(decide_any()))
+                    expect_turn("t1", cancelled(decide_any(), vec![json!([])]))
                         .strict(Strictness::Recommended)
                         .reqs(&["PRJ-ASSIST-CANCEL-03"])
                         .note("the turn stops waiting for the answer"),
@@ -39,7 +40,7 @@ pub fn section() -> Section {
                     expect_handler_order(&[]),
                     advance(20000),
                     expect_handler_order(&[]),
-                    expect_turn("t1", cancelled(decide_any())),
+                    expect_turn("t1", cancelled(decide_any(), vec![json!([])])),
                 ]),
             c("action", 1, "Cancelled during a handler: no later action starts")
                 .requirements(&["RCIP-PROTO-ASSIST-08", "CL-C06-1", "PRJ-ASSIST-CANCEL-01", "PRJ-ASSIST-CANCEL-02"])
@@ -55,7 +56,7 @@ pub fn section() -> Section {
                     expect_handler_order(&["notes.list"]),
                     advance(20000),
                     expect_handler_order(&["notes.list"]),
-                    expect_turn("t1", cancelled(decide_any())),
+                    expect_turn("t1", cancelled(decide_any(), vec![json!([]), json!([any()])])),
                 ]),
             c("action", 2, "Cancelled during an action's policy wait: no later action starts")
                 .requirements(&["RCIP-PROTO-ASSIST-08", "CL-C06-1", "PRJ-ASSIST-CANCEL-02"])
@@ -72,7 +73,8 @@ pub fn section() -> Section {
                     advance(20000),
                     expect_no_policy_call("notes.search"),
                     expect_no_handler_call("notes.search"),
-                    expect_turn("t1", cancelled(decide_any())).reqs(&["PRJ-ASSIST-CANCEL-01"]),
+                    expect_turn("t1", cancelled(decide_any(), vec![json!([]), json!([any()])]))
+                        .reqs(&["PRJ-ASSIST-CANCEL-01"]),
                 ]),
             c("delay", 1, "Cancelled during a delay: the delay ends and nothing follows")
                 .requirements(&["RCIP-PROTO-ASSIST-08", "CL-C06-2", "CL-C06-1", "PRJ-ASSIST-CANCEL-01"])
@@ -84,7 +86,7 @@ pub fn section() -> Section {
                     advance(LONG / 3),
                     expect_handler_order(&["notes.list"]),
                     abort("s1"),
-                    expect_turn("t1", cancelled(decide_any()))
+                    expect_turn("t1", cancelled(decide_any(), vec![json!([ok("notes.list")])]))
                         .note("no clock advance: the turn no longer waits on the delay"),
                     advance(LONG * 10),
                     expect_handler_order(&["notes.list"]),
@@ -99,7 +101,7 @@ pub fn section() -> Section {
                     answer_actions(1, vec![act("notes.delete"), act("notes.list")]),
                     expect_handler_order(&[]),
                     abort("s1"),
-                    expect_turn("t1", cancelled(decide_any()))
+                    expect_turn("t1", cancelled(decide_any(), vec![json!([]), json!([any()])]))
                         .strict(Strictness::Recommended)
                         .reqs(&["PRJ-ASSIST-CANCEL-03", "PRJ-ASSIST-CANCEL-01"])
                         .note("the turn stops waiting for the host UI"),
@@ -108,7 +110,8 @@ pub fn section() -> Section {
                     advance(20000),
                     expect_no_policy_call("notes.list"),
                     expect_no_handler_call("notes.list"),
-                    expect_turn("t1", cancelled(decide_any())).reqs(&["PRJ-ASSIST-CANCEL-01"]),
+                    expect_turn("t1", cancelled(decide_any(), vec![json!([]), json!([any()])]))
+                        .reqs(&["PRJ-ASSIST-CANCEL-01"]),
                 ]),
             c("after-end", 1, "Aborting after the turn ended changes nothing")
                 .requirements(&["RCIP-PROTO-ASSIST-08", "PRJ-ASSIST-TURN-01"])

@@ -414,14 +414,17 @@ pub fn nothing_ran(decide_call: Value, outcomes: Vec<Value>) -> Value {
 
 /// After a cancellation (PRJ-ASSIST-CANCEL-01): either the turn has ended without a summarize
 /// call, or exactly one summarize call followed; either way the turn no longer waits on what it
-/// waited on.
-pub fn cancelled(decide_call: Value) -> Value {
-    one_of([state(ended_any(), vec![decide_call.clone()]), state(any(), vec![decide_call, summarize_any()])])
-}
-
-/// Settled (resolved or rejected), whatever its contents.
-pub fn ended_any() -> Value {
-    one_of([json!("threw"), json!({ "text": any(), "outcomes": any() })])
+/// waited on, and its outcomes (in the result, or given to summarize) match one of `outcomes`:
+/// nothing the batch would have done after the cancellation shows up there.
+pub fn cancelled(decide_call: Value, outcomes: Vec<Value>) -> Value {
+    let outcomes = if outcomes.len() == 1 { outcomes.into_iter().next().unwrap_or_default() } else { one_of(outcomes) };
+    let summarize = json!({
+        "phase": "summarize", "mode": any(), "capabilities": any(), "messages": any(), "outcomes": outcomes.clone()
+    });
+    one_of([
+        state(one_of([json!("threw"), json!({ "text": any(), "outcomes": outcomes })]), vec![decide_call.clone()]),
+        state(any(), vec![decide_call, summarize]),
+    ])
 }
 
 // ---------------------------------------------------------------------------------------------
