@@ -14,15 +14,14 @@
 //!
 //! Before any step the turns react to what the previous step changed (a settled gate, an abort):
 //! the equivalent of JavaScript flushing promise reactions between steps. Every other step is left
-//! to the RCIP driver. A resolution made here is not an `outcome` handle of the RCIP driver: Assist
-//! vectors observe it through the turn.
+//! to the RCIP driver, except `outcome` and `outcome-text` of a resolution handle made here.
 
 use std::collections::BTreeMap;
 
 use reference::rcip::assist::{
     AssistConfig, Assistant, CallbackAnswer, CallbackId, CallbackView, DelayAmounts, Mode, TurnEnd, TurnId, TurnRequest,
 };
-use reference::rcip::{AbortSignal, HostError, Outcome, OutcomeBody, Runtime};
+use reference::rcip::{AbortSignal, HostError, Outcome, OutcomeBody, Runtime, Ticket};
 use serde_json::{json, Map, Value};
 
 use crate::adapter::{AdapterError, Reply};
@@ -44,6 +43,8 @@ fn error(message: &str) -> AdapterError {
 pub(crate) struct AssistCase {
     assistant: Assistant,
     turns: BTreeMap<String, TurnId>,
+    /// Resolutions made by the host UI for a turn: handle -> ticket on the first runtime.
+    resolutions: BTreeMap<String, Ticket>,
 }
 
 impl AssistCase {
@@ -70,7 +71,7 @@ impl AssistCase {
         };
         // Every call waits for its gate step: the vector settles it.
         let assistant = Assistant::new(config, Box::new(|_: &CallbackView, _: CallbackId| CallbackAnswer::Pending));
-        Ok(AssistCase { assistant, turns: BTreeMap::new() })
+        Ok(AssistCase { assistant, turns: BTreeMap::new(), resolutions: BTreeMap::new() })
     }
 
     /// Offered every step of the case first. `runtimes`: the case's runtimes, the setup's first;
@@ -103,6 +104,15 @@ impl AssistCase {
         }
         if step.get("expect").and_then(Value::as_str) == Some("assist-turn") {
             return Ok(Some(Reply::Observed(self.observe(step)?)));
+        }
+        let resolution = step.get("of").and_then(Value::as_str).and_then(|of| self.resolutions.get(of)).copied();
+        if let (Some(ticket), Some(kind)) = (resolution, step.get("expect").and_then(Value::as_str)) {
+            let outcome = main.outcome(ticket);
+            return Ok(Some(Reply::Observed(match kind {
+                "outcome" => outcome.map_or(json!("pending"), canonical_outcome),
+                "outcome-text" => json!(outcome.map(Outcome::texts).unwrap_or_default()),
+                other => return Err(error(&format!("'{other}' does not observe a resolution"))),
+            })));
         }
         if step.get("clock").and_then(Value::as_str) == Some("advance") && !self.turns.is_empty() {
             let ms = step.get("ms").and_then(Value::as_u64).ok_or_else(|| error("clock.ms is not an integer"))?;
@@ -157,10 +167,16 @@ impl AssistCase {
             .and_then(|a| usize::try_from(a).ok())
             .ok_or_else(|| error("resolve.confirmation.action is not a positive integer"))?;
         let approved = step.get("approved").and_then(Value::as_bool).ok_or_else(|| error("resolve.approved"))?;
-        self.assistant
+        let name = text(step, "as")?;
+        if self.resolutions.contains_key(name) {
+            return Err(error(&format!("resolution handle '{name}' is used twice")));
+        }
+        let ticket = self
+            .assistant
             .resolve_confirmation(runtime, turn, action, approved)
-            .map(|_| ())
-            .map_err(|e| error(&format!("resolve action {action}: {e:?}")))
+            .map_err(|e| error(&format!("resolve action {action}: {e:?}")))?;
+        self.resolutions.insert(name.to_string(), ticket);
+        Ok(())
     }
 
     /// Every runtime moves together (one virtual clock per case), stopping at each pause's end.

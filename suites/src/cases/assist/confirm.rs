@@ -41,7 +41,9 @@ pub fn section() -> Section {
                 .steps(waiting_on_delete())
                 .steps([
                     resolve("r1", "t1", 2, true),
+                    expect_outcome("r1", json!("pending")).note("the confirmed pass of policy is pending"),
                     gate_policy(3, allow()),
+                    expect_outcome("r1", ok("notes.delete")).note("the host UI gets the resolution's outcome"),
                     expect_handler_order(&["notes.list", "notes.delete"]),
                     gate_policy(4, allow()),
                     expect_policy_calls(&[
@@ -72,6 +74,7 @@ pub fn section() -> Section {
                 .steps(waiting_on_delete())
                 .steps([
                     resolve("r1", "t1", 2, false),
+                    expect_outcome("r1", denied("notes.delete", "CONFIRMATION_DECLINED")),
                     expect_policy_order(&["notes.list", "notes.delete"]),
                     expect_handler_order(&["notes.list"]),
                     expect_turn(
@@ -110,6 +113,7 @@ pub fn section() -> Section {
                     expect_handler_order(&["notes.list"]),
                     expect_no_policy_call("notes.search"),
                     resolve("r1", "t1", 2, true),
+                    expect_outcome("r1", failed("notes.delete", "CONFIRMATION_EXPIRED")),
                     expect_policy_order(&["notes.list", "notes.delete"]),
                     expect_handler_order(&["notes.list"]),
                     expect_turn(

@@ -345,6 +345,11 @@ pub fn resolve(as_: &str, of: &str, action: u32, approved: bool) -> Value {
     json!({ "host": "resolve-confirmation", "as": as_, "confirmation": { "turn": of, "action": action }, "approved": approved })
 }
 
+/// The outcome of a resolution handle (the host UI's `resolveConfirmation` result).
+pub fn expect_outcome(of: &str, is: Value) -> Value {
+    json!({ "expect": "outcome", "of": of, "is": is })
+}
+
 /// `{"expect": "assist-turn", "of": t, "is": P}`.
 pub fn expect_turn(of: &str, is: Value) -> Value {
     json!({ "expect": "assist-turn", "of": of, "is": is })
