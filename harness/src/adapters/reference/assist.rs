@@ -138,10 +138,8 @@ impl AssistCase {
             .and_then(Value::as_array)
             .cloned()
             .ok_or_else(|| error("assist-turn.messages is not an array"))?;
-        let signal = match step.get("signal").and_then(Value::as_str) {
-            Some(signal) => Some(signals.entry(signal.to_string()).or_default().clone()),
-            None => None,
-        };
+        let signal =
+            step.get("signal").and_then(Value::as_str).map(|name| signals.entry(name.to_string()).or_default().clone());
         let id = self.assistant.start_turn(runtime, TurnRequest { mode, messages, signal });
         self.turns.insert(name.to_string(), id);
         Ok(())
