@@ -9,7 +9,13 @@
 //! `mutate-input`), snapshot objects (for identity), unbind functions, signals (one namespace per
 //! case, shared by every runtime), and per runtime the records its callbacks keep. A step that
 //! names an unknown handle or call, or that this mapping cannot interpret, is an adapter error (the
-//! case is malformed). Assist steps answer `unsupported` (profile `assist` is not declared here).
+//! case is malformed). Where the implementation, not the vector, is at fault the adapter answers
+//! as the Node adapter does (harness/node/README.md): a gate for a call never made answers
+//! `threw`, `handler-signal` of a call never made observes `null`, resolving "the confirmation of"
+//! an outcome that carries none resolves an id no confirmation has; `mutateInput` applies to
+//! policy settlements too; members of a `literal` are values. Every step is first offered to the
+//! Assist mapping (`assist.rs`, profile `assist`, issue 7); the Assist fallbacks left here answer
+//! `unsupported`.
 //! `mutate-snapshot` is a no-op by construction: the reference hands out snapshots that cannot be
 //! written through (CL-B14-3).
 
@@ -203,7 +209,8 @@ struct HandlerRecord {
 struct Records {
     policy_calls: Vec<(String, Value)>,
     /// The k-th gated policy call (k = index + 1).
-    gated_policy: Vec<(CallId, bool)>,
+    /// The k-th gated policy call: its call id, the input object it received, settled yet.
+    gated_policy: Vec<(CallId, HostValue, bool)>,
     handler_calls: Vec<HandlerRecord>,
     /// The k-th gated handler call: its call id, its index in `handler_calls`, settled yet.
     gated_handlers: Vec<(CallId, usize, bool)>,
@@ -245,6 +252,9 @@ impl RuntimeSlot {
                     records.policy_calls.push((capability, record));
                     match &mode {
                         PolicyMode::Scripted(settle) => {
+                            for (pointer, value) in mutations_of(settle).unwrap_or_default() {
+                                let _ = call.input.set_at_pointer(&pointer, value);
+                            }
                             // Validated at setup; a decode failure here cannot happen, and would
                             // only make the policy throw.
                             Answer::Ready(
@@ -253,7 +263,9 @@ impl RuntimeSlot {
                             )
                         }
                         _ => {
-                            records.gated_policy.push((call.call, false));
+                            records
+                                .gated_policy
+                                .push((call.call, call.input.clone(), false));
                             Answer::Pending
                         }
                     }
@@ -347,7 +359,11 @@ fn field<'a>(step: &'a Value, key: &str) -> Result<&'a str, AdapterError> {
 
 impl CaseDriver for RcipCase {
     fn step(&mut self, step: &Value) -> Result<Reply, AdapterError> {
-        let runtimes = self.runtimes.iter_mut().map(|slot| &mut slot.runtime).collect();
+        let runtimes = self
+            .runtimes
+            .iter_mut()
+            .map(|slot| &mut slot.runtime)
+            .collect();
         if let Some(reply) = self.assist.step(step, runtimes, &mut self.signals)? {
             return Ok(reply);
         }
@@ -608,11 +624,9 @@ impl RcipCase {
                 .and_then(|slot| slot.runtime.outcome(ticket));
             match outcome.map(|o| &o.body) {
                 Some(OutcomeBody::ConfirmationRequired(info)) => info.id.clone(),
-                _ => {
-                    return Err(error(&format!(
-                        "the outcome of '{of}' carries no confirmation"
-                    )))
-                }
+                // The implementation gave no confirmation: resolve what a JavaScript host would
+                // pass (`undefined`), an id no confirmation has.
+                _ => String::new(),
             }
         } else if confirmation.get("turn").is_some() {
             return Ok(Reply::Unsupported(
@@ -792,18 +806,22 @@ impl RcipCase {
         let slot = self.slot(index)?;
         match kind {
             "policy" => {
-                let call = {
+                let (call, input) = {
                     let mut records = slot.records.borrow_mut();
-                    let entry = records.gated_policy.get_mut(k - 1).ok_or_else(|| {
-                        error(&format!("gate policy call {k}: no such gated policy call"))
-                    })?;
-                    if entry.1 {
+                    let Some(entry) = records.gated_policy.get_mut(k - 1) else {
+                        // The implementation never made the call the vector settles.
+                        return Ok(Reply::Threw);
+                    };
+                    if entry.2 {
                         // Settling a settled promise again does nothing.
                         return Ok(Reply::Done);
                     }
-                    entry.1 = true;
-                    entry.0
+                    entry.2 = true;
+                    (entry.0, entry.1.clone())
                 };
+                for (pointer, value) in mutations_of(settle)? {
+                    let _ = input.set_at_pointer(&pointer, value);
+                }
                 let result = settlement_of(settle)?;
                 slot.runtime
                     .settle_policy(call, result)
@@ -813,11 +831,10 @@ impl RcipCase {
             "handler" => {
                 let (call, input) = {
                     let mut records = slot.records.borrow_mut();
-                    let entry = records.gated_handlers.get_mut(k - 1).ok_or_else(|| {
-                        error(&format!(
-                            "gate handler call {k}: no such gated handler call"
-                        ))
-                    })?;
+                    let Some(entry) = records.gated_handlers.get_mut(k - 1) else {
+                        // The implementation never made the call the vector settles.
+                        return Ok(Reply::Threw);
+                    };
                     if entry.2 {
                         return Ok(Reply::Done);
                     }
@@ -913,11 +930,11 @@ impl RcipCase {
                     .and_then(|k| usize::try_from(k).ok())
                     .unwrap_or(0);
                 let records = self.slot(index)?.records.borrow();
-                let record = k
-                    .checked_sub(1)
-                    .and_then(|i| records.handler_calls.get(i))
-                    .ok_or_else(|| error(&format!("handler-signal: no handler call {k}")))?;
-                json!(record.signal.is_aborted())
+                // A call the implementation never made is observed as null.
+                match k.checked_sub(1).and_then(|i| records.handler_calls.get(i)) {
+                    Some(record) => json!(record.signal.is_aborted()),
+                    None => Value::Null,
+                }
             }
             "snapshot" => match step.get("of").and_then(Value::as_str) {
                 Some(name) => self
@@ -1199,13 +1216,9 @@ fn build_escape(
                 .get("object")
                 .and_then(Value::as_object)
                 .ok_or_else(|| error("literal needs 'object'"))?;
-            // The given object as is: its own members are plain data, never escapes.
-            Ok(HostValue::object(
-                object
-                    .iter()
-                    .map(|(k, v)| (k.clone(), HostValue::from_json(v)))
-                    .collect(),
-            ))
+            // The object itself is never an escape; its members are values (escapes inside are
+            // converted), as in the Node adapter.
+            build_members(object, Prototype::Plain, refs)
         }
         "ref" => Err(error("a ref escape is only valid inside a value")),
         other => Err(error(&format!("unknown escape '$value': '{other}'"))),
