@@ -38,6 +38,9 @@
 //!   cancellation of a pending confirmation emit `failed`; receipts and unknown ids emit nothing.
 //! - Listeners are called after every revision change (never at subscription), in subscription
 //!   order, each isolated from the others' failures.
+//! - Without a `createId` option ids are `<prefix>-<n>`, counted per prefix and per runtime, so two
+//!   runtimes issue equal ids; each id is meaningful only in the runtime that issued it (CL-B25).
+//! - Snapshots are plain JSON behind `Rc<Snapshot>` with no way to write through them (CL-B14-3).
 //! - Further lifecycle choices are listed in `lifecycle.rs`, definition choices in
 //!   `definition.rs`, snapshot choices in `snapshot.rs`.
 

@@ -11,7 +11,8 @@
 //! accepted (each occurrence is copied); null-prototype objects are accepted as plain objects.
 //! Implementation limits: nesting deeper than [`MAX_JSON_DEPTH`] or more than [`MAX_JSON_NODES`]
 //! copied nodes (a small graph of shared references can stand for an enormous tree) is rejected as
-//! not plain JSON, so copying is bounded.
+//! not plain JSON, so copying is bounded. A cyclic value is an `Rc` cycle and is never freed:
+//! fine for the test-sized values the suite builds, not for long-lived hosts.
 
 use std::cell::RefCell;
 use std::collections::BTreeSet;

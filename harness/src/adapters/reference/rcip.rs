@@ -336,6 +336,9 @@ struct TicketHandle {
     input: Option<HostValue>,
 }
 
+/// A subscription: its runtime, its id, and the notifications its listener recorded.
+type Subscription = (usize, SubscriptionId, Rc<RefCell<Vec<Value>>>);
+
 struct RcipCase {
     definition: Definition,
     options: Options,
@@ -346,7 +349,7 @@ struct RcipCase {
     tickets: BTreeMap<String, TicketHandle>,
     snapshots: BTreeMap<String, Rc<Snapshot>>,
     lists: BTreeMap<String, Vec<Value>>,
-    subscriptions: BTreeMap<String, (usize, SubscriptionId, Rc<RefCell<Vec<Value>>>)>,
+    subscriptions: BTreeMap<String, Subscription>,
     /// Profile `assist`: offered every step first (`assist.rs`).
     assist: super::assist::AssistCase,
 }
@@ -669,10 +672,10 @@ impl RcipCase {
                     .get("invocationId")
                     .and_then(Value::as_str)
                     .map(str::to_string);
-                let signal = match step.get("signal").and_then(Value::as_str) {
-                    Some(signal) => Some(self.signal(signal)),
-                    None => None,
-                };
+                let signal = step
+                    .get("signal")
+                    .and_then(Value::as_str)
+                    .map(|signal| self.signal(signal));
                 let request = InvokeRequest {
                     capability_id,
                     input: input.clone(),
