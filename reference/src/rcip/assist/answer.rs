@@ -42,22 +42,38 @@ pub fn read_decide(answer: &Value, bound: usize) -> Result<Proposal, AnswerError
         return Err(AnswerError::Malformed);
     }
     if let Some(text) = object.get("text") {
-        return text.as_str().map(|t| Proposal::Text(t.to_string())).ok_or(AnswerError::Malformed);
+        return text
+            .as_str()
+            .map(|t| Proposal::Text(t.to_string()))
+            .ok_or(AnswerError::Malformed);
     }
-    let items = object.get("actions").and_then(Value::as_array).ok_or(AnswerError::Malformed)?;
+    let items = object
+        .get("actions")
+        .and_then(Value::as_array)
+        .ok_or(AnswerError::Malformed)?;
     if items.is_empty() {
         return Err(AnswerError::Malformed);
     }
-    let actions = items.iter().map(read_action).collect::<Option<Vec<_>>>().ok_or(AnswerError::Malformed)?;
+    let actions = items
+        .iter()
+        .map(read_action)
+        .collect::<Option<Vec<_>>>()
+        .ok_or(AnswerError::Malformed)?;
     if actions.len() > bound {
-        return Err(AnswerError::OverBound { actions: actions.len(), bound });
+        return Err(AnswerError::OverBound {
+            actions: actions.len(),
+            bound,
+        });
     }
     Ok(Proposal::Batch(actions))
 }
 
 fn read_action(item: &Value) -> Option<ProposedAction> {
     let object: &Map<String, Value> = item.as_object()?;
-    if object.keys().any(|k| !matches!(k.as_str(), "capabilityId" | "input" | "delay")) {
+    if object
+        .keys()
+        .any(|k| !matches!(k.as_str(), "capabilityId" | "input" | "delay"))
+    {
         return None;
     }
     let capability_id = object.get("capabilityId")?.as_str()?.to_string();
@@ -66,7 +82,11 @@ fn read_action(item: &Value) -> Option<ProposedAction> {
         None => None,
         Some(symbol) => Some(Delay::parse(symbol.as_str()?)?),
     };
-    Some(ProposedAction { capability_id, input, delay })
+    Some(ProposedAction {
+        capability_id,
+        input,
+        delay,
+    })
 }
 
 /// Reads a summarize answer: its text, or `None` for anything else (actions are ignored, CL-C04-2).
@@ -85,7 +105,10 @@ mod tests {
 
     #[test]
     fn text_and_batches() {
-        assert_eq!(read_decide(&json!({ "text": "hi" }), 8), Ok(Proposal::Text("hi".into())));
+        assert_eq!(
+            read_decide(&json!({ "text": "hi" }), 8),
+            Ok(Proposal::Text("hi".into()))
+        );
         let batch = json!({ "actions": [
             { "capabilityId": "a.b", "input": { "x": 1 }, "delay": "short" },
             { "capabilityId": "c", "input": [] }
@@ -93,11 +116,25 @@ mod tests {
         assert_eq!(
             read_decide(&batch, 2),
             Ok(Proposal::Batch(vec![
-                ProposedAction { capability_id: "a.b".into(), input: json!({ "x": 1 }), delay: Some(Delay::Short) },
-                ProposedAction { capability_id: "c".into(), input: json!([]), delay: None },
+                ProposedAction {
+                    capability_id: "a.b".into(),
+                    input: json!({ "x": 1 }),
+                    delay: Some(Delay::Short)
+                },
+                ProposedAction {
+                    capability_id: "c".into(),
+                    input: json!([]),
+                    delay: None
+                },
             ]))
         );
-        assert_eq!(read_decide(&batch, 1), Err(AnswerError::OverBound { actions: 2, bound: 1 }));
+        assert_eq!(
+            read_decide(&batch, 1),
+            Err(AnswerError::OverBound {
+                actions: 2,
+                bound: 1
+            })
+        );
     }
 
     // CL-C01-4, PRJ-ASSIST-BATCH-01/02: every malformed shape is refused whole.
@@ -121,15 +158,25 @@ mod tests {
             json!({ "actions": [{ "capabilityId": "a", "input": {}, "extra": 1 }] }),
             json!({ "actions": [{ "capabilityId": "a", "input": {} }, 7] }),
         ] {
-            assert_eq!(read_decide(&answer, 8), Err(AnswerError::Malformed), "{answer}");
+            assert_eq!(
+                read_decide(&answer, 8),
+                Err(AnswerError::Malformed),
+                "{answer}"
+            );
         }
     }
 
     // CL-C04-2: summarize keeps text only.
     #[test]
     fn summarize_text_only() {
-        assert_eq!(read_summarize(&json!({ "text": "done" })), Some("done".into()));
-        assert_eq!(read_summarize(&json!({ "actions": [{ "capabilityId": "a", "input": {} }] })), None);
+        assert_eq!(
+            read_summarize(&json!({ "text": "done" })),
+            Some("done".into())
+        );
+        assert_eq!(
+            read_summarize(&json!({ "actions": [{ "capabilityId": "a", "input": {} }] })),
+            None
+        );
         assert_eq!(read_summarize(&json!(1)), None);
     }
 }

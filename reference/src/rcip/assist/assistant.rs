@@ -91,7 +91,12 @@ impl Surface for Live<'_> {
 
 impl Assistant {
     pub fn new(config: AssistConfig, decide: DecisionFn) -> Assistant {
-        Assistant { config, decide, turns: Vec::new(), calls: 0 }
+        Assistant {
+            config,
+            decide,
+            turns: Vec::new(),
+            calls: 0,
+        }
     }
 
     pub fn config(&self) -> &AssistConfig {
@@ -105,8 +110,18 @@ impl Assistant {
     /// Starts a turn: the decide call happens now.
     pub fn start_turn(&mut self, runtime: &mut Runtime, request: TurnRequest) -> TurnId {
         let aborted = request.signal.as_ref().is_some_and(AbortSignal::is_aborted);
-        let (turn, next) = Turn::start(self.config, request.mode, request.messages, aborted, &mut Live(runtime));
-        self.turns.push(Slot { turn, signal: request.signal, wait: Wait::Nothing });
+        let (turn, next) = Turn::start(
+            self.config,
+            request.mode,
+            request.messages,
+            aborted,
+            &mut Live(runtime),
+        );
+        self.turns.push(Slot {
+            turn,
+            signal: request.signal,
+            wait: Wait::Nothing,
+        });
         let id = TurnId(self.turns.len() - 1);
         self.drive(id.0, next, runtime);
         self.pump(runtime);
@@ -124,7 +139,10 @@ impl Assistant {
         if call.0 >= self.calls {
             return Err(AssistGateError::UnknownCall);
         }
-        let waiting = self.turns.iter().position(|slot| slot.wait == Wait::Callback(call));
+        let waiting = self
+            .turns
+            .iter()
+            .position(|slot| slot.wait == Wait::Callback(call));
         if let Some(index) = waiting {
             let next = match self.turns.get_mut(index) {
                 Some(slot) => slot.turn.answer(result.map_err(|_| ()), &mut Live(runtime)),
@@ -146,8 +164,15 @@ impl Assistant {
         action: usize,
         approved: bool,
     ) -> Result<Ticket, AssistGateError> {
-        let slot = self.turns.get_mut(turn.0).ok_or(AssistGateError::UnknownTurn)?;
-        let id = slot.turn.confirmation_of(action).ok_or(AssistGateError::NoConfirmation)?.to_string();
+        let slot = self
+            .turns
+            .get_mut(turn.0)
+            .ok_or(AssistGateError::UnknownTurn)?;
+        let id = slot
+            .turn
+            .confirmation_of(action)
+            .ok_or(AssistGateError::NoConfirmation)?
+            .to_string();
         let ticket = runtime.resolve_confirmation(&id, approved);
         if slot.wait == Wait::Resolution(action) {
             slot.wait = Wait::Invocation(ticket);
@@ -184,8 +209,12 @@ impl Assistant {
         loop {
             let mut moved = false;
             for index in 0..self.turns.len() {
-                let Some(slot) = self.turns.get_mut(index) else { continue };
-                if slot.turn.end().is_none() && slot.signal.as_ref().is_some_and(AbortSignal::is_aborted) {
+                let Some(slot) = self.turns.get_mut(index) else {
+                    continue;
+                };
+                if slot.turn.end().is_none()
+                    && slot.signal.as_ref().is_some_and(AbortSignal::is_aborted)
+                {
                     slot.turn.cancel();
                     slot.wait = Wait::Nothing;
                     moved = true;
@@ -196,7 +225,9 @@ impl Assistant {
                         Some(outcome) => slot.turn.settled(outcome, &mut Live(runtime)),
                         None => continue,
                     },
-                    Wait::Timer(until) if runtime.now() >= until => slot.turn.wake(&mut Live(runtime)),
+                    Wait::Timer(until) if runtime.now() >= until => {
+                        slot.turn.wake(&mut Live(runtime))
+                    }
                     _ => continue,
                 };
                 moved = true;
@@ -211,20 +242,28 @@ impl Assistant {
     /// Carries out what a turn needs next, as far as it can go without outside input.
     fn drive(&mut self, index: usize, mut next: Next, runtime: &mut Runtime) {
         loop {
-            let Some(slot) = self.turns.get_mut(index) else { return };
+            let Some(slot) = self.turns.get_mut(index) else {
+                return;
+            };
             next = match next {
                 Next::Call(view) => {
                     let call = CallbackId(self.calls);
                     self.calls += 1;
                     match (self.decide)(&view, call) {
-                        CallbackAnswer::Ready(result) => slot.turn.answer(result.map_err(|_| ()), &mut Live(runtime)),
+                        CallbackAnswer::Ready(result) => {
+                            slot.turn.answer(result.map_err(|_| ()), &mut Live(runtime))
+                        }
                         CallbackAnswer::Pending => {
                             slot.wait = Wait::Callback(call);
                             return;
                         }
                     }
                 }
-                Next::Invoke { capability_id, input, .. } => {
+                Next::Invoke {
+                    capability_id,
+                    input,
+                    ..
+                } => {
                     let ticket = runtime.invoke(InvokeRequest {
                         capability_id,
                         input: HostValue::from_json(&input),

@@ -110,16 +110,39 @@ mod tests {
     fn bound_default_and_clamp() {
         assert_eq!(AssistConfig::default().batch_bound(), 8);
         let bound = |n| AssistConfig::new(Some(n), DelayAmounts::default()).batch_bound();
-        assert_eq!((bound(0), bound(-4), bound(1), bound(32), bound(40), bound(i64::MAX)), (1, 1, 1, 32, 32, 32));
+        assert_eq!(
+            (
+                bound(0),
+                bound(-4),
+                bound(1),
+                bound(32),
+                bound(40),
+                bound(i64::MAX)
+            ),
+            (1, 1, 1, 32, 32, 32)
+        );
     }
 
     // CL-C03-3/4: defaults 250, 750, 1500; clamp 0..10000.
     #[test]
     fn delay_defaults_and_clamp() {
         let config = AssistConfig::default();
-        assert_eq!([Delay::Short, Delay::Medium, Delay::Long].map(|d| config.delay_ms(d)), [250, 750, 1500]);
-        let config = AssistConfig::new(None, DelayAmounts { short: Some(-50), medium: Some(7), long: Some(20_000) });
-        assert_eq!([Delay::Short, Delay::Medium, Delay::Long].map(|d| config.delay_ms(d)), [0, 7, 10_000]);
+        assert_eq!(
+            [Delay::Short, Delay::Medium, Delay::Long].map(|d| config.delay_ms(d)),
+            [250, 750, 1500]
+        );
+        let config = AssistConfig::new(
+            None,
+            DelayAmounts {
+                short: Some(-50),
+                medium: Some(7),
+                long: Some(20_000),
+            },
+        );
+        assert_eq!(
+            [Delay::Short, Delay::Medium, Delay::Long].map(|d| config.delay_ms(d)),
+            [0, 7, 10_000]
+        );
     }
 
     #[test]

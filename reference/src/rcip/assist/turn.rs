@@ -131,10 +131,17 @@ pub enum Next {
     /// Call the decision callback with this view, then give its answer to [`Turn::answer`].
     Call(CallbackView),
     /// Invoke this action through the client, then give its outcome to [`Turn::settled`].
-    Invoke { action: usize, capability_id: String, input: Value },
+    Invoke {
+        action: usize,
+        capability_id: String,
+        input: Value,
+    },
     /// Wait for the host UI to resolve this confirmation; give the resolution's outcome to
     /// [`Turn::settled`].
-    AwaitResolution { action: usize, confirmation_id: String },
+    AwaitResolution {
+        action: usize,
+        confirmation_id: String,
+    },
     /// Wake the turn ([`Turn::wake`]) when the clock reaches `until`.
     Sleep { until: u64 },
     /// Nothing: the turn has ended (or the input was not one it waited for).
@@ -199,7 +206,11 @@ impl Turn {
             confirmations: Vec::new(),
             end: None,
         };
-        let next = if aborted { turn.fail(AssistError::Cancelled) } else { turn.call(Phase::Decide, surface) };
+        let next = if aborted {
+            turn.fail(AssistError::Cancelled)
+        } else {
+            turn.call(Phase::Decide, surface)
+        };
         (turn, next)
     }
 
@@ -230,7 +241,10 @@ impl Turn {
     /// The confirmation id the `action`-th action (1-based) asked the host UI for, if any.
     pub fn confirmation_of(&self, action: usize) -> Option<&str> {
         let index = action.checked_sub(1)?;
-        self.confirmations.iter().find(|(i, _)| *i == index).map(|(_, id)| id.as_str())
+        self.confirmations
+            .iter()
+            .find(|(i, _)| *i == index)
+            .map(|(_, id)| id.as_str())
     }
 
     /// The callback's answer to the pending call: `Ok(value)` it returned, `Err(())` it threw.
@@ -263,18 +277,27 @@ impl Turn {
             State::Action(index) | State::Resolution(index) => index,
             _ => return Next::Done,
         };
-        if let (State::Action(_), OutcomeBody::ConfirmationRequired(info)) = (self.state, &outcome.body) {
+        if let (State::Action(_), OutcomeBody::ConfirmationRequired(info)) =
+            (self.state, &outcome.body)
+        {
             let confirmation_id = info.id.clone();
             self.confirmations.push((index, confirmation_id.clone()));
             self.state = State::Resolution(index);
-            return Next::AwaitResolution { action: index + 1, confirmation_id };
+            return Next::AwaitResolution {
+                action: index + 1,
+                confirmation_id,
+            };
         }
         let succeeded = outcome.status() == Status::Succeeded;
         self.outcomes.push(outcome);
         if !succeeded || self.next_action >= self.batch.len() {
             return self.end_batch(surface);
         }
-        let pause = self.batch.get(index).and_then(|a| a.delay).map_or(0, |d| self.config.delay_ms(d));
+        let pause = self
+            .batch
+            .get(index)
+            .and_then(|a| a.delay)
+            .map_or(0, |d| self.config.delay_ms(d));
         if pause == 0 {
             return self.run_next(surface);
         }
@@ -321,12 +344,20 @@ impl Turn {
         self.next_action += 1;
         if self.mode == Mode::ReadOnly && !is_read(&surface.snapshot(), &action.capability_id) {
             let local_id = format!("assist-local-{}", index + 1);
-            self.outcomes.push(Outcome::error(&local_id, &action.capability_id, ErrorCode::PolicyDenied));
+            self.outcomes.push(Outcome::error(
+                &local_id,
+                &action.capability_id,
+                ErrorCode::PolicyDenied,
+            ));
             return self.end_batch(surface);
         }
         self.invoked += 1;
         self.state = State::Action(index);
-        Next::Invoke { action: index + 1, capability_id: action.capability_id, input: action.input }
+        Next::Invoke {
+            action: index + 1,
+            capability_id: action.capability_id,
+            input: action.input,
+        }
     }
 
     fn end_batch(&mut self, surface: &mut dyn Surface) -> Next {
@@ -351,7 +382,10 @@ impl Turn {
 }
 
 fn capabilities(snapshot: &Value) -> &[Value] {
-    snapshot.get("capabilities").and_then(Value::as_array).map_or(&[], Vec::as_slice)
+    snapshot
+        .get("capabilities")
+        .and_then(Value::as_array)
+        .map_or(&[], Vec::as_slice)
 }
 
 fn is_read_entry(entry: &Value) -> bool {
@@ -362,7 +396,10 @@ fn is_read_entry(entry: &Value) -> bool {
 /// removes nothing (PRJ-ASSIST-SNAP-01).
 pub fn filtered(mut snapshot: Value, mode: Mode) -> Value {
     if mode == Mode::ReadOnly {
-        if let Some(list) = snapshot.get_mut("capabilities").and_then(Value::as_array_mut) {
+        if let Some(list) = snapshot
+            .get_mut("capabilities")
+            .and_then(Value::as_array_mut)
+        {
             list.retain(is_read_entry);
         }
     }
@@ -371,7 +408,7 @@ pub fn filtered(mut snapshot: Value, mode: Mode) -> Value {
 
 /// Whether the snapshot declares `capability_id` with effect `read` (unknown ids are not read).
 fn is_read(snapshot: &Value, capability_id: &str) -> bool {
-    capabilities(snapshot)
-        .iter()
-        .any(|entry| entry.get("id").and_then(Value::as_str) == Some(capability_id) && is_read_entry(entry))
+    capabilities(snapshot).iter().any(|entry| {
+        entry.get("id").and_then(Value::as_str) == Some(capability_id) && is_read_entry(entry)
+    })
 }
