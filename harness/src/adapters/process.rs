@@ -25,6 +25,7 @@ struct Running {
     stdin: ChildStdin,
     lines: Receiver<Result<String, String>>,
     stderr: Arc<Mutex<VecDeque<u8>>>,
+    stderr_reader: thread::JoinHandle<()>,
 }
 
 impl Running {
@@ -44,8 +45,8 @@ impl Running {
         thread::spawn(move || read_lines(stdout, sender));
         let stderr = Arc::new(Mutex::new(VecDeque::new()));
         let tail = stderr.clone();
-        thread::spawn(move || keep_tail(stderr_pipe, tail));
-        Ok(Running { child, stdin, lines, stderr })
+        let stderr_reader = thread::spawn(move || keep_tail(stderr_pipe, tail));
+        Ok(Running { child, stdin, lines, stderr, stderr_reader })
     }
 
     fn stderr_tail(&self) -> String {
@@ -56,6 +57,21 @@ impl Running {
     fn kill(mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+
+    /// Kills the process and returns the end of its stderr. The stderr reader is given a moment
+    /// to drain what the process wrote before dying (a grandchild holding the pipe open must not
+    /// make this wait forever).
+    fn kill_and_tail(mut self) -> String {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        for _ in 0..50 {
+            if self.stderr_reader.is_finished() {
+                break;
+            }
+            thread::sleep(Duration::from_millis(10));
+        }
+        self.stderr_tail()
     }
 }
 
@@ -126,11 +142,7 @@ impl ProcessAdapter {
         let implementation = answer.and_then(|line| driver::decode_hello(&line));
         match implementation {
             Ok(implementation) => Ok((running, implementation)),
-            Err(e) => {
-                let tail = running.stderr_tail();
-                running.kill();
-                Err(with_stderr(format!("handshake failed: {e}"), &tail))
-            }
+            Err(e) => Err(with_stderr(format!("handshake failed: {e}"), &running.kill_and_tail())),
         }
     }
 
@@ -158,11 +170,7 @@ impl ProcessAdapter {
         match result {
             Ok(reply) => Ok(reply),
             Err(e) => {
-                let tail = self.running.take().map(|r| {
-                    let tail = r.stderr_tail();
-                    r.kill();
-                    tail
-                });
+                let tail = self.running.take().map(Running::kill_and_tail);
                 Err(AdapterError(with_stderr(e, tail.as_deref().unwrap_or(""))))
             }
         }
