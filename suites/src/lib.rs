@@ -1,6 +1,6 @@
 //! The suite's source of truth: the requirement register (`register`), the case builders
 //! (`cases`) and the generator that writes `vectors/` from them (`regen`), with its self-lint
-//! (`lint`).
+//! (`lint`) and the schema check of what it writes (`vector_schema`).
 
 pub mod case;
 pub mod cases;
@@ -8,6 +8,7 @@ pub mod lint;
 pub mod pattern;
 pub mod regen;
 pub mod register;
+pub mod vector_schema;
 
 /// The vector format version written into every file (`vectors/schema/file.schema.json`).
 pub const FORMAT: &str = "rcip-rui-vectors/1";

@@ -1,5 +1,6 @@
 //! The `suites` CLI: `regen` writes `vectors/` from the builders and the register, `regen --check`
-//! proves it current, `lint` runs the self-lint and prints coverage. Exit code 1 on any problem.
+//! proves it current, `lint` runs the self-lint and prints coverage. Every command also checks the
+//! generated sections against `vectors/schema/`. Exit code 1 on any problem.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -67,13 +68,18 @@ fn execute(command: &Command, root: &Path, suites: &Path, spec_dir: &Path) -> Re
         println!("lint: {error}");
     }
     println!("coverage:\n{}", report.coverage);
-    let lint_clean = report.errors.is_empty();
     let vectors = root.join("vectors");
+    let schemas = suites::vector_schema::VectorSchemas::load(&vectors.join("schema"))?;
+    let invalid: Vec<String> = sections.iter().flat_map(|s| schemas.problems(s)).collect();
+    for problem in &invalid {
+        println!("schema: {problem}");
+    }
+    let lint_clean = report.errors.is_empty() && invalid.is_empty();
     match command {
         Command::Lint => Ok(lint_clean),
         Command::Regen { check: false, ignore_lint } => {
             if !lint_clean && !ignore_lint {
-                println!("{} lint error(s): vectors not written", report.errors.len());
+                println!("{} lint error(s), {} schema error(s): vectors not written", report.errors.len(), invalid.len());
                 return Ok(false);
             }
             let files = regen::generate(&register, &sources, &sections);

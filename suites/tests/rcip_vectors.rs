@@ -7,17 +7,15 @@
 //! (`cargo run -p harness -- --vectors target/tmp/rcip-vectors run`) before `regen` can.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fs;
-use std::path::{Path, PathBuf};
 
-use jsonschema::{Draft, Retrieve, Uri, Validator};
+use std::path::PathBuf;
+
 use serde_json::Value;
 
 use suites::case::{Section, Strictness};
 use suites::lint::lint;
 use suites::register::{Register, Sources};
-
-const SCHEMA_BASE: &str = "https://conformance.rcip-rui.invalid/schema/";
+use suites::vector_schema::VectorSchemas;
 
 /// Testable requirements the step vocabulary cannot observe (reported in the closing note).
 const VOCABULARY_GAPS: [(&str, &str); 3] = [
@@ -56,81 +54,14 @@ fn sections() -> Vec<Section> {
     suites::cases::rcip::sections()
 }
 
-struct SchemaDirectory(BTreeMap<String, Value>);
-
-impl Retrieve for SchemaDirectory {
-    fn retrieve(
-        &self,
-        uri: &Uri<String>,
-    ) -> Result<Value, Box<dyn std::error::Error + Send + Sync>> {
-        let key = uri.as_str().split('#').next().unwrap_or_default();
-        self.0
-            .get(key)
-            .cloned()
-            .ok_or_else(|| format!("no schema {key}").into())
-    }
-}
-
-fn schemas() -> BTreeMap<String, Value> {
-    let dir = root().join("vectors").join("schema");
-    let mut by_uri = BTreeMap::new();
-    for entry in fs::read_dir(&dir).expect("vectors/schema exists") {
-        let path = entry.expect("readable entry").path();
-        let name = path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or_default()
-            .to_string();
-        if name.ends_with(".schema.json") {
-            let text = fs::read_to_string(&path).expect("readable schema");
-            by_uri.insert(
-                format!("{SCHEMA_BASE}{name}"),
-                serde_json::from_str(&text).expect("schema is JSON"),
-            );
-        }
-    }
-    by_uri
-}
-
-fn validator(by_uri: &BTreeMap<String, Value>, reference: &str) -> Validator {
-    let schema = serde_json::json!({ "$ref": format!("{SCHEMA_BASE}{reference}") });
-    jsonschema::options()
-        .with_draft(Draft::Draft202012)
-        .with_retriever(SchemaDirectory(by_uri.clone()))
-        .build(&schema)
-        .expect("vector schema compiles")
-}
-
 #[test]
 fn every_case_and_file_validates_against_the_vector_schemas() {
-    let by_uri = schemas();
-    let case = validator(&by_uri, "case.schema.json");
-    let step = validator(&by_uri, "rcip.schema.json#/$defs/step");
-    let file = validator(&by_uri, "file.schema.json");
-    let mut problems = Vec::new();
-    for section in sections() {
-        for c in &section.cases {
-            let json = c.to_json();
-            if !case.is_valid(&json) {
-                for (i, s) in c.steps.iter().enumerate() {
-                    for e in step.iter_errors(s) {
-                        problems.push(format!(
-                            "{} step {i}: {} at {}",
-                            c.id,
-                            e,
-                            e.instance_path().as_str()
-                        ));
-                    }
-                }
-                for e in case.iter_errors(&json).take(3) {
-                    problems.push(format!("{}: {} at {}", c.id, e, e.instance_path().as_str()));
-                }
-            }
-        }
-        if !file.is_valid(&section.to_json()) {
-            problems.push(format!("file of section {} does not validate", section.id));
-        }
-    }
+    let schemas =
+        VectorSchemas::load(&root().join("vectors").join("schema")).expect("schemas load");
+    let problems: Vec<String> = sections()
+        .iter()
+        .flat_map(|s| schemas.problems(s))
+        .collect();
     assert!(
         problems.is_empty(),
         "{} schema problems:\n{}",
@@ -323,24 +254,6 @@ fn descriptions_are_unique_within_a_section() {
             );
         }
     }
-}
-
-/// Writes schemas, requirements.json and the rcip files where the harness CLI can load them.
-#[test]
-fn export_rcip_vectors_for_the_harness() {
-    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("rcip-vectors");
-    let _ = fs::remove_dir_all(&out);
-    fs::create_dir_all(out.join("schema")).expect("create out dir");
-    for entry in fs::read_dir(root().join("vectors").join("schema")).expect("schema dir") {
-        let path = entry.expect("entry").path();
-        if let Some(name) = path.file_name() {
-            fs::copy(&path, out.join("schema").join(name)).expect("copy schema");
-        }
-    }
-    let sources = Sources::load(&root().join("suites").join("spec")).expect("spec loads");
-    let files = suites::regen::generate(&register(), &sources, &sections());
-    suites::regen::write(&out, &files).expect("write vectors");
-    assert!(out.join("rcip").join("receipts.json").exists());
 }
 
 /// A check whose mismatch is a failure must not be attributed to a RECOMMENDED requirement (that

@@ -4,69 +4,26 @@
 //! two distinct cases, and expected codes are only registered ones.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fs;
+
 use std::path::PathBuf;
 
-use jsonschema::{Draft, Retrieve, Uri};
-use serde_json::{json, Value};
+use serde_json::Value;
 use suites::cases::rui;
 use suites::register::Register;
+use suites::vector_schema::VectorSchemas;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-struct SchemaDirectory(BTreeMap<String, Value>);
-
-impl Retrieve for SchemaDirectory {
-    fn retrieve(
-        &self,
-        uri: &Uri<String>,
-    ) -> Result<Value, Box<dyn std::error::Error + Send + Sync>> {
-        let key = uri.as_str().split('#').next().unwrap_or_default();
-        self.0
-            .get(key)
-            .cloned()
-            .ok_or_else(|| format!("no schema {key}").into())
-    }
-}
-
 #[test]
 fn every_rui_file_validates_against_the_vector_schema() {
-    let dir = root().join("vectors").join("schema");
-    let mut by_uri = BTreeMap::new();
-    for entry in fs::read_dir(&dir).expect("schema dir") {
-        let path = entry.expect("entry").path();
-        let name = path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or_default()
-            .to_string();
-        if name.ends_with(".schema.json") {
-            let schema: Value = serde_json::from_str(&fs::read_to_string(&path).expect("read"))
-                .expect("schema json");
-            by_uri.insert(
-                format!("https://conformance.rcip-rui.invalid/schema/{name}"),
-                schema,
-            );
-        }
-    }
-    let validator = jsonschema::options()
-        .with_draft(Draft::Draft202012)
-        .with_retriever(SchemaDirectory(by_uri))
-        .build(&json!({ "$ref": "https://conformance.rcip-rui.invalid/schema/file.schema.json" }))
-        .expect("file schema compiles");
-    let mut problems = Vec::new();
-    for section in rui::sections() {
-        let document = section.to_json();
-        for error in validator.iter_errors(&document) {
-            problems.push(format!(
-                "{} at {}: {error}",
-                section.id,
-                error.instance_path()
-            ));
-        }
-    }
+    let schemas =
+        VectorSchemas::load(&root().join("vectors").join("schema")).expect("schemas load");
+    let problems: Vec<String> = rui::sections()
+        .iter()
+        .flat_map(|s| schemas.problems(s))
+        .collect();
     assert!(
         problems.is_empty(),
         "{} schema problems:\n{}",
