@@ -129,10 +129,10 @@ fn whitespace_does_not_change_a_quote_hash() {
 fn a_generated_step_outside_the_vocabulary_is_a_schema_problem() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../vectors/schema");
     let schemas = suites::vector_schema::VectorSchemas::load(&dir).unwrap();
-    let good = section(vec![good("rcip.demo.reuse.001")
+    let valid = section(vec![good("rcip.demo.reuse.001")
         .setup(serde_json::json!({"definition": {}}))
         .step(serde_json::json!({"host": "refresh"}))]);
-    assert!(schemas.problems(&good[0]).is_empty(), "{:?}", schemas.problems(&good[0]));
+    assert!(schemas.problems(&valid[0]).is_empty(), "{:?}", schemas.problems(&valid[0]));
     let bad = section(vec![good("rcip.demo.reuse.001")
         .setup(serde_json::json!({"definition": {}}))
         .step(serde_json::json!({"host": "refresh", "when": "now"}))]);
