@@ -2,9 +2,11 @@
 //! confirmation lifecycle (`invocation`, CL-B01..B12), the Assist turn (`assist`, CL-C01..C06) and
 //! the Rixx UI transaction lifecycle (`transaction`, CL-D01..D09). Each model states its
 //! requirements as properties named as sentences; `check` runs a model breadth first and
-//! summarises every property for the `model-check` binary and the tests.
+//! summarises every property for the `model-check` binary and the tests; `visit` picks the paths
+//! behind the model-generated vectors.
 
 pub mod assist;
 pub mod check;
 pub mod invocation;
 pub mod transaction;
+pub mod visit;

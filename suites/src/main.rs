@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use suites::cases::all_sections;
+use suites::cases::all_sections_with_certificates;
 use suites::lint::{lint, load_pending, load_retired};
 use suites::regen;
 use suites::register::{Register, Sources};
@@ -57,7 +57,7 @@ fn main() -> ExitCode {
 fn execute(command: &Command, root: &Path, suites: &Path, spec_dir: &Path) -> Result<bool, String> {
     let sources = Sources::load(spec_dir)?;
     let register = Register::load(&suites.join("register"))?;
-    let sections = all_sections();
+    let (sections, certificates) = all_sections_with_certificates();
     let pending = load_pending(&suites.join("register").join("pending-coverage.toml"))?;
     let retired = load_retired(&suites.join("retired-ids.txt"))?;
     let report = lint(&register, &sources, &sections, &pending, &retired);
@@ -68,6 +68,9 @@ fn execute(command: &Command, root: &Path, suites: &Path, spec_dir: &Path) -> Re
         println!("lint: {error}");
     }
     println!("coverage:\n{}", report.coverage);
+    for certificate in &certificates {
+        println!("model coverage certificate: {certificate}");
+    }
     let vectors = root.join("vectors");
     let schemas = suites::vector_schema::VectorSchemas::load(&vectors.join("schema"))?;
     let invalid: Vec<String> = sections.iter().flat_map(|s| schemas.problems(s)).collect();

