@@ -8,6 +8,10 @@
 //! in `suites/regressions/<model>.json`; `regressions` turns them into cases with
 //! `provenance.kind: proptest`, so they join the shared corpus through the same translation.
 
+pub mod assist;
+pub mod invocation;
+pub mod transaction;
+
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
@@ -24,7 +28,10 @@ pub struct Generated {
 
 /// Every model's output, in a fixed order.
 pub fn generated() -> Vec<Generated> {
-    Vec::new()
+    let mut all = invocation::generated();
+    all.extend(assist::generated());
+    all.extend(transaction::generated());
+    all
 }
 
 /// The sections `regen` writes for the models.

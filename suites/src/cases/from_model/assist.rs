@@ -1,0 +1,8 @@
+//! Vectors from the `assist` model (`model::assist`): translation of its paths into cases. Not
+//! written yet: `generated` returns nothing until the translator lands (issue 5).
+
+use super::Generated;
+
+pub fn generated() -> Vec<Generated> {
+    Vec::new()
+}
