@@ -1,7 +1,8 @@
 //! The Markdown certification report: implementation and suite versions, vector digest,
 //! declared profiles, results per requirement, section, strictness and profile, and a one-line
 //! certification level per protocol. A skip, an unsupported or an errored case never counts as a
-//! pass: a level is granted only when every case it rests on ran and passed.
+//! pass: a level is granted only when every case it rests on ran and passed, and never to a run
+//! that selected only part of the suite.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -35,6 +36,15 @@ pub fn level(run: &Run<'_>, protocol: Protocol) -> String {
         .collect();
     if core.is_empty() {
         return format!("{title}: not certified (no REQUIRED case ran)");
+    }
+    // A level rests on the whole suite: a filtered run says how its selection fared, never that
+    // the implementation is certified.
+    let in_suite = run.vectors.cases.iter().filter(|c| c.protocol == protocol).count();
+    if of_protocol.len() < in_suite {
+        return format!(
+            "{title}: not certified (partial run: {} of {in_suite} cases selected)",
+            of_protocol.len()
+        );
     }
     let blocking: Vec<&str> = core
         .iter()

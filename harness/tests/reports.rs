@@ -132,6 +132,20 @@ fn certification_needs_every_required_case_to_pass() {
 }
 
 #[test]
+fn a_filtered_run_is_never_certified() {
+    let v = vectors(vec![
+        case("rcip.a.x.001", "REQUIRED", &[], json!("ok")),
+        case("rcip.a.x.002", "REQUIRED", &[], json!("no")),
+    ]);
+    // Only the passing case was selected: its result is good, but the failing one never ran.
+    let selected = Run { vectors: &v, implementation: echo().implementation, results: vec![(&v.cases[0], judge(&v.cases[..1]).remove(0))] };
+    assert_eq!(
+        certification::level(&selected, Protocol::Rcip),
+        "RCIP 1.0: not certified (partial run: 1 of 2 cases selected)"
+    );
+}
+
+#[test]
 fn the_markdown_report_lists_requirements_and_failures() {
     let v = vectors(vec![case("rcip.a.x.001", "REQUIRED", &[], json!("ok")), case("rcip.a.x.002", "REQUIRED", &[], json!("no"))]);
     let results = judge(&v.cases);
