@@ -151,25 +151,11 @@ impl Runtime {
             rt.finish_error(ticket, &invocation_id, &capability_id, code, issues);
             ticket
         };
-        // Steps 1-3 and CL-B03-1: catalog, binding, live availability, input.
-        let Some(capability) = self.definition.capability(&capability_id) else {
-            return fail(self, ErrorCode::CapabilityNotFound, None);
+        let (capability, binding, input) = match self.check_request(&capability_id, &request.input)
+        {
+            Ok(checked) => checked,
+            Err((code, issues)) => return fail(self, code, issues),
         };
-        let Some(binding) = self.binding_id(&capability_id) else {
-            return fail(self, ErrorCode::CapabilityUnbound, None);
-        };
-        if self.live_available(&capability_id) != Some(true) {
-            return fail(self, ErrorCode::CapabilityUnavailable, None);
-        }
-        let input = match request.input.to_plain_json() {
-            Ok(input) => input,
-            Err(_) => return fail(self, ErrorCode::InputInvalid, None),
-        };
-        let issues = capability.def().input.validate(&input);
-        if !issues.is_empty() {
-            let issues = issues.iter().map(ValidationIssue::from_schema).collect();
-            return fail(self, ErrorCode::InputInvalid, Some(issues));
-        }
         // CL-B03-2: an already-aborted signal is reported before policy runs.
         if request.signal.as_ref().is_some_and(AbortSignal::is_aborted) {
             return fail(self, ErrorCode::ExecutionAborted, None);
@@ -187,6 +173,34 @@ impl Runtime {
         };
         self.ask_policy(op);
         ticket
+    }
+
+    /// Steps 1-3 and CL-B03-1: catalog, binding, live availability, input (plain JSON, then its
+    /// schema). Shared with the `preflight` dry-run so both report the same code for one request.
+    pub(super) fn check_request(
+        &mut self,
+        capability_id: &str,
+        input: &HostValue,
+    ) -> Result<(CapabilityHandle, u64, Value), (ErrorCode, Option<Vec<ValidationIssue>>)> {
+        let Some(capability) = self.definition.capability(capability_id) else {
+            return Err((ErrorCode::CapabilityNotFound, None));
+        };
+        let Some(binding) = self.binding_id(capability_id) else {
+            return Err((ErrorCode::CapabilityUnbound, None));
+        };
+        if self.live_available(capability_id) != Some(true) {
+            return Err((ErrorCode::CapabilityUnavailable, None));
+        }
+        let input = match input.to_plain_json() {
+            Ok(input) => input,
+            Err(_) => return Err((ErrorCode::InputInvalid, None)),
+        };
+        let issues = capability.def().input.validate(&input);
+        if !issues.is_empty() {
+            let issues = issues.iter().map(ValidationIssue::from_schema).collect();
+            return Err((ErrorCode::InputInvalid, Some(issues)));
+        }
+        Ok((capability, binding, input))
     }
 
     /// `host.resolveConfirmation(confirmationId, approved)`: returns the ticket of its outcome.

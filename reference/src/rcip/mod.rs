@@ -11,7 +11,7 @@
 //!   CL-A07, CL-B15..B17). `outcome`: outcomes and codes (CL-A06, CL-B01).
 //! - `runtime`: state, host and discovery surfaces, subscriptions, events (CL-A01, CL-A04, CL-B20,
 //!   CL-B21, CL-B23, CL-B25). `lifecycle`: `invoke`, policy, confirmation, execution (CL-B02..B12,
-//!   CL-B22).
+//!   CL-B22). `preflight`: the `preflight` profile's dry-run (CL-B24).
 //!
 //! Asynchrony: policy and handler callbacks answer [`Answer::Ready`] or [`Answer::Pending`]; a
 //! pending call is settled later with [`Runtime::settle_policy`] / [`Runtime::settle_handler`] by
@@ -49,6 +49,7 @@ mod definition;
 mod ident;
 mod lifecycle;
 mod outcome;
+mod preflight;
 mod runtime;
 mod snapshot;
 mod value;
@@ -62,6 +63,7 @@ pub use lifecycle::{GateError, InvokeRequest, Receipt, ReceiptKind};
 pub use outcome::{
     ConfirmationInfo, ErrorCode, Outcome, OutcomeBody, OutcomeError, Status, ValidationIssue,
 };
+pub use preflight::{PreflightError, Proposal, ProposalReport, PREFLIGHT_BOUND};
 pub use runtime::{
     AbortSignal, Answer, AvailabilityFn, BindingSpec, BindingToken, CallId, CreateIdFn, EventFn,
     HandlerCall, HandlerFn, HostError, HostErrorName, ListenerFn, Phase, PolicyCall, PolicyFn,
