@@ -5,13 +5,13 @@
 //! and a fresh one (with a new handshake) serves the next case, so a run never hangs.
 
 use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
+use rustix::event::{poll, PollFd, PollFlags, Timespec};
 use serde_json::Value;
 
 use crate::adapter::{Adapter, AdapterError, Implementation, Protocol, Reply};
@@ -20,10 +20,16 @@ use crate::driver;
 /// How much of the adapter's stderr is kept for error reports.
 const STDERR_TAIL_BYTES: usize = 64 * 1024;
 
+/// Read buffer for the adapter's stdout: large enough that a typical response arrives in one read.
+const STDOUT_BUFFER_BYTES: usize = 64 * 1024;
+
 struct Running {
     child: Child,
     stdin: ChildStdin,
-    lines: Receiver<Result<String, String>>,
+    /// Read on the calling thread, waiting with `poll(2)` for the deadline: no reader thread, so a
+    /// response wakes the harness directly (one context switch per response instead of two, which
+    /// is most of the per-step overhead of the driver protocol).
+    stdout: BufReader<ChildStdout>,
     stderr: Arc<Mutex<VecDeque<u8>>>,
     stderr_reader: thread::JoinHandle<()>,
 }
@@ -39,14 +45,12 @@ impl Running {
             .spawn()
             .map_err(|e| format!("cannot start adapter {program:?}: {e}"))?;
         let stdin = child.stdin.take().ok_or("no stdin pipe")?;
-        let stdout = child.stdout.take().ok_or("no stdout pipe")?;
+        let stdout = BufReader::with_capacity(STDOUT_BUFFER_BYTES, child.stdout.take().ok_or("no stdout pipe")?);
         let stderr_pipe = child.stderr.take().ok_or("no stderr pipe")?;
-        let (sender, lines) = mpsc::channel();
-        thread::spawn(move || read_lines(stdout, sender));
         let stderr = Arc::new(Mutex::new(VecDeque::new()));
         let tail = stderr.clone();
         let stderr_reader = thread::spawn(move || keep_tail(stderr_pipe, tail));
-        Ok(Running { child, stdin, lines, stderr, stderr_reader })
+        Ok(Running { child, stdin, stdout, stderr, stderr_reader })
     }
 
     fn stderr_tail(&self) -> String {
@@ -73,34 +77,76 @@ impl Running {
         }
         self.stderr_tail()
     }
-}
 
-/// Reads newline-terminated lines, refusing any longer than `MAX_LINE_BYTES`.
-fn read_lines(stdout: impl Read, sender: mpsc::Sender<Result<String, String>>) {
-    let mut reader = BufReader::new(stdout);
-    loop {
-        let mut line = Vec::new();
-        let limit = driver::MAX_LINE_BYTES as u64 + 1;
-        match (&mut reader).take(limit).read_until(b'\n', &mut line) {
-            Ok(0) => {
-                let _ = sender.send(Err("the adapter closed its stdout (exited or crashed)".into()));
-                return;
-            }
-            Ok(_) if line.last() != Some(&b'\n') && line.len() > driver::MAX_LINE_BYTES => {
-                let _ = sender.send(Err(format!("response line longer than {} bytes", driver::MAX_LINE_BYTES)));
-                return;
-            }
-            Ok(_) => {
-                let text = String::from_utf8_lossy(&line).trim_end_matches(['\n', '\r']).to_string();
-                if sender.send(Ok(text)).is_err() {
-                    return;
-                }
-            }
-            Err(e) => {
-                let _ = sender.send(Err(format!("cannot read the adapter's stdout: {e}")));
-                return;
+    /// Waits until stdout has something to read (data or end of file), at most `wait`.
+    fn readable_within(&self, wait: Duration) -> Result<bool, String> {
+        let timeout = Timespec::try_from(wait).unwrap_or(Timespec { tv_sec: i64::MAX, tv_nsec: 0 });
+        loop {
+            let mut fds = [PollFd::new(self.stdout.get_ref(), PollFlags::IN)];
+            match poll(&mut fds, Some(&timeout)) {
+                Ok(ready) => return Ok(ready > 0),
+                Err(rustix::io::Errno::INTR) => continue,
+                Err(e) => return Err(format!("cannot wait for the adapter's stdout: {e}")),
             }
         }
+    }
+
+    /// Fills the read buffer, waiting at most until `deadline`. `Ok(false)`: end of file.
+    fn fill(&mut self, deadline: Instant, timeout: Duration) -> Result<bool, String> {
+        if !self.stdout.buffer().is_empty() {
+            return Ok(true);
+        }
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() || !self.readable_within(left)? {
+            return Err(format!("no response within {} ms", timeout.as_millis()));
+        }
+        loop {
+            match self.stdout.fill_buf() {
+                Ok(bytes) => return Ok(!bytes.is_empty()),
+                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+                Err(e) => return Err(format!("cannot read the adapter's stdout: {e}")),
+            }
+        }
+    }
+
+    /// Reads one newline-terminated response, refusing one longer than `MAX_LINE_BYTES` without
+    /// reading the rest of it.
+    fn read_line(&mut self, timeout: Duration) -> Result<String, String> {
+        let deadline = Instant::now() + timeout;
+        let mut line = Vec::new();
+        loop {
+            if !self.fill(deadline, timeout)? {
+                return Err("the adapter closed its stdout (exited or crashed)".into());
+            }
+            let buffer = self.stdout.buffer();
+            let (taken, complete) = match buffer.iter().position(|b| *b == b'\n') {
+                Some(end) => (end + 1, true),
+                None => (buffer.len(), false),
+            };
+            line.extend_from_slice(&buffer[..taken]);
+            self.stdout.consume(taken);
+            if line.len() > driver::MAX_LINE_BYTES + 1 || (!complete && line.len() > driver::MAX_LINE_BYTES) {
+                return Err(format!("response line longer than {} bytes", driver::MAX_LINE_BYTES));
+            }
+            if complete {
+                return Ok(String::from_utf8_lossy(&line).trim_end_matches(['\n', '\r']).to_string());
+            }
+        }
+    }
+
+    /// Anything readable while no request is pending: a response out of turn (which would be
+    /// matched to the wrong request), or the end of file of an adapter that exited.
+    fn check_quiet(&mut self) -> Result<(), String> {
+        if self.stdout.buffer().is_empty() && !self.readable_within(Duration::ZERO)? {
+            return Ok(());
+        }
+        let unsolicited = match self.stdout.fill_buf() {
+            Ok([]) => return Err("the adapter closed its stdout (exited or crashed)".into()),
+            Ok(bytes) => bytes,
+            Err(e) => return Err(format!("cannot read the adapter's stdout: {e}")),
+        };
+        let shown: String = String::from_utf8_lossy(unsolicited).lines().next().unwrap_or("").chars().take(200).collect();
+        Err(format!("response out of turn (no request was pending): {shown}"))
     }
 }
 
@@ -187,12 +233,7 @@ fn with_stderr(message: String, tail: &str) -> String {
 }
 
 fn exchange(running: &mut Running, message: &Value, timeout: Duration) -> Result<String, String> {
-    // Anything already waiting was sent without a request: the adapter answered out of turn, and
-    // every later answer would be matched to the wrong request.
-    if let Ok(unsolicited) = running.lines.try_recv() {
-        let shown: String = unsolicited.unwrap_or_else(|e| e).chars().take(200).collect();
-        return Err(format!("response out of turn (no request was pending): {shown}"));
-    }
+    running.check_quiet()?;
     let mut line = serde_json::to_string(message).map_err(|e| e.to_string())?;
     line.push('\n');
     running
@@ -200,11 +241,7 @@ fn exchange(running: &mut Running, message: &Value, timeout: Duration) -> Result
         .write_all(line.as_bytes())
         .and_then(|_| running.stdin.flush())
         .map_err(|e| format!("cannot write to the adapter (it may have exited): {e}"))?;
-    match running.lines.recv_timeout(timeout) {
-        Ok(answer) => answer,
-        Err(RecvTimeoutError::Timeout) => Err(format!("no response within {} ms", timeout.as_millis())),
-        Err(RecvTimeoutError::Disconnected) => Err("the adapter's stdout reader stopped".into()),
-    }
+    running.read_line(timeout)
 }
 
 impl Adapter for ProcessAdapter {
