@@ -17,7 +17,10 @@
 //! Assist mapping (`assist.rs`, profile `assist`, issue 7); the Assist fallbacks left here answer
 //! `unsupported`.
 //! `mutate-snapshot` is a no-op by construction: the reference hands out snapshots that cannot be
-//! written through (CL-B14-3).
+//! written through (CL-B14-3). `handler-context` is the handler's `ctx` recorded at call time
+//! (CL-A04-3..6); `caller-input` encodes the caller's own input object as it is now (escapes for
+//! what JSON cannot hold, a cycle as a `ref` to its ancestor). Profile `preflight` (CL-B24): the
+//! `preflight` step calls the reference's dry-run once and keeps its reports for the expectation.
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -26,16 +29,16 @@ use std::rc::Rc;
 use reference::rcip::{
     AbortSignal, Answer, BindingSpec, BindingToken, CallId, Definition, HandlerCall, HostError,
     HostErrorName, HostObject, HostValue, InvokeRequest, ListFilter, ObjectData, OutcomeBody,
-    PolicyCall, Prototype, RcipEvent, Runtime, RuntimeOptions, Settlement, Snapshot,
-    SubscriptionId, Ticket,
+    PolicyCall, Proposal, ProposalReport, Prototype, RcipEvent, Runtime, RuntimeOptions,
+    Settlement, Snapshot, SubscriptionId, Ticket,
 };
 use serde_json::{json, Map, Value};
 
 use super::{CaseDriver, Started};
 use crate::adapter::{AdapterError, Reply};
 
-/// The reference implements the `events` profile (CL-B23).
-pub(crate) const PROFILES: &[&str] = &["events"];
+/// The reference implements the `events` (CL-B23) and `preflight` (CL-B24) profiles.
+pub(crate) const PROFILES: &[&str] = &["events", "preflight"];
 
 /// The error text of every host error the vectors plant (vectors/README.md, CL-B02-2).
 const HOST_SECRET: &str = "host-secret-7f3a";
@@ -64,6 +67,7 @@ pub(crate) fn start(setup: &Value) -> Result<Started, AdapterError> {
         snapshots: BTreeMap::new(),
         lists: BTreeMap::new(),
         subscriptions: BTreeMap::new(),
+        preflights: BTreeMap::new(),
         assist: super::assist::AssistCase::from_setup(setup)?,
     };
     Ok((Reply::Done, Some(Box::new(driver))))
@@ -200,6 +204,8 @@ fn mutations_of(settle: &Value) -> Result<Vec<(String, HostValue)>, AdapterError
 struct HandlerRecord {
     capability: String,
     record: Value,
+    /// What `ctx` carried at call time (the `handler-context` observation).
+    context: Value,
     signal: AbortSignal,
     /// The input object the handler received (settlements mutate it).
     input: HostValue,
@@ -350,6 +356,8 @@ struct RcipCase {
     snapshots: BTreeMap<String, Rc<Snapshot>>,
     lists: BTreeMap<String, Vec<Value>>,
     subscriptions: BTreeMap<String, Subscription>,
+    /// Profile `preflight`: the observation of each `preflight` step, taken when it ran.
+    preflights: BTreeMap<String, Value>,
     /// Profile `assist`: offered every step first (`assist.rs`).
     assist: super::assist::AssistCase,
 }
@@ -578,10 +586,17 @@ impl RcipCase {
                 "invocationId": call.invocation_id,
                 "semanticContext": call.semantic_context.to_json(),
             });
+            let context = json!({
+                "invocationId": call.invocation_id,
+                "requestedAt": call.requested_at,
+                "semanticContext": call.semantic_context.to_json(),
+                "signalAborted": call.signal.is_aborted(),
+            });
             let mut records = records.borrow_mut();
             records.handler_calls.push(HandlerRecord {
                 capability: call.capability_id.clone(),
                 record,
+                context,
                 signal: call.signal.clone(),
                 input: call.input.clone(),
             });
@@ -784,11 +799,56 @@ impl RcipCase {
                 self.slot(runtime)?.runtime.unsubscribe(id);
                 Ok(Reply::Done)
             }
+            "preflight" => self.preflight(index, step),
             "assist-turn" => Ok(Reply::Unsupported(
                 "Assist is not part of the reference's RCIP adapter".into(),
             )),
             other => Err(error(&format!("unknown client step '{other}'"))),
         }
+    }
+
+    /// Profile `preflight`: one dry-run; its canonical result is kept for the expectation.
+    fn preflight(&mut self, index: usize, step: &Value) -> Result<Reply, AdapterError> {
+        let name = field(step, "as")?;
+        Self::new_handle(&self.preflights, name)?;
+        let proposals = step
+            .get("proposals")
+            .and_then(Value::as_array)
+            .ok_or_else(|| error("preflight.proposals is not an array"))?
+            .iter()
+            .map(|p| {
+                Ok(Proposal {
+                    capability_id: field(p, "capability")?.to_string(),
+                    input: decode(p.get("input").ok_or_else(|| error("proposal.input"))?)?,
+                    invocation_id: p
+                        .get("invocationId")
+                        .and_then(Value::as_str)
+                        .map(str::to_string),
+                })
+            })
+            .collect::<Result<Vec<Proposal>, AdapterError>>()?;
+        let observed = match self.slot(index)?.runtime.preflight(&proposals) {
+            Err(_) => json!("rejected"),
+            Ok(reports) => Value::Array(
+                reports
+                    .iter()
+                    .map(|report| match report {
+                        ProposalReport::Ready { capability_id } => {
+                            json!({ "capabilityId": capability_id, "status": "ready" })
+                        }
+                        ProposalReport::Failed {
+                            capability_id,
+                            code,
+                            ..
+                        } => json!({
+                            "capabilityId": capability_id, "status": "failed", "code": code.as_str()
+                        }),
+                    })
+                    .collect(),
+            ),
+        };
+        self.preflights.insert(name.to_string(), observed);
+        Ok(Reply::Done)
     }
 
     // -----------------------------------------------------------------------------------------
@@ -939,6 +999,35 @@ impl RcipCase {
                     None => Value::Null,
                 }
             }
+            "handler-context" => {
+                let k = step
+                    .get("call")
+                    .and_then(Value::as_u64)
+                    .and_then(|k| usize::try_from(k).ok())
+                    .unwrap_or(0);
+                let records = self.slot(index)?.records.borrow();
+                // A call the implementation never made is observed as null.
+                match k.checked_sub(1).and_then(|i| records.handler_calls.get(i)) {
+                    Some(record) => record.context.clone(),
+                    None => Value::Null,
+                }
+            }
+            "caller-input" => {
+                let of = field(step, "of")?;
+                let input = self
+                    .ticket(of)?
+                    .input
+                    .as_ref()
+                    .ok_or_else(|| error(&format!("'{of}' is not an invocation")))?;
+                encode(input)
+            }
+            "preflight" => {
+                let of = field(step, "of")?;
+                self.preflights
+                    .get(of)
+                    .cloned()
+                    .ok_or_else(|| error(&format!("unknown preflight handle '{of}'")))?
+            }
             "snapshot" => match step.get("of").and_then(Value::as_str) {
                 Some(name) => self
                     .snapshots
@@ -1022,6 +1111,85 @@ fn canonical_outcome(outcome: &reference::rcip::Outcome) -> Value {
         }
     }
     Value::Object(object)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Values: host values into escapes (observations of caller-owned objects)
+// ---------------------------------------------------------------------------------------------
+
+/// The wire form of a host value (vectors/README.md "Values"): plain JSON as is, everything else
+/// as its escape; an object met again inside itself is a `ref` to that ancestor (a cycle), and an
+/// object with a `$value` or `$match` key is a `literal`, a null-prototype object a plain one.
+pub(crate) fn encode(value: &HostValue) -> Value {
+    encode_at(value, &mut Vec::new(), "")
+}
+
+fn encode_at(value: &HostValue, ancestors: &mut Vec<(HostObject, String)>, at: &str) -> Value {
+    match value {
+        HostValue::Undefined => json!({ "$value": "undefined" }),
+        HostValue::Null => Value::Null,
+        HostValue::Bool(b) => json!(b),
+        HostValue::Number(n) if n.is_nan() => json!({ "$value": "NaN" }),
+        HostValue::Number(n) if *n == f64::INFINITY => json!({ "$value": "Infinity" }),
+        HostValue::Number(n) if *n == f64::NEG_INFINITY => json!({ "$value": "-Infinity" }),
+        HostValue::Number(n) if *n == 0.0 && n.is_sign_negative() => json!({ "$value": "-0" }),
+        HostValue::Number(n) => reference::rcip::json_number(*n).unwrap_or(Value::Null),
+        HostValue::String(text) => json!(text),
+        HostValue::BigInt(digits) => json!({ "$value": "bigint", "digits": digits }),
+        HostValue::Symbol => json!({ "$value": "symbol" }),
+        HostValue::Function => json!({ "$value": "function" }),
+        HostValue::Object(object) => {
+            if let Some((_, pointer)) = ancestors.iter().find(|(a, _)| a.same(object)) {
+                return json!({ "$value": "ref", "to": pointer });
+            }
+            ancestors.push((object.clone(), at.to_string()));
+            let encoded = object.with(|data| match data {
+                ObjectData::Array { items } => {
+                    let sparse = items.iter().any(Option::is_none);
+                    let mut list = Vec::new();
+                    let mut present = Map::new();
+                    for (index, item) in items.iter().enumerate() {
+                        let child = format!("{at}/{index}");
+                        let encoded = item.as_ref().map(|item| encode_at(item, ancestors, &child));
+                        match encoded {
+                            Some(v) if sparse => {
+                                present.insert(index.to_string(), v);
+                            }
+                            Some(v) => list.push(v),
+                            None => {}
+                        }
+                    }
+                    if sparse {
+                        json!({ "$value": "sparse-array", "length": items.len(), "items": present })
+                    } else {
+                        Value::Array(list)
+                    }
+                }
+                ObjectData::Object { prototype, members } => {
+                    let mut fields = Map::new();
+                    for (key, member) in members {
+                        let child = format!("{at}/{}", key.replace('~', "~0").replace('/', "~1"));
+                        fields.insert(key.clone(), encode_at(member, ancestors, &child));
+                    }
+                    match prototype {
+                        // A null-prototype object is observed as a plain one, as the Node
+                        // adapter does (harness/node/README.md, "Values").
+                        Prototype::Plain | Prototype::Null
+                            if fields.contains_key("$value") || fields.contains_key("$match") =>
+                        {
+                            json!({ "$value": "literal", "object": fields })
+                        }
+                        Prototype::Plain | Prototype::Null => Value::Object(fields),
+                        Prototype::Class(class) => {
+                            json!({ "$value": "class-instance", "class": class, "fields": fields })
+                        }
+                    }
+                }
+            });
+            ancestors.pop();
+            encoded
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1252,6 +1420,23 @@ mod tests {
             Some(Ok(json!({ "$value": "NaN" })))
         );
         assert!(value.get("sparse").is_some_and(|v| !v.is_plain_json()));
+    }
+
+    #[test]
+    fn encode_is_the_inverse_of_decode_for_escapes_and_cycles() {
+        let wire = json!({
+            "n": { "$value": "NaN" }, "z": { "$value": "-0" }, "u": { "$value": "undefined" },
+            "big": { "$value": "bigint", "digits": "12" },
+            "p": { "$value": "class-instance", "class": "Point", "fields": { "x": 1 } },
+            "sparse": { "$value": "sparse-array", "length": 3, "items": { "0": 1, "2": 3 } },
+            "lit": { "$value": "literal", "object": { "$value": "x" } },
+            "a": { "self": { "$value": "ref", "to": "/a" } },
+            "plain": [1, "two", null, true]
+        });
+        let Ok(value) = decode(&wire) else {
+            panic!("decodes")
+        };
+        assert_eq!(encode(&value), wire);
     }
 
     #[test]
