@@ -23,7 +23,10 @@
 //! - In normal mode an unknown proposal is invoked and fails with `CAPABILITY_NOT_FOUND` at once
 //!   (CL-B03 lookup); in read-only mode it is rejected locally like any non-read one (CL-C05).
 
-use stateright::{Model, Property};
+// Re-exported so the translator in `suites`, which does not depend on stateright, can replay
+// paths (`actions`, `next_state`) of this model and of `ObservableTurn`.
+pub use stateright::Model;
+use stateright::Property;
 
 /// The host's mode for the turn (CL-C05).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -592,4 +595,45 @@ impl Model for AssistModel {
 
 fn entry_ended(state: &TurnState, result: EntryResult) -> bool {
     state.entries.iter().any(|e| e.result == Some(result))
+}
+
+/// The turn as its environment can drive it between two steps (the view the model-generated
+/// vectors and the differential tests walk): the same states and transitions as [`AssistModel`],
+/// minus the outside actions a caller cannot interleave. `Ready` and `BatchEnded` are left by the
+/// turn itself without waiting on anything (it starts the next entry, or calls or skips
+/// summarize, at once), so no cancellation can arrive there; and a summarize call the turn may
+/// or may not make (CL-C04-3, or after a cancellation) cannot be answered, since the caller
+/// cannot know it was made. Every path of this view is a path of `AssistModel`, so every property
+/// of the full model holds here too; it has no properties of its own.
+#[derive(Clone, Debug, Default)]
+pub struct ObservableTurn(pub AssistModel);
+
+impl ObservableTurn {
+    /// Whether a summarize call in `state` is the implementation's choice rather than owed
+    /// (CL-C04-1 owes it when an action ran in a turn that was not cancelled before it).
+    pub fn summarize_optional(state: &TurnState) -> bool {
+        !AssistModel::any_invoked(state) || state.cancelled.is_some()
+    }
+}
+
+impl Model for ObservableTurn {
+    type State = TurnState;
+    type Action = Action;
+
+    fn init_states(&self) -> Vec<Self::State> {
+        self.0.init_states()
+    }
+
+    fn actions(&self, state: &Self::State, actions: &mut Vec<Self::Action>) {
+        self.0.actions(state, actions);
+        actions.retain(|action| match action {
+            Action::Cancel => !matches!(state.phase, TurnPhase::Ready | TurnPhase::BatchEnded),
+            Action::SummarizeAnswers(_) => !Self::summarize_optional(state),
+            _ => true,
+        });
+    }
+
+    fn next_state(&self, last_state: &Self::State, action: Self::Action) -> Option<Self::State> {
+        self.0.next_state(last_state, action)
+    }
 }
