@@ -24,13 +24,20 @@
 //!   checked at `commit`.
 //! - A stale base is rejected at `begin`, which opens nothing; the base cannot go stale later
 //!   because only a commit moves the revision and one transaction is open at a time.
+//! - PRJ-RUI-TX-08 accepts the other reading for every class in `Rejection::DEFERRABLE` (a stale
+//!   base, a duplicate node, an unknown component, invalid props, a missing data parent, an absent
+//!   delete, the operation limit): found only at commit, the transaction staying open until its
+//!   closing record. `TransactionModel::deferred` selects, class by class, that reading (the
+//!   default defers nothing: the decisions above); the translator into vectors runs every
+//!   selection, so the vectors accept every reading the project allows.
 //! - A record's shape (invalid frame, invalid record, unknown operation) is judged before whether
 //!   a transaction is open.
 //! - The operation limit is checked before the operation itself.
 //! - When a commit breaks several invariants, the rejection names the first in the order of
 //!   `commit_violations`; `commit_violations` lists all of them for comparisons that accept any.
-//! - "Every structural child reference resolves" applies to every node, "the reachable graph is
-//!   acyclic" only to nodes reachable from the root (the texts' own words).
+//! - "Every structural child reference resolves" and "the reachable graph is acyclic" apply to
+//!   the nodes reachable from the root: PRJ-RUI-GRAPH-03 defines CHILD_UNRESOLVED for "a node
+//!   reachable from the root", and PRJ-RUI-GRAPH-06 keeps unreachable nodes in the graph.
 
 use stateright::{Model, Property};
 
@@ -97,6 +104,10 @@ pub struct Staging {
     /// Node ids defined by a `node` record in this transaction (CL-D02: at most once each).
     pub defined: Vec<bool>,
     pub operations: u8,
+    /// Faults of classes in `TransactionModel::deferred` found so far, in record order, each
+    /// class once: the transaction stays open and its commit is rejected (PRJ-RUI-TX-08). Always
+    /// empty when nothing is deferred.
+    pub faults: Vec<Rejection>,
 }
 
 /// One stable class per failure the texts and CL-D05 name (CL-D08). The reference defines its
@@ -148,12 +159,28 @@ impl Rejection {
         Rejection::Interrupted,
         Rejection::Superseded,
     ];
+
+    /// The classes PRJ-RUI-TX-08 lets a runtime find at the offending record or only at commit
+    /// (every failure but a gap, an invalid frame or record, an unknown operation, a superseding
+    /// begin, and the commit-time checks themselves).
+    pub const DEFERRABLE: [Rejection; 7] = [
+        Rejection::StaleBase,
+        Rejection::DuplicateNode,
+        Rejection::UnknownComponent,
+        Rejection::InvalidProps,
+        Rejection::DataParentMissing,
+        Rejection::DeleteAbsent,
+        Rejection::LimitExceeded,
+    ];
 }
 
 /// What the last delivered frame did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Event {
     Opened,
+    /// An invalid frame was quarantined (CL-D05-1); `Rejected(InvalidFrame)` follows only when it
+    /// discarded an open transaction.
+    Quarantined,
     Staged,
     Committed,
     Aborted,
@@ -236,6 +263,9 @@ pub struct TransactionModel {
     pub max_transactions: u8,
     /// The declared operation limit per transaction (CL-D04).
     pub max_operations: u8,
+    /// Classes of `Rejection::DEFERRABLE` found only at commit (PRJ-RUI-TX-08); the others fail
+    /// the transaction at the offending record.
+    pub deferred: Vec<Rejection>,
     pub fault: Option<TransactionFault>,
 }
 
@@ -245,6 +275,7 @@ impl Default for TransactionModel {
             node_ids: 2,
             max_transactions: 3,
             max_operations: 2,
+            deferred: Vec::new(),
             fault: None,
         }
     }
@@ -275,10 +306,14 @@ impl TransactionModel {
         if !defined(root) {
             violations.push(Rejection::MissingRoot);
         }
-        if graph
-            .nodes
+        let reachable = if defined(root) {
+            reachable_from(graph, root)
+        } else {
+            Vec::new()
+        };
+        if reachable
             .iter()
-            .flatten()
+            .filter_map(|id| graph.nodes[*id as usize])
             .any(|c| c.ids().any(|id| !defined(id)))
         {
             violations.push(Rejection::DanglingChild);
@@ -295,6 +330,40 @@ impl TransactionModel {
             violations.push(Rejection::Cycle);
         }
         violations
+    }
+
+    /// Every code a commit of `staging` with these fields may be rejected with (PRJ-RUI-TX-07:
+    /// any of them is accepted): the deferred faults, a wrong new revision, then the broken graph
+    /// invariants. Empty when the commit succeeds.
+    pub fn commit_failures(
+        &self,
+        staging: &Staging,
+        new_revision: NewRevision,
+        root: NodeId,
+    ) -> Vec<Rejection> {
+        let mut failures = staging.faults.clone();
+        if new_revision == NewRevision::Wrong {
+            failures.push(Rejection::WrongNewRevision);
+        }
+        failures.extend(
+            self.commit_violations(&staging.graph, root)
+                .into_iter()
+                .filter(|v| {
+                    !(*v == Rejection::Cycle
+                        && self.fault == Some(TransactionFault::SkipCycleCheck))
+                }),
+        );
+        failures
+    }
+
+    /// A fresh staging area on the committed graph.
+    fn open_staging(&self, committed: &Committed, faults: Vec<Rejection>) -> Staging {
+        Staging {
+            graph: committed.graph.clone(),
+            defined: vec![false; self.node_ids as usize],
+            operations: 0,
+            faults,
+        }
     }
 
     /// CL-D03: writes need an existing parent; deletes need an existing member.
@@ -353,16 +422,8 @@ impl TransactionModel {
                 }
             }
             Action::Commit(new_revision, root) => {
-                if new_revision == NewRevision::Wrong {
-                    return Err(Rejection::WrongNewRevision);
-                }
-                let violations = self.commit_violations(&staging.graph, root);
-                let first = violations.into_iter().find(|v| {
-                    !(*v == Rejection::Cycle
-                        && self.fault == Some(TransactionFault::SkipCycleCheck))
-                });
-                if let Some(violation) = first {
-                    return Err(violation);
+                if let Some(first) = self.commit_failures(staging, new_revision, root).first() {
+                    return Err(*first);
                 }
                 state.committed = Committed {
                     graph: staging.graph.clone(),
@@ -381,6 +442,23 @@ impl TransactionModel {
         }
         Ok(false)
     }
+}
+
+/// The defined nodes reachable from `root` (itself included when defined), in discovery order.
+fn reachable_from(graph: &Graph, root: NodeId) -> Vec<NodeId> {
+    let mut seen = Vec::new();
+    let mut stack = vec![root];
+    while let Some(id) = stack.pop() {
+        if seen.contains(&id) {
+            continue;
+        }
+        let Some(children) = graph.nodes[id as usize] else {
+            continue;
+        };
+        seen.push(id);
+        stack.extend(children.ids());
+    }
+    seen
 }
 
 /// Depth-first search from `id` over defined children: true if it meets a node on its own path.
@@ -468,11 +546,13 @@ impl Model for TransactionModel {
                 }
                 match base {
                     Base::Current => {
-                        state.open = Some(Staging {
-                            graph: state.committed.graph.clone(),
-                            defined: vec![false; self.node_ids as usize],
-                            operations: 0,
-                        });
+                        state.open = Some(self.open_staging(&state.committed, Vec::new()));
+                        events.push(Event::Opened);
+                    }
+                    // PRJ-RUI-TX-08: found at commit, the stale base opens a doomed transaction.
+                    Base::Stale if self.deferred.contains(&Rejection::StaleBase) => {
+                        state.open =
+                            Some(self.open_staging(&state.committed, vec![Rejection::StaleBase]));
                         events.push(Event::Opened);
                     }
                     Base::Stale => events.push(Event::Rejected(Rejection::StaleBase)),
@@ -480,10 +560,17 @@ impl Model for TransactionModel {
             }
             // CL-D05, CL-D07: a frame that is not a whole record is quarantined and discards
             // the open transaction; so do records of the wrong shape or with an unknown tag.
-            Action::InvalidFrame | Action::InvalidRecord | Action::UnknownOperation => {
+            // An invalid frame is only quarantined when nothing is open; an invalid record or
+            // unknown tag is rejected with the same code either way (PRJ-RUI-REC-02/03).
+            Action::InvalidFrame => {
+                events.push(Event::Quarantined);
+                if state.open.take().is_some() {
+                    events.push(Event::Rejected(Rejection::InvalidFrame));
+                }
+            }
+            Action::InvalidRecord | Action::UnknownOperation => {
                 state.open = None;
                 events.push(Event::Rejected(match action {
-                    Action::InvalidFrame => Rejection::InvalidFrame,
                     Action::InvalidRecord => Rejection::InvalidRecord,
                     _ => Rejection::UnknownOperation,
                 }));
@@ -517,6 +604,18 @@ impl Model for TransactionModel {
                     match self.apply_in_transaction(&mut state, &mut staging, action) {
                         Ok(true) => events.push(Event::Committed),
                         Ok(false) => {
+                            state.open = Some(staging);
+                            events.push(Event::Staged);
+                        }
+                        // PRJ-RUI-TX-08: a deferred class is remembered and the record staged
+                        // nothing; the commit will fail.
+                        Err(rejection)
+                            if self.deferred.contains(&rejection)
+                                && !matches!(action, Action::Commit(..)) =>
+                        {
+                            if !staging.faults.contains(&rejection) {
+                                staging.faults.push(rejection);
+                            }
                             state.open = Some(staging);
                             events.push(Event::Staged);
                         }

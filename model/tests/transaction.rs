@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{breaks, replay};
+use common::{breaks, replay, replay_from};
 use model::transaction::Action::*;
 use model::transaction::*;
 use stateright::{Checker, Model};
@@ -17,7 +17,7 @@ fn assert_checks(model: TransactionModel, unique_states: usize) {
 
 #[test]
 fn default_stream_holds_every_property() {
-    assert_checks(TransactionModel::default(), 5_215);
+    assert_checks(TransactionModel::default(), 5_272);
 }
 
 #[test]
@@ -28,7 +28,7 @@ fn three_node_ids_hold_every_property() {
             max_transactions: 2,
             ..Default::default()
         },
-        6_925,
+        8_121,
     );
 }
 
@@ -110,12 +110,113 @@ fn commit_violations_lists_every_broken_invariant() {
         data: DataDoc::Empty,
     };
     assert_eq!(
+        model.commit_violations(&graph, 0),
+        vec![Rejection::DanglingChild, Rejection::DuplicateChild]
+    );
+    // With the root missing nothing is reachable, so the dangling child is not a violation
+    // (PRJ-RUI-GRAPH-03); the duplicate child is one on any node (PRJ-RUI-GRAPH-05).
+    assert_eq!(
         model.commit_violations(&graph, 1),
+        vec![Rejection::MissingRoot, Rejection::DuplicateChild]
+    );
+}
+
+#[test]
+fn a_dangling_child_of_an_unreachable_node_commits() {
+    // PRJ-RUI-GRAPH-03: CHILD_UNRESOLVED is about nodes reachable from the root; PRJ-RUI-GRAPH-06.
+    let three = TransactionModel {
+        node_ids: 3,
+        ..Default::default()
+    };
+    let state = replay(
+        &three,
+        &[
+            Begin(Base::Current),
+            Node(0, Children::Empty),
+            Node(1, Children::One(2)),
+            Commit(NewRevision::BasePlusOne, 0),
+        ],
+    );
+    assert_eq!(state.last, vec![Event::Committed]);
+    // Made reachable, the same reference fails the commit.
+    let state = replay_from(
+        &three,
+        state,
+        &[
+            Begin(Base::Current),
+            Node(0, Children::One(1)),
+            Commit(NewRevision::BasePlusOne, 0),
+        ],
+    );
+    assert_eq!(state.last, vec![Event::Rejected(Rejection::DanglingChild)]);
+    let state = replay(
+        &TransactionModel::default(),
+        &[
+            Begin(Base::Current),
+            Node(0, Children::Empty),
+            Node(1, Children::Twice(0)),
+            Commit(NewRevision::BasePlusOne, 0),
+        ],
+    );
+    assert_eq!(state.last, vec![Event::Rejected(Rejection::DuplicateChild)]);
+}
+
+#[test]
+fn every_reading_of_when_faults_are_found_holds_every_property() {
+    // PRJ-RUI-TX-08: every deferrable class found only at commit.
+    assert_checks(
+        TransactionModel {
+            deferred: Rejection::DEFERRABLE.to_vec(),
+            ..Default::default()
+        },
+        DEFERRED_STATES,
+    );
+}
+
+/// More than the default's 5,272: a doomed transaction stays open, so its later records stage.
+const DEFERRED_STATES: usize = 28_361;
+
+#[test]
+fn a_deferred_fault_keeps_the_transaction_open_until_commit() {
+    // PRJ-RUI-TX-08: found at commit, a duplicate node lets the transaction run to its commit,
+    // which fails with any of the failures it has (PRJ-RUI-TX-07).
+    let model = TransactionModel {
+        deferred: vec![Rejection::DuplicateNode, Rejection::StaleBase],
+        ..Default::default()
+    };
+    let open = replay(
+        &model,
+        &[Begin(Base::Stale), Node(0, Children::One(1)), Node(0, Children::Empty)],
+    );
+    let staging = open.open.clone().expect("the transaction stays open");
+    assert_eq!(
+        staging.faults,
+        vec![Rejection::StaleBase, Rejection::DuplicateNode]
+    );
+    assert_eq!(
+        model.commit_failures(&staging, NewRevision::Wrong, 1),
         vec![
-            Rejection::MissingRoot,
-            Rejection::DanglingChild,
-            Rejection::DuplicateChild
+            Rejection::StaleBase,
+            Rejection::DuplicateNode,
+            Rejection::WrongNewRevision,
+            Rejection::MissingRoot
         ]
+    );
+    let state = replay_from(&model, open, &[Commit(NewRevision::BasePlusOne, 0)]);
+    assert_eq!(state.last, vec![Event::Rejected(Rejection::StaleBase)]);
+    assert_eq!(state.committed.revision, 0);
+}
+
+#[test]
+fn an_invalid_frame_discards_only_an_open_transaction() {
+    // CL-D05-1..3: quarantined either way; FRAME_INVALID only for an open transaction.
+    let model = TransactionModel::default();
+    let state = replay(&model, &[InvalidFrame]);
+    assert_eq!(state.last, vec![Event::Quarantined]);
+    let state = replay(&model, &[Begin(Base::Current), InvalidFrame]);
+    assert_eq!(
+        state.last,
+        vec![Event::Quarantined, Event::Rejected(Rejection::InvalidFrame)]
     );
 }
 
