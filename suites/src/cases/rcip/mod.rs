@@ -17,6 +17,7 @@ mod detachment;
 mod events;
 mod execution;
 mod expiry;
+mod handler_context;
 mod host_text;
 mod identifiers;
 mod isolation;
@@ -27,6 +28,7 @@ mod outcomes;
 mod output;
 mod policy;
 mod policy_race;
+mod preflight;
 mod receipts;
 mod reservation;
 mod schema_profile;
@@ -36,7 +38,8 @@ mod subscribe;
 use crate::case::Section;
 
 /// Every rcip section, in file order: definitions and schemas, discovery, host surface, the
-/// invocation lifecycle in the order of its steps, then isolation and the events profile.
+/// invocation lifecycle in the order of its steps, then isolation and the events and preflight
+/// profiles.
 pub fn sections() -> Vec<Section> {
     vec![
         definitions::section(),
@@ -61,10 +64,12 @@ pub fn sections() -> Vec<Section> {
         receipts::section(),
         abort::section(),
         execution::section(),
+        handler_context::section(),
         output::section(),
         outcomes::section(),
         host_text::section(),
         isolation::section(),
         events::section(),
+        preflight::section(),
     ]
 }

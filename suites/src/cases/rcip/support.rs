@@ -598,6 +598,51 @@ pub fn expect_signal(call: u32, aborted: bool) -> Value {
     json!({ "expect": "handler-signal", "call": call, "is": aborted })
 }
 
+/// What the `ctx` of handler call `call` carried at call time (CL-A04-3..6).
+pub fn expect_handler_context(call: u32, is: Value) -> Value {
+    json!({ "expect": "handler-context", "call": call, "is": is })
+}
+
+/// The canonical `handler-context` of a handler whose signal was not aborted at call time.
+pub fn handler_context(invocation: &str, requested_at: u64, semantic_context: Value) -> Value {
+    json!({
+        "invocationId": invocation, "requestedAt": requested_at,
+        "semanticContext": semantic_context, "signalAborted": false
+    })
+}
+
+/// The caller's own input object of invocation `of`, as it is now.
+pub fn expect_caller_input(of: &str, is: Value) -> Value {
+    json!({ "expect": "caller-input", "of": of, "is": is })
+}
+
+/// Profile `preflight`: one dry-run of `proposals` (built with [`proposal`]).
+pub fn preflight(as_: &str, proposals: Vec<Value>) -> Value {
+    json!({ "client": "preflight", "as": as_, "proposals": proposals })
+}
+
+/// One preflight proposal, optionally with an invocation id.
+pub fn proposal(capability: &str, input: Value, id: Option<&str>) -> Value {
+    match id {
+        Some(id) => json!({ "capability": capability, "input": input, "invocationId": id }),
+        None => json!({ "capability": capability, "input": input }),
+    }
+}
+
+pub fn expect_preflight(of: &str, is: Value) -> Value {
+    json!({ "expect": "preflight", "of": of, "is": is })
+}
+
+/// A preflight report: every check before policy passes.
+pub fn ready(capability: &str) -> Value {
+    json!({ "capabilityId": capability, "status": "ready" })
+}
+
+/// A preflight report: `invoke` would fail with `code` before policy.
+pub fn would_fail(capability: &str, code: &str) -> Value {
+    json!({ "capabilityId": capability, "status": "failed", "code": code })
+}
+
 /// A fresh `getSnapshot()` (no handle) or snapshot `of`.
 pub fn expect_snapshot(of: Option<&str>, is: Value) -> Value {
     match of {
