@@ -4,6 +4,8 @@
 // names; every expectation becomes the canonical observation. Every policy and handler callback is
 // the adapter's: scripted ones settle as the vector says, gated ones return a promise that only a
 // `gate` step settles. Assist (profile `assist`) is not driven: its steps answer `unsupported`.
+// Neither is `preflight` (CL-B24): section A names no 2.x API for it, so the adapter does not
+// declare the profile and its steps answer `unsupported`.
 
 import {
   AdapterError, canonical, copyStructure, fail, fromWire, setAtPointer, toWire,
@@ -33,6 +35,7 @@ const STEP_MEMBERS = {
   'client:subscribe': { required: ['as', 'listener'], optional: [] },
   'client:unsubscribe': { required: ['of'], optional: [] },
   'client:assist-turn': { required: ['as', 'mode', 'messages'], optional: ['signal'] },
+  'client:preflight': { required: ['as', 'proposals'], optional: [] },
   'gate:policy': { required: ['call', 'settle'], optional: [] },
   'gate:handler': { required: ['call', 'settle'], optional: [] },
   'gate:assist': { required: ['call', 'settle'], optional: [] },
@@ -41,6 +44,9 @@ const STEP_MEMBERS = {
   'expect:policy-calls': { required: [], optional: ['capability'] },
   'expect:handler-calls': { required: [], optional: ['capability'] },
   'expect:handler-signal': { required: ['call'], optional: [] },
+  'expect:handler-context': { required: ['call'], optional: [] },
+  'expect:caller-input': { required: ['of'], optional: [] },
+  'expect:preflight': { required: ['of'], optional: [] },
   'expect:snapshot': { required: [], optional: ['of'] },
   'expect:snapshot-relation': { required: ['a', 'b'], optional: [] },
   'expect:list': { required: ['of'], optional: [] },
@@ -308,6 +314,7 @@ export class RcipCase {
             semanticContext: toWire(ctx && ctx.semanticContext),
           },
           signal: ctx && ctx.signal,
+          context: handlerContext(ctx),
         }));
         if (handler.mode === 'gated') {
           return new Promise((resolve, reject) => rt.handlerGates.push({ resolve, reject, input, settled: false }));
@@ -450,6 +457,9 @@ export class RcipCase {
       case 'gate:assist':
       case 'expect:assist-turn':
         return unsupported('the Node adapter does not drive the Assist orchestrator (profile assist)');
+      case 'client:preflight':
+      case 'expect:preflight':
+        return unsupported('the RCIP 2.x API (CLARIFICATIONS section A) has no preflight call (profile preflight)');
       default: return observed(this.observe(key, step));
     }
   }
@@ -589,6 +599,11 @@ export class RcipCase {
         if (call === undefined) return null;
         return toWire(call.signal && call.signal.aborted);
       }
+      case 'expect:handler-context': {
+        const call = this.runtimeOf(step).handlerCalls[positiveInteger(step.call, 'handler-context call') - 1];
+        return call === undefined ? null : call.context;
+      }
+      case 'expect:caller-input': return toWire(lookup(this.inputs, handleName(step, 'of'), 'invocation'));
       case 'expect:snapshot': {
         if (step.of !== undefined) {
           const snapshot = lookup(this.snapshots, handleName(step, 'of'), 'snapshot');
@@ -653,6 +668,21 @@ export class RcipCase {
     }
     return texts.join('\n');
   }
+}
+
+/**
+ * What a handler's `ctx` carried at call time (CL-A04): `{invocationId, requestedAt,
+ * semanticContext, signalAborted}`; `signalAborted` is null when `ctx.signal` is not an AbortSignal.
+ */
+export function handlerContext(ctx) {
+  const signal = isObject(ctx) ? ctx.signal : undefined;
+  const hasSignal = typeof AbortSignal !== 'undefined' && signal instanceof AbortSignal;
+  return {
+    invocationId: toWire(ctx && ctx.invocationId),
+    requestedAt: toWire(ctx && ctx.requestedAt),
+    semanticContext: toWire(ctx && ctx.semanticContext),
+    signalAborted: hasSignal ? signal.aborted : null,
+  };
 }
 
 /** CL-A06 outcome to the canonical observation: ids, status, output or code, issues, confirmation. */

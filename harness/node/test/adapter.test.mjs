@@ -383,6 +383,46 @@ test('mutate-input changes the very input object passed to invoke', () => withDr
   assert.equal((await d.step({ client: 'mutate-input', of: 'i1', pointer: '/no/such', value: 1 })).reply, 'error');
 }));
 
+test('caller-input observes the very object passed to invoke, as it is now, with escapes', () => withDriver(async (d) => {
+  await d.startOk(setup(gatedPolicy));
+  await d.act(bind('notes.create', 'b1', gated));
+  await d.act(invoke('i1', 'notes.create', { text: 'a', n: { $value: 'NaN' } }));
+  assert.deepEqual(await d.observe({ expect: 'caller-input', of: 'i1' }), { n: { $value: 'NaN' }, text: 'a' });
+  await d.act({ client: 'mutate-input', of: 'i1', pointer: '/text', value: 'by caller' });
+  await d.act({ gate: 'policy', call: 1, settle: { return: ALLOW } });
+  await d.act({ gate: 'handler', call: 1, settle: { return: {}, mutateInput: [{ pointer: '/extra', value: 1 }] } });
+  assert.deepEqual(
+    await d.observe({ expect: 'caller-input', of: 'i1' }),
+    { extra: 1, n: { $value: 'NaN' }, text: 'by caller' },
+    'the double does not detach, so the handler\'s write shows on the caller\'s object',
+  );
+  assert.equal((await d.step({ expect: 'caller-input', of: 'nope' })).reply, 'error');
+}));
+
+test('handler-context records the ctx at call time: id, requestedAt, context, signal state', () => withDriver(async (d) => {
+  await d.startOk(setup(allowPolicy));
+  await d.act({ host: 'set-context', context: { activeScopeIds: ['notes'] } });
+  await d.act(bind('notes.list', 'b1', gated));
+  await d.act({ clock: 'advance', ms: 30 });
+  await d.act(invoke('i1', 'notes.list', {}, { signal: 's1' }));
+  const expected = { invocationId: 'i1', requestedAt: 30, semanticContext: { activeScopeIds: ['notes'] }, signalAborted: false };
+  assert.deepEqual(await d.observe({ expect: 'handler-context', call: 1 }), expected);
+  await d.act({ client: 'abort', signal: 's1' });
+  assert.deepEqual(await d.observe({ expect: 'handler-context', call: 1 }), expected, 'a call-time record');
+  assert.equal(await d.observe({ expect: 'handler-signal', call: 1 }), true);
+  assert.equal(await d.observe({ expect: 'handler-context', call: 2 }), null, 'no second handler call');
+  assert.equal((await d.step({ expect: 'handler-context', call: 0 })).reply, 'error');
+}));
+
+test('preflight is not declared and its step and expectation answer unsupported', () => withDriver(async (d) => {
+  assert.ok(!(await d.hello()).profiles.includes('preflight'));
+  await d.startOk(setup(allowPolicy));
+  const proposals = [{ capability: 'notes.list', input: {} }];
+  assert.equal((await d.step({ client: 'preflight', as: 'p1', proposals })).reply, 'unsupported');
+  assert.equal((await d.step({ expect: 'preflight', of: 'p1' })).reply, 'unsupported');
+  assert.equal((await d.step({ client: 'preflight', as: 'p1' })).reply, 'error', 'proposals are required');
+}));
+
 test('get-snapshot keeps the object; snapshot-relation compares identity and revision', () => withDriver(async (d) => {
   await d.startOk(setup(allowPolicy));
   await d.act({ client: 'get-snapshot', as: 's1' });
