@@ -273,6 +273,19 @@ fn observation(result: Value, calls: Vec<Value>) -> Value {
     json!({ "result": result, "calls": calls })
 }
 
+/// Whether a cancelled turn may still be pending: while it may wait for what was in flight at
+/// the cancellation (an invoke or resolution the vector has not settled yet, the decide answer or
+/// the host UI, which PRJ-ASSIST-CANCEL-03 only RECOMMENDS it stop waiting for, or a summarize
+/// answer no step gives). Not after a delay was cancelled (CL-C06-2: the delay ends), nor once
+/// the action in flight has settled: nothing is left to wait for.
+fn may_wait(state: &TurnState) -> bool {
+    match state.cancelled {
+        Some(CancelPoint::Delay) => false,
+        Some(CancelPoint::ActionInFlight) => matches!(state.phase, TurnPhase::Invoking | TurnPhase::Resolving),
+        _ => true,
+    }
+}
+
 /// The `assist-turn` observation the model allows in `state` (a state the turn rests in between
 /// two steps). `wait_allowed`: after a cancellation the turn may still be pending (REQUIRED
 /// checks); `false` for the RECOMMENDED check of PRJ-ASSIST-CANCEL-03.
@@ -283,7 +296,7 @@ fn turn_pattern(model: &AssistModel, state: &TurnState, strict_local: bool, wait
     let well_formed = matches!(state.decided, Some(DecideAnswer::Text | DecideAnswer::Batch(_)));
     if state.cancelled.is_some() {
         let mut ended = vec![json!("threw"), json!({ "text": any(), "outcomes": done.clone() })];
-        if wait_allowed {
+        if wait_allowed && may_wait(state) {
             ended.push(json!("pending"));
         }
         let without = observation(one_of(ended), vec![decide.clone()]);
