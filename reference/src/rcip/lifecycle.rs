@@ -37,6 +37,12 @@ use super::runtime::{
 use super::snapshot::SemanticContext;
 use super::value::HostValue;
 
+/// A request past the checks before policy: its catalog entry, the live binding, detached input.
+pub(super) type CheckedRequest = (CapabilityHandle, u64, Value);
+
+/// Why a request fails before policy: the code, and validation issues for a schema failure.
+pub(super) type RequestRejection = (ErrorCode, Option<Vec<ValidationIssue>>);
+
 /// `client.invoke({ capabilityId, input, invocationId?, signal? })`.
 #[derive(Debug, Clone)]
 pub struct InvokeRequest {
@@ -181,7 +187,7 @@ impl Runtime {
         &mut self,
         capability_id: &str,
         input: &HostValue,
-    ) -> Result<(CapabilityHandle, u64, Value), (ErrorCode, Option<Vec<ValidationIssue>>)> {
+    ) -> Result<CheckedRequest, RequestRejection> {
         let Some(capability) = self.definition.capability(capability_id) else {
             return Err((ErrorCode::CapabilityNotFound, None));
         };
