@@ -649,6 +649,17 @@ pub fn translate_path(view: &ObservableTurn, init: usize, path: &[Action], targe
     let slug = slugify(target);
     let id = format!("{SECTION}.{slug}.001");
     let mut requirements = requirements_of(target);
+    // A target that is no transition class (a random or regression path): what every transition
+    // on the path exercises.
+    if requirements.len() <= 1 {
+        let mut s = view.init_states().into_iter().nth(init)?;
+        for action in &full {
+            if let Some(class) = AssistCoverage.transition_class(&s, action) {
+                requirements.extend(requirements_of(&class));
+            }
+            s = view.next_state(&s, *action)?;
+        }
+    }
     requirements.sort();
     requirements.dedup();
     let refs: Vec<&str> = requirements.iter().map(String::as_str).collect();
@@ -867,48 +878,62 @@ const ALL_CODES: [&str; 8] = [
     "local/POLICY_DENIED",
 ];
 
-/// The requirement ids a target (transition class or `code:<code>`) exercises.
+/// The requirement ids a target (transition class or `code:<code>`) exercises: by the action
+/// kind (before `@`) and, where it matters, the context after it (mode, cancel phase).
 fn requirements_of(target: &str) -> Vec<String> {
+    let (kind, context) = target.split_once('@').unwrap_or((target, ""));
+    let read_only = context.starts_with("read-only");
     let mut ids = vec!["RCIP-PROTO-ASSIST-01"];
-    let kind = target.split('@').next().unwrap_or(target);
     let add: &[&str] = match kind {
-        k if k.starts_with("decide text") => {
-            &["RCIP-PROTO-ASSIST-03", "CL-C01-1", "CL-C01-2", "PRJ-ASSIST-MSG-01", "PRJ-ASSIST-TURN-01"]
+        "decide text" => &["RCIP-PROTO-ASSIST-03", "CL-C01-1", "CL-C01-2", "PRJ-ASSIST-MSG-01", "PRJ-ASSIST-TURN-01"],
+        k if k.starts_with("decide batch") => {
+            &["RCIP-PROTO-ASSIST-03", "CL-C01-1", "CL-C01-2", "CL-C02-1", "RCIP-PROTO-ASSIST-06"]
         }
-        k if k.starts_with("decide batch") => &["RCIP-PROTO-ASSIST-03", "CL-C01-2", "CL-C02-1", "RCIP-PROTO-ASSIST-06"],
-        k if k.starts_with("decide over") || k.starts_with("decide malformed") => &["CL-C01-4", "CL-C04-3"],
-        "start read" => &["CL-C02-1", "RCIP-PROTO-ASSIST-06", "CL-C05-1", "RCIP-PROTO-ASSIST-11"],
-        "start non read" | "start unknown" => &["RCIP-PROTO-ASSIST-12", "CL-C05-2", "PRJ-ASSIST-LOCAL-01", "CL-C02-2"],
+        "decide overboundbatch" | "decide malformed" => &["RCIP-PROTO-ASSIST-03", "CL-C01-4", "CL-C04-3"],
+        "start read" => &["CL-C02-1", "RCIP-PROTO-ASSIST-06"],
+        "start nonread" | "start unknown" if read_only => {
+            &["RCIP-PROTO-ASSIST-12", "CL-C05-2", "CL-C05-3", "PRJ-ASSIST-LOCAL-01", "CL-C04-3"]
+        }
+        // Default mode: a non-read action goes through invoke like any other (CL-C02-1); an
+        // unknown id fails the lookup (CL-B03) and that non-success stops the batch.
+        "start nonread" => &["CL-C02-1", "RCIP-PROTO-ASSIST-06"],
+        "start unknown" => &["CL-C02-1", "CL-C02-2", "RCIP-PROTO-ASSIST-07", "CL-C04-1"],
         "invoke succeeded" | "resolution succeeded" => {
             &["CL-C02-1", "RCIP-PROTO-ASSIST-06", "CL-C04-1", "RCIP-PROTO-ASSIST-04"]
         }
         "invoke failed" | "invoke denied" | "resolution failed" | "resolution denied" => {
-            &["RCIP-PROTO-ASSIST-07", "CL-C02-2"]
+            &["RCIP-PROTO-ASSIST-07", "CL-C02-2", "CL-C04-1"]
         }
-        "invoke confirmation required" => &["RCIP-PROTO-ASSIST-10", "CL-C02-3", "CL-C02-4"],
-        "host approves" => &["RCIP-PROTO-ASSIST-10", "CL-C02-3"],
-        "host declines" => &["RCIP-PROTO-ASSIST-10", "CL-C02-3", "CL-C02-2"],
-        "confirmation expires" => &["CL-C02-3", "CL-C02-4", "CL-C02-2"],
+        "invoke confirmationrequired" => &["RCIP-PROTO-ASSIST-10", "CL-C02-3", "CL-C02-4"],
+        "host approves" => &["RCIP-PROTO-ASSIST-10", "CL-C02-3", "CL-B07-3"],
+        "host declines" => &["RCIP-PROTO-ASSIST-10", "CL-C02-3", "CL-C02-2", "CL-B07-2"],
+        "confirmation expires" => &["RCIP-PROTO-ASSIST-10", "CL-C02-3", "CL-C02-4", "CL-C02-2", "CL-B08-3"],
         "delay elapses" => &["RCIP-PROTO-ASSIST-09", "CL-C03-1", "CL-C03-2", "PRJ-ASSIST-FMT-02"],
         "summarize call or skip" => &["RCIP-PROTO-ASSIST-04", "CL-C04-3", "PRJ-ASSIST-CANCEL-01"],
         "summarize call" | "summarize skip" => &["RCIP-PROTO-ASSIST-04", "CL-C04-1"],
-        k if k.starts_with("summarize answers") => &["RCIP-PROTO-ASSIST-05", "CL-C04-2", "PRJ-ASSIST-TURN-01"],
-        "cancel" => &[
-            "RCIP-PROTO-ASSIST-08",
-            "CL-C06-1",
-            "CL-C06-2",
-            "PRJ-ASSIST-CANCEL-01",
-            "PRJ-ASSIST-CANCEL-02",
-            "PRJ-ASSIST-CANCEL-03",
-        ],
+        k if k.starts_with("summarize answers") => {
+            &["RCIP-PROTO-ASSIST-04", "RCIP-PROTO-ASSIST-05", "CL-C04-2", "PRJ-ASSIST-TURN-01"]
+        }
+        "cancel" if context.ends_with("deciding") => &["RCIP-PROTO-ASSIST-08", "CL-C06-1", "PRJ-ASSIST-CANCEL-03"],
+        "cancel" if context.ends_with("invoking") || context.ends_with("resolving") => {
+            &["RCIP-PROTO-ASSIST-08", "CL-C06-1", "PRJ-ASSIST-CANCEL-01", "PRJ-ASSIST-CANCEL-02"]
+        }
+        "cancel" if context.ends_with("awaitinghost") => {
+            &["RCIP-PROTO-ASSIST-08", "CL-C06-1", "PRJ-ASSIST-CANCEL-01", "PRJ-ASSIST-CANCEL-03", "CL-B09-1"]
+        }
+        "cancel" if context.ends_with("delaying") => {
+            &["RCIP-PROTO-ASSIST-08", "CL-C06-1", "CL-C06-2", "PRJ-ASSIST-CANCEL-01"]
+        }
+        "cancel" => &["RCIP-PROTO-ASSIST-08", "CL-C06-1", "PRJ-ASSIST-CANCEL-01"],
         "code:local/POLICY_DENIED" => &["RCIP-PROTO-ASSIST-12", "CL-C05-2", "CL-C05-3"],
-        "code:denied/CONFIRMATION_DECLINED" | "code:failed/CONFIRMATION_EXPIRED" => &["CL-C02-3", "CL-C02-2"],
+        "code:denied/CONFIRMATION_DECLINED" => &["CL-C02-3", "CL-C02-2", "CL-B07-2"],
+        "code:failed/CONFIRMATION_EXPIRED" => &["CL-C02-3", "CL-C02-2", "CL-B08-3"],
         "code:cancelled-while-confirming" => &["CL-C06-1", "PRJ-ASSIST-CANCEL-03"],
         k if k.starts_with("code:") => &["CL-C02-2", "RCIP-PROTO-ASSIST-07"],
         _ => &[],
     };
     ids.extend_from_slice(add);
-    if target.contains("read-only") {
+    if read_only {
         ids.extend_from_slice(&["RCIP-PROTO-ASSIST-11", "CL-C05-1"]);
     }
     ids.into_iter().map(str::to_string).collect()
