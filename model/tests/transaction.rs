@@ -186,7 +186,11 @@ fn a_deferred_fault_keeps_the_transaction_open_until_commit() {
     };
     let open = replay(
         &model,
-        &[Begin(Base::Stale), Node(0, Children::One(1)), Node(0, Children::Empty)],
+        &[
+            Begin(Base::Stale),
+            Node(0, Children::One(1)),
+            Node(0, Children::Empty),
+        ],
     );
     let staging = open.open.clone().expect("the transaction stays open");
     assert_eq!(
