@@ -4,11 +4,12 @@
 //! `suites::cases::from_model::assist` turns each into a case whose expectations after every step
 //! are what the model's state allows, and the reference must pass it.
 //!
-//! Case count: 3,000 random paths by default, about 3 s in a debug build on the shared 2-core
-//! machine (2,000 take 1.9 s); `DIFFERENTIAL_CASES` sets another count. Path length: at most 24 choices
-//! (the first picks the mode), enough for the deepest turn of the default bound (13 steps: decide,
-//! two entries each confirmed and resolved, a delay, summarize, a cancellation) with choices to
-//! spare, since `walk` stops when the turn is over.
+//! Case count: 3,000 random paths by default, 3 to 5 s in a debug build on the shared 2-core
+//! machine depending on its load (2,000 took 1.9 to 3.1 s); `DIFFERENTIAL_CASES` sets another
+//! count (30,000 took 54 s). Path length: at most 24 choices (the first picks the mode), enough
+//! for the deepest turn of the default bound (13 steps: decide, two entries each confirmed and
+//! resolved, a delay, summarize, a cancellation) with choices to spare, since `walk` stops when
+//! the turn is over.
 
 use differential::{check, run_against_reference, schemas, Settings};
 use harness::verdict::Verdict;

@@ -64,7 +64,7 @@ const SIGNAL: &str = "s1";
 const DECIDE_TEXT: &str = "decided";
 const SUMMARY_TEXT: &str = "summarized";
 
-/// Safety limit for `cover` (the default view has a few thousand states).
+/// Safety limit for `cover` (the default view has 1,280 states).
 const MAX_STATES: usize = 200_000;
 
 fn messages() -> Value {
@@ -89,8 +89,9 @@ fn non_read_effect(i: usize) -> &'static str {
     ["destructive", "external", "write"][i % 3]
 }
 
-/// Batch positions the catalog declares: the bound N (an over-bound batch's N + 1-th entry never
-/// runs, so it reuses a declared read capability's id pattern without one).
+/// Batch positions the catalog declares: the bound N. An over-bound batch's N + 1-th entry names
+/// the undeclared `notes.read<N+1>`; nothing of that batch may run (CL-C01-4), and an
+/// implementation ignoring the bound would show its first entries as policy calls.
 fn positions(model: &AssistModel) -> usize {
     model.batch_bound as usize
 }
