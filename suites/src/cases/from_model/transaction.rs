@@ -374,19 +374,39 @@ fn replay(model: &TransactionModel, path: &[Action]) -> Run {
     run
 }
 
-/// Every reading PRJ-RUI-TX-08 allows: each subset of the deferrable classes found only at
-/// commit. The first is the model's own (nothing deferred).
-fn readings(base: &TransactionModel) -> Vec<TransactionModel> {
-    let classes = Rejection::DEFERRABLE;
+/// Every reading PRJ-RUI-TX-08 allows for `path`: each subset of the deferrable classes found only
+/// at commit. The first is the model's own (nothing deferred). Only classes that fault somewhere
+/// on the path when everything is deferred are varied: that reading keeps every transaction open
+/// longest, staging the same records in the same order as any other reading up to where that one
+/// closes, so a class it never finds is found by no reading and deferring it changes nothing.
+fn readings(base: &TransactionModel, path: &[Action]) -> Vec<TransactionModel> {
+    let with = |deferred: Vec<Rejection>| TransactionModel {
+        deferred,
+        ..base.clone()
+    };
+    let latest = with(Rejection::DEFERRABLE.to_vec());
+    let mut state = latest.initial_state();
+    let mut faulting = BTreeSet::new();
+    for action in path {
+        state = latest.step(&state, *action);
+        if let Some(staging) = &state.open {
+            faulting.extend(staging.faults.iter().copied());
+        }
+    }
+    let classes: Vec<Rejection> = Rejection::DEFERRABLE
+        .into_iter()
+        .filter(|r| faulting.contains(r))
+        .collect();
     (0u32..(1 << classes.len()))
-        .map(|mask| TransactionModel {
-            deferred: classes
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| mask >> i & 1 == 1)
-                .map(|(_, r)| *r)
-                .collect(),
-            ..base.clone()
+        .map(|mask| {
+            with(
+                classes
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| mask >> i & 1 == 1)
+                    .map(|(_, r)| *r)
+                    .collect(),
+            )
         })
         .collect()
 }
@@ -625,7 +645,10 @@ pub fn case_for(
 ) -> Case {
     let mut path = path.to_vec();
     path.extend(finish(&end_state(model, &path)));
-    let runs: Vec<Run> = readings(model).iter().map(|m| replay(m, &path)).collect();
+    let runs: Vec<Run> = readings(model, &path)
+        .iter()
+        .map(|m| replay(m, &path))
+        .collect();
     let reference = &runs[0];
     for run in &runs[1..] {
         for (a, b) in run.states.iter().zip(&reference.states) {
