@@ -163,7 +163,8 @@ fn a_delay_holds_the_next_action_until_its_time() {
         false,
     );
     let clocks: Vec<u64> = steps_where(&case, "clock", "advance").iter().filter_map(|s| s["ms"].as_u64()).collect();
-    assert_eq!(clocks, vec![99, 1]);
+    // The last step lets 10 s pass with nothing due: the owed summarize call stays unanswered.
+    assert_eq!(clocks, vec![99, 1, 10_000]);
     let position = |pred: &dyn Fn(&Value) -> bool| case.steps.iter().position(pred).expect("step");
     let first_clock = position(&|s| s["ms"] == 99);
     let second_clock = position(&|s| s["ms"] == 1);
@@ -177,7 +178,15 @@ fn a_delay_holds_the_next_action_until_its_time() {
         .find(|s| s["expect"] == "policy-calls")
         .expect("a policy check after the delay");
     assert_eq!(policy_after["is"][1]["capabilityId"], "notes.read2");
-    // The path ends with both actions done: the owed summarize call is pending, no clock step.
+    // The path ends with both actions done: the owed summarize call is pending at once, no clock
+    // step needed, and no third action or second summarize call appears while time passes.
+    assert_eq!(last_expect(&case, "policy-calls").as_array().map(Vec::len), Some(2));
+    let wait = position(&|s| s["ms"] == 10_000);
+    let before_wait = case.steps[second_clock..wait]
+        .iter()
+        .rfind(|s| s["expect"] == "assist-turn")
+        .expect("a turn check before the wait");
+    assert_eq!(before_wait["is"]["calls"][1]["phase"], "summarize", "CL-C03-2: the last delay is not waited");
     let turn = last_expect(&case, "assist-turn");
     assert_eq!(turn["result"], "pending");
     assert_eq!(turn["calls"][1]["phase"], "summarize");

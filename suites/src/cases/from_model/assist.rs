@@ -61,6 +61,10 @@ const DELAYS: [(&str, u64); 3] = [("short", 100), ("medium", 200), ("long", 300)
 const TURN: &str = "t1";
 const SIGNAL: &str = "s1";
 
+/// How far the clock moves at the end of a case whose model state has nothing due: past every
+/// delay and confirmation TTL of the setup.
+const QUIET_MS: u64 = 10_000;
+
 const DECIDE_TEXT: &str = "decided";
 const SUMMARY_TEXT: &str = "summarized";
 
@@ -645,6 +649,15 @@ pub fn translate_path(view: &ObservableTurn, init: usize, path: &[Action], targe
         }
     }
     if owe_expectations {
+        steps.extend(expectations(model, &state));
+    }
+    // Time passing is an outside action only while a delay runs or a confirmation waits; anywhere
+    // else the model has nothing due, so a long wait must change nothing: no action starts after
+    // a cancelled delay (CL-C06-1/2), the turn takes no further step by itself.
+    let clock_driven =
+        state.cancelled.is_none() && matches!(state.phase, TurnPhase::Delaying | TurnPhase::AwaitingHost);
+    if !clock_driven {
+        steps.push(json!({ "clock": "advance", "ms": QUIET_MS, "note": "model: nothing is due; time passes" }));
         steps.extend(expectations(model, &state));
     }
     let slug = slugify(target);
