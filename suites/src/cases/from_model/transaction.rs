@@ -355,6 +355,14 @@ fn replay(model: &TransactionModel, path: &[Action]) -> Run {
                             );
                             Result_::Rejected(accepted)
                         }
+                        // The record that passes the operation limit may itself be faulty:
+                        // both are found at that record, and the texts do not order them, so
+                        // either code is accepted (the model checks the limit first).
+                        _ if r == Rejection::LimitExceeded => {
+                            let mut codes = BTreeSet::from([code(r)]);
+                            codes.extend(own_fault(model, &before, action).map(code));
+                            Result_::Rejected(codes)
+                        }
                         _ => rejected(r),
                     };
                     finish(&mut logs, &open_id, result);
@@ -372,6 +380,18 @@ fn replay(model: &TransactionModel, path: &[Action]) -> Run {
         run.logs.push(logs.clone());
     }
     run
+}
+
+/// The fault `action` shows by itself in `before`, ignoring the operation limit, when this reading
+/// finds it at the record.
+fn own_fault(model: &TransactionModel, before: &StreamState, action: Action) -> Option<Rejection> {
+    let mut unlimited = before.clone();
+    unlimited.open.as_mut()?.operations = 0;
+    let after = model.step(&unlimited, action);
+    after.last.iter().find_map(|event| match event {
+        Event::Rejected(r) if *r != Rejection::LimitExceeded => Some(*r),
+        _ => None,
+    })
 }
 
 /// Every reading PRJ-RUI-TX-08 allows for `path`: each subset of the deferrable classes found only
