@@ -22,17 +22,26 @@
 //! batch carries a symbolic delay, the last one too (never waited, CL-C03-2). After every step
 //! the case expects what the model's state says: the turn (`assist-turn`: result and callback
 //! calls), the policy and handler calls (nothing starts after a non-success or a cancellation,
-//! nothing is invoked for a local rejection) and the outcome of each host-UI resolution.
+//! nothing is invoked for a local rejection) and the outcome of each host-UI resolution; a case
+//! whose last state has nothing due then lets 10 s pass and checks all of it again.
 //!
 //! Readings where the texts leave room, and so the expectations accept every one: after a
-//! cancellation the turn may settle (with a result or by throwing), stay pending, or still make
-//! its one summarize call (PRJ-ASSIST-CANCEL-01); the action in flight at the cancellation may
+//! cancellation the turn may settle (with a result or by throwing), stay pending while what it
+//! waited on is unsettled (never after a cancelled delay: CL-C06-2 ends it), or still make its
+//! one summarize call (PRJ-ASSIST-CANCEL-01); the action in flight at the cancellation may
 //! be aborted (its outcome `EXECUTION_ABORTED`, no handler call) or finish, and the turn may
 //! record its outcome or not (PRJ-ASSIST-CANCEL-02); stopping the wait for a decide answer or a
 //! pending confirmation at once is checked as RECOMMENDED (PRJ-ASSIST-CANCEL-03); a local
 //! rejection is any non-success in the REQUIRED checks and denied `POLICY_DENIED` in a
 //! RECOMMENDED one (CL-C05-3); an over-bound or malformed decision may end the turn either way
-//! (only PRJ-ASSIST-TURN-01's well-formed decisions owe a result).
+//! (only PRJ-ASSIST-TURN-01's well-formed decisions owe a result). The model's reading kept: an
+//! unknown id in default mode goes through `invoke` (failed `CAPABILITY_NOT_FOUND`), so an action
+//! "ran" and summarize is owed (CL-C04-1).
+//!
+//! Coverage: `transition_class` never answers `None`. The transitions no vector can express
+//! (a cancellation in the transient `Ready` and `BatchEnded` phases; an answer to a summarize
+//! call the implementation may not have made) are not in `ObservableTurn`, so `cover` neither
+//! counts them nor routes a path through them: 1,280 of the model's 2,558 states stay reachable.
 
 use std::collections::BTreeSet;
 
