@@ -13,7 +13,8 @@ use model::transaction::Action::*;
 use model::transaction::{Base, Children, NewRevision};
 use serde_json::{json, Value};
 use suites::case::Case;
-use suites::cases::from_model::transaction::{case_for, generated, model};
+use suites::cases::from_model::transaction::{case_for, generated, model, regression_cases};
+use suites::cases::from_model::Regression;
 use suites::register::Register;
 use suites::vector_schema::VectorSchemas;
 
@@ -299,4 +300,32 @@ fn an_invalid_frame_discards_the_open_transaction() {
             { "frame": 3, "code": "RECORD_OUTSIDE_TRANSACTION" }
         ])
     );
+}
+
+#[test]
+fn a_committed_regression_becomes_a_proptest_case() {
+    // The shrunk choices of the injected-bug demonstration (a commit without the revision
+    // check): begin, node n0, a commit with newRevision 2, then the closing commit.
+    let regression = Regression {
+        seed: "0x5eed0005".into(),
+        choices: vec![0, 451_674_444, 2_120_928_869, 3_410_307_731],
+        note: "hand".into(),
+    };
+    let cases = regression_cases(&[regression]);
+    assert_eq!(cases.len(), 1);
+    let case = &cases[0];
+    assert!(
+        case.id.starts_with("rui.model-transaction.regression-"),
+        "{}",
+        case.id
+    );
+    let provenance = case.provenance.as_ref().unwrap();
+    assert_eq!(provenance.kind, "proptest");
+    assert_eq!(provenance.seed.as_deref(), Some("0x5eed0005"));
+    assert_eq!(lines(case)[2], json!(["commit", 2, 2, "n0"]));
+    assert_eq!(
+        last(case, "transactions"),
+        &json!([{ "transactionId": "t1", "result": "rejected", "code": "REVISION_MISMATCH" }])
+    );
+    assert_eq!(last(case, "revision"), &json!(0));
 }

@@ -650,10 +650,18 @@ fn slug(text: &str) -> String {
 fn describe(target: &str) -> String {
     let text = match target.strip_prefix("code:") {
         Some(code) => format!("model path reaching {code}"),
+        None if target == DIFFERENTIAL => "random model path (differential test)".to_string(),
+        None if target == REGRESSION => {
+            "shrunk differential failure (committed regression)".to_string()
+        }
         None => format!("model transition {}", target.replace('@', " in ")),
     };
     text.chars().take(70).collect()
 }
+
+/// The targets of paths that the visitor did not choose.
+const DIFFERENTIAL: &str = "differential";
+const REGRESSION: &str = "differential regression";
 
 /// The case for one model path: `path` is completed with `finish`; `slug_text` names it.
 pub fn case_for(
@@ -777,7 +785,7 @@ pub fn translate(init: usize, path: &[Action]) -> Option<Case> {
     Some(case_for(
         &model(),
         path,
-        "differential",
+        DIFFERENTIAL,
         "differential",
         ("proptest", None),
     ))
@@ -949,7 +957,7 @@ pub fn regression_cases(regressions: &[Regression]) -> Vec<Case> {
             Some(case_for(
                 &model,
                 &path,
-                "differential regression",
+                REGRESSION,
                 &name,
                 ("proptest", Some(regression.seed.clone())),
             ))
