@@ -23,10 +23,7 @@
 //! - In normal mode an unknown proposal is invoked and fails with `CAPABILITY_NOT_FOUND` at once
 //!   (CL-B03 lookup); in read-only mode it is rejected locally like any non-read one (CL-C05).
 
-// Re-exported so the translator in `suites`, which does not depend on stateright, can replay
-// paths (`actions`, `next_state`) of this model and of `ObservableTurn`.
-pub use stateright::Model;
-use stateright::Property;
+use stateright::{Model, Property};
 
 /// The host's mode for the turn (CL-C05).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -10,3 +10,7 @@ pub mod check;
 pub mod invocation;
 pub mod transaction;
 pub mod visit;
+
+/// Re-exported so callers (the vector translators in `suites`) name the `Model` trait of the very
+/// stateright version the models implement.
+pub use stateright;

@@ -200,7 +200,7 @@ fn a_cancellation_between_the_answer_and_the_first_start_is_not_translated() {
     let path = [Decide(DecideAnswer::Batch(1)), Cancel];
     assert!(translate(0, &path).is_none());
     // The full model does allow it (it over-approximates the interleavings).
-    use model::assist::Model;
+    use model::stateright::Model;
     let full = AssistModel::default();
     let state = full.init_states().remove(0);
     let ready = full.next_state(&state, Decide(DecideAnswer::Batch(1))).expect("decided");

@@ -19,7 +19,7 @@
 use std::collections::BTreeMap;
 
 use reference::rcip::assist::{
-    AssistConfig, Assistant, CallbackAnswer, CallbackId, CallbackView, DelayAmounts, Mode, TurnEnd, TurnId, TurnRequest,
+    AssistConfig, AssistGateError, Assistant, CallbackAnswer, CallbackId, CallbackView, DelayAmounts, Mode, TurnEnd, TurnId, TurnRequest,
 };
 use reference::rcip::{AbortSignal, HostError, Outcome, OutcomeBody, Runtime, Ticket};
 use serde_json::{json, Map, Value};
@@ -93,14 +93,12 @@ impl AssistCase {
             return Ok(Some(Reply::Done));
         }
         if step.get("gate").and_then(Value::as_str) == Some("assist") {
-            self.gate(step, main)?;
-            return Ok(Some(Reply::Done));
+            return self.gate(step, main).map(Some);
         }
         if step.get("host").and_then(Value::as_str) == Some("resolve-confirmation")
             && step.pointer("/confirmation/turn").is_some()
         {
-            self.resolve(step, main)?;
-            return Ok(Some(Reply::Done));
+            return self.resolve(step, main).map(Some);
         }
         if step.get("expect").and_then(Value::as_str) == Some("assist-turn") {
             return Ok(Some(Reply::Observed(self.observe(step)?)));
@@ -145,19 +143,26 @@ impl AssistCase {
         Ok(())
     }
 
-    fn gate(&mut self, step: &Value, runtime: &mut Runtime) -> Result<(), AdapterError> {
+    /// Settles a decision-callback call. A call the implementation never made is `Threw` (as for
+    /// the RCIP gates): the implementation behaved otherwise than the vector expects, which is a
+    /// verdict about it, not a broken adapter.
+    fn gate(&mut self, step: &Value, runtime: &mut Runtime) -> Result<Reply, AdapterError> {
         let k = step
             .get("call")
             .and_then(Value::as_u64)
             .filter(|k| *k >= 1)
             .ok_or_else(|| error("gate.call is not a positive integer"))?;
         let answer = answer_of(step.get("settle").ok_or_else(|| error("gate.settle is missing"))?)?;
-        self.assistant
-            .settle_callback(runtime, CallbackId(k - 1), answer)
-            .map_err(|e| error(&format!("gate assist call {k}: {e:?}")))
+        match self.assistant.settle_callback(runtime, CallbackId(k - 1), answer) {
+            Ok(()) => Ok(Reply::Done),
+            Err(AssistGateError::UnknownCall) => Ok(Reply::Threw),
+            Err(e) => Err(error(&format!("gate assist call {k}: {e:?}"))),
+        }
     }
 
-    fn resolve(&mut self, step: &Value, runtime: &mut Runtime) -> Result<(), AdapterError> {
+    /// The host UI resolves a turn action's confirmation. An action that never asked for one is
+    /// `Threw`, like an unmade gate call.
+    fn resolve(&mut self, step: &Value, runtime: &mut Runtime) -> Result<Reply, AdapterError> {
         let turn = self.turn_id(step.pointer("/confirmation/turn").and_then(Value::as_str).unwrap_or_default())?;
         let action = step
             .pointer("/confirmation/action")
@@ -169,12 +174,13 @@ impl AssistCase {
         if self.resolutions.contains_key(name) {
             return Err(error(&format!("resolution handle '{name}' is used twice")));
         }
-        let ticket = self
-            .assistant
-            .resolve_confirmation(runtime, turn, action, approved)
-            .map_err(|e| error(&format!("resolve action {action}: {e:?}")))?;
+        let ticket = match self.assistant.resolve_confirmation(runtime, turn, action, approved) {
+            Ok(ticket) => ticket,
+            Err(AssistGateError::NoConfirmation) => return Ok(Reply::Threw),
+            Err(e) => return Err(error(&format!("resolve action {action}: {e:?}"))),
+        };
         self.resolutions.insert(name.to_string(), ticket);
-        Ok(())
+        Ok(Reply::Done)
     }
 
     /// Every runtime moves together (one virtual clock per case), stopping at each pause's end.

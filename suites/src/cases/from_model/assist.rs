@@ -46,9 +46,10 @@
 use std::collections::BTreeSet;
 
 use model::assist::{
-    Action, AssistModel, CancelPoint, DecideAnswer, EntryResult, InvokeResult, Mode, Model, ObservableTurn, Proposal,
+    Action, AssistModel, CancelPoint, DecideAnswer, EntryResult, InvokeResult, Mode, ObservableTurn, Proposal,
     ResolutionResult, SummarizeAnswer, TurnPhase, TurnState,
 };
+use model::stateright::Model;
 use model::visit::{cover, walk, Coverage};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
