@@ -124,8 +124,8 @@ where
         model.actions(&nodes[index].state, &mut actions);
         for action in actions.drain(..) {
             if let Some(class) = coverage.transition_class(&nodes[index].state, &action) {
-                if !class_at.contains_key(&class) {
-                    class_at.insert(class, (order, index, action.clone()));
+                if let std::collections::btree_map::Entry::Vacant(slot) = class_at.entry(class) {
+                    slot.insert((order, index, action.clone()));
                     order += 1;
                 }
             }
@@ -171,8 +171,8 @@ where
             codes.extend(coverage.codes(&state));
         }
     };
-    let mut by_discovery: Vec<(&String, &(usize, usize, M::Action))> = class_at.iter().collect();
-    by_discovery.sort_by_key(|(_, (order, _, _))| *order);
+    let mut by_discovery: Vec<_> = class_at.iter().collect();
+    by_discovery.sort_by_key(|(_, (order, _, _)): &(&String, &(usize, usize, M::Action))| *order);
     let targets = by_discovery
         .into_iter()
         .map(|(class, (_, index, action))| (class.clone(), *index, Some(action.clone())))
