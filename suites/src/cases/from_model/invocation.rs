@@ -1,8 +1,1342 @@
-//! Vectors from the `invocation` model (`model::invocation`): translation of its paths into cases. Not
-//! written yet: `generated` returns nothing until the translator lands (issue 5).
+//! Vectors from the `invocation` model (`model::invocation`, CL-B01..B12, RCIP-LIFE "Asynchronous
+//! policy and confirmation" and "Cancellation and effects", RCIP-PROTO "Invocation lifecycle"):
+//! the translator that turns one model path into a case of section `rcip.model-invocation`, the
+//! coverage classification `model::visit::cover` walks with, and the configurations the
+//! differential test draws from.
+//!
+//! Translation. Every model action becomes the step(s) that cause it (`invoke` with its own abort
+//! signal, a `gate` settling the policy or handler call the action names, `resolve-confirmation`,
+//! a clock `advance` of one tick, host `bind`/`unbind`/`set-context`/`set-availability`); after
+//! each, the case expects what the model's state says: every invocation and resolution not yet
+//! seen settled (its canonical outcome, or `pending`), the policy and handler call records so far,
+//! and the signal of every running handler. The expectations come from the model state, never
+//! from the reference.
+//!
+//! Where the spec leaves room and the model picks one reading (model/README.md "Modelling
+//! decisions"), the expectation accepts every reading (`one-of`), and a RECOMMENDED check names the
+//! recommended one where there is one:
+//! - the id check (CL-B04) may come before or after the CL-B03 checks, so a reserved id with a
+//!   failing catalog, binding, availability or input check may give either code;
+//! - an already-aborted signal is RECOMMENDED after the four CL-B03 checks (CL-B03-2), so
+//!   `EXECUTION_ABORTED` is also accepted in their place (RECOMMENDED check: their code);
+//! - the CL-B05 rechecks may run only before the handler (after an `allow`), so a `deny`, `throw` or
+//!   `confirm` racing a changed fact may give the decision's own outcome; a `confirm` would then
+//!   leave a pending confirmation, so the case declines "the confirmation of" that invocation at
+//!   once (either `CONFIRMATION_NOT_FOUND` or `CONFIRMATION_DECLINED`), which brings both readings
+//!   back to the same state;
+//! - several changed facts: any of their codes, RECOMMENDED the CL-B05-3 precedence;
+//! - approval after an unbind: `POLICY_DENIED` or `CAPABILITY_UNBOUND` (PRJ-RCIP-CONF-01); a
+//!   changed binding or context and lost availability at approval: either code (CL-B07 orders
+//!   neither against availability);
+//! - an invalid output after an abort: `OUTPUT_INVALID` or `EXECUTION_ABORTED` (CL-B11 speaks of
+//!   returns and throws only);
+//! - a second resolution of a returned receipt: RECOMMENDED `CONFIRMATION_NOT_FOUND`, else the
+//!   receipt's code again (CL-B10-3);
+//! - `expiresAt` from the invoke or from the confirm decision (PRJ-RCIP-CONF-04).
+//!
+//! Two readings make the futures differ, so a case stops (before the action) where they would
+//! part: a context changed and changed back before a recheck (CL-B06 by value at the check, or
+//! any effective change), and a clock tick while a confirmation whose TTL could run from an
+//! earlier invoke is pending. Neither happens at the generation configuration (one host event;
+//! a shared id admits one invocation in flight, so no tick falls between an invoke and its
+//! decision); the differential configurations reach them and then compare the prefix.
+//!
+//! Receipts: the reference keeps 256 (CL-B10, RCIP-LIFE-CONF-07). Every configuration here has at
+//! most three confirmations and a receipt bound of 256, so no receipt is ever evicted, in the
+//! model or in any implementation; eviction stays with the hand-written `rcip.receipts` vectors
+//! (256 retained, the 257th evicts the oldest). Padding with 254 filler receipts would not emulate
+//! a bound of 2: the fillers are older, so they, not the modelled receipts, would be evicted first.
+//!
+//! Time: a model tick is an `advance` of 1000 ms and the TTL is `ttl_ticks * 1000 - 500` ms, so a
+//! confirmation lives through `ttl_ticks - 1` ticks and expires at the next, and no tick lands on
+//! `expiresAt` (CL-B08-4).
 
-use super::Generated;
+use std::collections::{BTreeMap, BTreeSet};
+
+use model::invocation::{
+    Action, Code, Confirmation, ContextComparison, Decision, HandlerResult, IdAssignment,
+    Invocation, InvocationModel, Outcome, Pass, Phase, ReceiptFate, ReceiptKind, Request,
+    RuntimeState, SemanticContext, Slot,
+};
+use model::visit::{cover, walk, Coverage};
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+
+use super::{load_regressions, regressions_dir, Generated};
+use crate::case::{Case, Provenance, Section, Strictness};
+use crate::pattern::{any, of_type, one_of, subset};
+
+/// The section every model-invocation case belongs to.
+pub const SECTION: &str = "rcip.model-invocation";
+/// Virtual milliseconds per model tick.
+pub const TICK_MS: u64 = 1000;
+/// The capability every undeclared-capability request names.
+pub const UNDECLARED: &str = "tasks.missing";
+/// A guard on the generation walk (the default configuration has 51,383 states).
+const MAX_STATES: usize = 2_000_000;
+
+/// The configuration the generated vectors are walked at: the model's default (two requests
+/// sharing one id, one capability, one host event, TTL one tick, every decision and handler
+/// result, request faults) with the receipt bound of CL-B10. It reaches every CL-B01 code.
+pub fn generation_model() -> InvocationModel {
+    InvocationModel { receipt_bound: 256, ..InvocationModel::default() }
+}
+
+/// The configurations the differential test draws from (the first choice picks one): the
+/// generation configuration; distinct ids over two capabilities with two host events and two
+/// ticks (a tick between an invoke and its decision, rebinding and context races on both
+/// capabilities); three requests sharing an id with a two-tick TTL and context compared as "any
+/// effective change" (the other CL-B06 reading).
+pub fn differential_models() -> Vec<InvocationModel> {
+    vec![
+        generation_model(),
+        InvocationModel {
+            ids: IdAssignment::Distinct,
+            capabilities: 2,
+            host_events: 2,
+            max_ticks: 2,
+            ..generation_model()
+        },
+        InvocationModel {
+            invocations: 3,
+            host_events: 2,
+            ttl_ticks: 2,
+            max_ticks: 2,
+            context_comparison: ContextComparison::AnyEffectiveChange,
+            ..generation_model()
+        },
+    ]
+}
+
+/// A short description of a configuration, for provenance.
+pub fn describe_model(model: &InvocationModel) -> String {
+    format!(
+        "model::invocation ({} requests, {} id, {} capabilit{}, {} host event{}, TTL {} tick{}, {} tick{} at most, receipts {}, context {})",
+        model.invocations,
+        match model.ids {
+            IdAssignment::Shared => "shared",
+            IdAssignment::Distinct => "distinct",
+        },
+        model.capabilities,
+        if model.capabilities == 1 { "y" } else { "ies" },
+        model.host_events,
+        if model.host_events == 1 { "" } else { "s" },
+        model.ttl_ticks,
+        if model.ttl_ticks == 1 { "" } else { "s" },
+        model.max_ticks,
+        if model.max_ticks == 1 { "" } else { "s" },
+        model.receipt_bound,
+        match model.context_comparison {
+            ContextComparison::ByValue => "by value",
+            ContextComparison::AnyEffectiveChange => "any change",
+        },
+    )
+}
+
+// ---------------------------------------------------------------------------------------------
+// The vocabulary a path is written in
+// ---------------------------------------------------------------------------------------------
+
+/// Capability `index` of the definition.
+pub fn capability_id(index: usize) -> String {
+    match index {
+        0 => "tasks.purge".to_string(),
+        1 => "tasks.archive".to_string(),
+        n => format!("tasks.extra{n}"),
+    }
+}
+
+/// The invocation id slot `slot` passes (one for every slot when ids are shared).
+pub fn invocation_id(model: &InvocationModel, slot: Slot) -> String {
+    match model.ids {
+        IdAssignment::Shared => "inv".to_string(),
+        IdAssignment::Distinct => format!("inv-{slot}"),
+    }
+}
+
+fn ttl_ms(model: &InvocationModel) -> u64 {
+    u64::from(model.ttl_ticks) * TICK_MS - TICK_MS / 2
+}
+
+fn context_value(context: SemanticContext) -> Value {
+    match context {
+        SemanticContext::Initial => json!({ "activeScopeIds": ["tasks"] }),
+        SemanticContext::Other => json!({ "activeScopeIds": ["archive"] }),
+    }
+}
+
+/// The context as a call record shows it: the active scopes; a `primaryScopeId` member, if an
+/// implementation writes one, is not constrained (none is ever set).
+fn context_pattern(context: SemanticContext) -> Value {
+    subset(context_value(context))
+}
+
+fn valid_input(slot: Slot) -> Value {
+    json!({ "text": format!("t{slot}") })
+}
+
+fn invalid_input() -> Value {
+    json!({ "text": 7 })
+}
+
+fn valid_output() -> Value {
+    json!({ "done": true })
+}
+
+fn invalid_output() -> Value {
+    json!({ "done": "yes" })
+}
+
+/// The application definition: two scopes (the two context values) and `capabilities`
+/// destructive capabilities without scopes (relevance plays no part, RCIP-LIFE "Scope relevance
+/// is not authorization"), each taking `{text: string}` and returning `{done: boolean}`.
+fn definition(model: &InvocationModel) -> Value {
+    let capabilities: Vec<Value> = (0..model.capabilities)
+        .map(|c| {
+            json!({
+                "id": capability_id(c),
+                "title": format!("Capability {c}"),
+                "description": "A destructive task the model invokes",
+                "scopeIds": [],
+                "effect": "destructive",
+                "inputSchema": {
+                    "type": "object",
+                    "properties": { "text": { "type": "string" } },
+                    "required": ["text"],
+                    "additionalProperties": false
+                },
+                "outputSchema": {
+                    "type": "object",
+                    "properties": { "done": { "type": "boolean" } },
+                    "required": ["done"],
+                    "additionalProperties": false
+                }
+            })
+        })
+        .collect();
+    json!({
+        "protocolVersion": "1.0",
+        "application": { "id": "tasks", "name": "Tasks", "description": "The invocation model's application" },
+        "scopes": [
+            { "id": "tasks", "title": "Tasks", "description": "The tasks area" },
+            { "id": "archive", "title": "Archive", "description": "The archive area" }
+        ],
+        "capabilities": capabilities
+    })
+}
+
+fn setup(model: &InvocationModel) -> Value {
+    json!({
+        "definition": definition(model),
+        "options": { "policy": { "mode": "gated" }, "confirmationTtlMs": ttl_ms(model) }
+    })
+}
+
+fn binding_handle(capability: usize, identity: u8) -> String {
+    format!("b{capability}-{identity}")
+}
+
+fn availability(available: bool) -> Value {
+    if available {
+        json!({ "available": true })
+    } else {
+        json!({ "available": false, "reason": "Offline", "reasonCode": "offline" })
+    }
+}
+
+fn bind_step(capability: usize, identity: u8, available: bool) -> Value {
+    json!({
+        "host": "bind", "capability": capability_id(capability), "as": binding_handle(capability, identity),
+        "handler": { "mode": "gated" }, "availability": availability(available)
+    })
+}
+
+fn decision_settle(decision: Decision) -> Value {
+    match decision {
+        Decision::Allow => json!({ "return": { "decision": "allow" } }),
+        Decision::Deny => json!({ "return": { "decision": "deny", "reason": "not now" } }),
+        Decision::Confirm => json!({ "return": { "decision": "confirm", "reason": "destructive" } }),
+        Decision::Throw => json!({ "throw": "error" }),
+    }
+}
+
+fn handler_settle(result: HandlerResult) -> Value {
+    match result {
+        HandlerResult::Output => json!({ "return": valid_output() }),
+        HandlerResult::InvalidOutput => json!({ "return": invalid_output() }),
+        HandlerResult::Throw => json!({ "throw": "error" }),
+    }
+}
+
+fn with(mut step: Value, key: &str, value: Value) -> Value {
+    if let Some(object) = step.as_object_mut() {
+        object.insert(key.to_string(), value);
+    }
+    step
+}
+
+fn expect_outcome(of: &str, is: Value) -> Value {
+    json!({ "expect": "outcome", "of": of, "is": is })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Outcomes and the readings they allow
+// ---------------------------------------------------------------------------------------------
+
+/// One allowed outcome, before the ids are attached.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Shape {
+    Succeeded,
+    /// `confirmation_required` expiring at one of these instants.
+    Confirmation(Vec<u64>),
+    Error(Code),
+}
+
+/// The ids an outcome carries: concrete, or any string (PRJ-RCIP-OUT-01: resolutions that find a
+/// receipt or nothing).
+#[derive(Clone, Debug)]
+struct Ids {
+    invocation: Value,
+    capability: Value,
+}
+
+impl Ids {
+    fn of(invocation: String, capability: String) -> Ids {
+        Ids { invocation: json!(invocation), capability: json!(capability) }
+    }
+
+    fn anonymous() -> Ids {
+        Ids { invocation: of_type("string"), capability: of_type("string") }
+    }
+}
+
+fn render(shape: &Shape, ids: &Ids) -> Value {
+    match shape {
+        Shape::Succeeded => json!({
+            "status": "succeeded", "invocationId": ids.invocation, "capabilityId": ids.capability,
+            "output": valid_output()
+        }),
+        Shape::Confirmation(instants) => {
+            let expires = match instants.as_slice() {
+                [one] => json!(one),
+                many => one_of(many.iter().map(|t| json!(t))),
+            };
+            json!({
+                "status": "confirmation_required", "invocationId": ids.invocation, "capabilityId": ids.capability,
+                "confirmation": { "id": of_type("string"), "effect": "destructive", "expiresAt": expires }
+            })
+        }
+        Shape::Error(code) => {
+            let status = match code.status() {
+                model::invocation::Status::Denied => "denied",
+                _ => "failed",
+            };
+            json!({
+                "status": status, "invocationId": ids.invocation, "capabilityId": ids.capability,
+                "code": code.as_str(), "validationIssues": any()
+            })
+        }
+    }
+}
+
+/// What a settled outcome may be: the REQUIRED alternatives (the model's reading first) and, when
+/// the spec recommends fewer of them, the RECOMMENDED ones.
+#[derive(Clone, Debug)]
+struct Allowed {
+    required: Vec<Shape>,
+    recommended: Option<Vec<Shape>>,
+    ids: Ids,
+    /// The other reading leaves a pending confirmation the case declines at once.
+    cleanup: bool,
+}
+
+fn push_unique(shapes: &mut Vec<Shape>, shape: Shape) {
+    if !shapes.contains(&shape) {
+        shapes.push(shape);
+    }
+}
+
+fn pattern(shapes: &[Shape], ids: &Ids) -> Value {
+    match shapes {
+        [one] => render(one, ids),
+        many => one_of(many.iter().map(|s| render(s, ids))),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The translator
+// ---------------------------------------------------------------------------------------------
+
+/// A translated path: the case, and whether it stopped early where readings part.
+pub struct Translation {
+    pub case: Case,
+    pub truncated_at: Option<usize>,
+}
+
+struct Handle {
+    name: String,
+    /// Seen settled: no further expectation.
+    done: bool,
+}
+
+struct Translator<'a> {
+    model: &'a InvocationModel,
+    steps: Vec<Value>,
+    handles: Vec<Handle>,
+    /// Outcome patterns of handles that settled with the current action.
+    settled: BTreeMap<String, Allowed>,
+    policy_records: Vec<Value>,
+    handler_records: Vec<Value>,
+    /// The latest policy / handler call number of each slot (1-based, per runtime).
+    policy_call_of: BTreeMap<Slot, u32>,
+    handler_call_of: BTreeMap<Slot, u32>,
+    /// The resolution handle waiting on each slot's confirmed pass.
+    approving: BTreeMap<Slot, String>,
+    now_ms: u64,
+    invoked_ms: BTreeMap<Slot, u64>,
+    decided_ms: BTreeMap<Slot, u64>,
+    /// Slots whose captured context saw an effective `setContext` since capture.
+    context_touched: BTreeSet<Slot>,
+}
+
+impl<'a> Translator<'a> {
+    fn new(model: &'a InvocationModel) -> Translator<'a> {
+        Translator {
+            model,
+            steps: Vec::new(),
+            handles: Vec::new(),
+            settled: BTreeMap::new(),
+            policy_records: Vec::new(),
+            handler_records: Vec::new(),
+            policy_call_of: BTreeMap::new(),
+            handler_call_of: BTreeMap::new(),
+            approving: BTreeMap::new(),
+            now_ms: 0,
+            invoked_ms: BTreeMap::new(),
+            decided_ms: BTreeMap::new(),
+            context_touched: BTreeSet::new(),
+        }
+    }
+
+    fn ids_of(&self, slot: Slot) -> Ids {
+        Ids::of(invocation_id(self.model, slot), capability_id(self.model.capability_of(slot)))
+    }
+
+    /// The preamble: the model's initial context, every capability bound (identity 0, gated
+    /// handler, available).
+    fn preamble(&mut self, state: &RuntimeState) {
+        self.steps.push(json!({ "host": "set-context", "context": context_value(state.context) }));
+        for (capability, binding) in state.bindings.iter().enumerate() {
+            if let Some(identity) = binding.live {
+                self.steps.push(bind_step(capability, identity, state.available[capability]));
+            }
+        }
+    }
+
+    /// Whether two readings the spec allows would part at `action`, so the case must stop.
+    fn readings_part(&self, state: &RuntimeState, action: Action) -> bool {
+        match action {
+            // CL-B06: by value at the check, or any effective change since capture.
+            Action::PolicySettles(slot, _) => self.context_reverted(state, slot),
+            Action::Approve(slot) => {
+                matches!(state.invocations[slot].confirmation, Confirmation::Pending { .. })
+                    && self.context_reverted(state, slot)
+            }
+            // PRJ-RCIP-CONF-04: a TTL from the invoke would expire earlier than one from the
+            // decision.
+            Action::AdvanceClock => state.invocations.iter().enumerate().any(|(slot, i)| {
+                matches!(i.confirmation, Confirmation::Pending { .. })
+                    && self.invoked_ms.get(&slot) != self.decided_ms.get(&slot)
+            }),
+            _ => false,
+        }
+    }
+
+    fn context_reverted(&self, state: &RuntimeState, slot: Slot) -> bool {
+        let Some(captured) = state.invocations[slot].captured else { return false };
+        self.context_touched.contains(&slot) && captured.context == state.context
+    }
+
+    /// The steps that cause `action` in `before`.
+    fn action_steps(&mut self, before: &RuntimeState, action: Action) -> Vec<Value> {
+        let model = self.model;
+        match action {
+            Action::Invoke(slot, request) => {
+                let (capability, input) = match request {
+                    Request::Valid => (capability_id(model.capability_of(slot)), valid_input(slot)),
+                    Request::InvalidInput => (capability_id(model.capability_of(slot)), invalid_input()),
+                    Request::UndeclaredCapability => (UNDECLARED.to_string(), valid_input(slot)),
+                };
+                vec![json!({
+                    "client": "invoke", "as": format!("i{slot}"), "capability": capability, "input": input,
+                    "invocationId": invocation_id(model, slot), "signal": format!("s{slot}")
+                })]
+            }
+            Action::PolicySettles(slot, decision) => {
+                let call = self.policy_call_of.get(&slot).copied().unwrap_or(0);
+                vec![json!({ "gate": "policy", "call": call, "settle": decision_settle(decision) })]
+            }
+            Action::HandlerSettles(slot, result) => {
+                let call = self.handler_call_of.get(&slot).copied().unwrap_or(0);
+                vec![json!({ "gate": "handler", "call": call, "settle": handler_settle(result) })]
+            }
+            Action::Abort(slot) => vec![json!({ "client": "abort", "signal": format!("s{slot}") })],
+            Action::Approve(slot) | Action::Decline(slot) => {
+                let n = before.invocations[slot].resolve_calls + 1;
+                vec![json!({
+                    "host": "resolve-confirmation", "as": format!("r{slot}-{n}"),
+                    "confirmation": { "of": format!("i{slot}") }, "approved": matches!(action, Action::Approve(_))
+                })]
+            }
+            Action::AdvanceClock => vec![json!({ "clock": "advance", "ms": TICK_MS })],
+            Action::Bind(capability) => {
+                let identity = before.bindings[capability].installs;
+                vec![bind_step(capability, identity, before.available[capability])]
+            }
+            Action::Unbind(capability) => match before.bindings[capability].live {
+                Some(identity) => vec![json!({ "host": "unbind", "binding": binding_handle(capability, identity) })],
+                None => Vec::new(),
+            },
+            Action::Rebind(capability) => {
+                let mut steps = Vec::new();
+                if let Some(identity) = before.bindings[capability].live {
+                    steps.push(json!({ "host": "unbind", "binding": binding_handle(capability, identity) }));
+                }
+                let identity = before.bindings[capability].installs;
+                steps.push(bind_step(capability, identity, before.available[capability]));
+                steps
+            }
+            Action::SetContext(context) => vec![json!({ "host": "set-context", "context": context_value(context) })],
+            Action::LoseAvailability(capability) | Action::RestoreAvailability(capability) => {
+                let binding = &before.bindings[capability];
+                // While unbound the last installed binding's answer no longer matters; the next
+                // `bind` carries the availability the model holds.
+                let identity = binding.live.unwrap_or(binding.installs.saturating_sub(1));
+                vec![json!({
+                    "host": "set-availability", "binding": binding_handle(capability, identity),
+                    "availability": availability(matches!(action, Action::RestoreAvailability(_)))
+                })]
+            }
+        }
+    }
+
+    /// The facts the CL-B05 rechecks find changed for `slot`, as codes in the RECOMMENDED
+    /// precedence (CL-B05-3).
+    fn rechecks_failing(&self, state: &RuntimeState, slot: Slot) -> Vec<Code> {
+        let invocation = &state.invocations[slot];
+        let capability = self.model.capability_of(slot);
+        let Some(captured) = invocation.captured else { return Vec::new() };
+        let mut codes = Vec::new();
+        if invocation.signal_aborted {
+            codes.push(Code::ExecutionAborted);
+        }
+        if state.bindings[capability].live != Some(captured.binding) {
+            codes.push(Code::CapabilityUnbound);
+        }
+        if self.context_changed(state, slot) {
+            codes.push(Code::PolicyDenied);
+        }
+        if !state.available[capability] {
+            codes.push(Code::CapabilityUnavailable);
+        }
+        codes
+    }
+
+    fn context_changed(&self, state: &RuntimeState, slot: Slot) -> bool {
+        let Some(captured) = state.invocations[slot].captured else { return false };
+        match self.model.context_comparison {
+            ContextComparison::ByValue => state.context != captured.context,
+            ContextComparison::AnyEffectiveChange => state.context_epoch != captured.context_epoch,
+        }
+    }
+
+    fn shape_of(&self, outcome: Outcome, slot: Slot) -> Shape {
+        match outcome {
+            Outcome::Succeeded => Shape::Succeeded,
+            Outcome::ConfirmationRequired => {
+                let ttl = ttl_ms(self.model);
+                let mut instants = vec![self.now_ms + ttl];
+                if let Some(&invoked) = self.invoked_ms.get(&slot) {
+                    push_unique_u64(&mut instants, invoked + ttl);
+                }
+                Shape::Confirmation(instants)
+            }
+            Outcome::Failed(code) | Outcome::Denied(code) => Shape::Error(code),
+        }
+    }
+
+    /// The outcome of `client.invoke` for `slot`, settled by `action` from `before`.
+    fn allowed_invoke(&self, before: &RuntimeState, action: Action, slot: Slot, outcome: Outcome) -> Allowed {
+        let model_shape = self.shape_of(outcome, slot);
+        let mut allowed = Allowed { required: vec![model_shape], recommended: None, ids: self.ids_of(slot), cleanup: false };
+        match action {
+            Action::Invoke(_, request) => {
+                if request == Request::UndeclaredCapability {
+                    allowed.ids = Ids::of(invocation_id(self.model, slot), UNDECLARED.to_string());
+                }
+                if outcome.code().is_some() {
+                    self.invoke_readings(before, slot, request, &mut allowed);
+                }
+            }
+            Action::PolicySettles(_, decision) => self.policy_readings(before, slot, decision, Pass::Initial, &mut allowed),
+            _ => {}
+        }
+        allowed
+    }
+
+    /// CL-B03/CL-B04: a rejected `invoke`.
+    fn invoke_readings(&self, before: &RuntimeState, slot: Slot, request: Request, allowed: &mut Allowed) {
+        let capability = self.model.capability_of(slot);
+        let reserved = before.reserved.contains(&self.model.id_of(slot));
+        let aborted = before.invocations[slot].signal_aborted;
+        let b03 = if request == Request::UndeclaredCapability {
+            Some(Code::CapabilityNotFound)
+        } else if before.bindings[capability].live.is_none() {
+            Some(Code::CapabilityUnbound)
+        } else if !before.available[capability] {
+            Some(Code::CapabilityUnavailable)
+        } else if request == Request::InvalidInput {
+            Some(Code::InputInvalid)
+        } else {
+            None
+        };
+        let mut required = allowed.required.clone();
+        if reserved {
+            push_unique(&mut required, Shape::Error(Code::InvocationAlreadyActive));
+        }
+        if let Some(code) = b03 {
+            push_unique(&mut required, Shape::Error(code));
+        }
+        let recommended: Vec<Shape> = required.clone();
+        if aborted {
+            push_unique(&mut required, Shape::Error(Code::ExecutionAborted));
+        }
+        if b03.is_some() && required.len() != recommended.len() {
+            allowed.recommended = Some(recommended);
+        }
+        allowed.required = required;
+    }
+
+    /// CL-B05 and its readings, for a policy settlement of `pass`.
+    fn policy_readings(&self, before: &RuntimeState, slot: Slot, decision: Decision, pass: Pass, allowed: &mut Allowed) {
+        let failing = self.rechecks_failing(before, slot);
+        if failing.is_empty() {
+            return;
+        }
+        let mut required = allowed.required.clone();
+        let mut recommended = allowed.required.clone();
+        for code in &failing {
+            push_unique(&mut required, Shape::Error(*code));
+        }
+        let decision_own = match (decision, pass) {
+            (Decision::Allow, _) => None,
+            (Decision::Deny, _) | (Decision::Confirm, Pass::Confirmed) => Some(Shape::Error(Code::PolicyDenied)),
+            (Decision::Throw, _) => Some(Shape::Error(Code::PolicyEvaluationFailed)),
+            (Decision::Confirm, Pass::Initial) => {
+                Some(self.shape_of(Outcome::ConfirmationRequired, slot))
+            }
+        };
+        if let Some(shape) = decision_own {
+            allowed.cleanup = matches!(shape, Shape::Confirmation(_));
+            push_unique(&mut required, shape.clone());
+            push_unique(&mut recommended, shape);
+        }
+        if recommended.len() != required.len() {
+            allowed.recommended = Some(recommended);
+        }
+        allowed.required = required;
+    }
+
+    /// The outcome of a resolution of `slot`'s confirmation, settled by `action` from `before`;
+    /// `own` when the resolution settled at its own call.
+    fn allowed_resolution(&self, before: &RuntimeState, action: Action, slot: Slot, outcome: Outcome, own: bool) -> Allowed {
+        let model_shape = self.shape_of(outcome, slot);
+        let mut allowed = Allowed { required: vec![model_shape.clone()], recommended: None, ids: self.ids_of(slot), cleanup: false };
+        let invocation = &before.invocations[slot];
+        match action {
+            Action::Approve(_) | Action::Decline(_) if own => match invocation.confirmation {
+                Confirmation::Pending { .. } => {
+                    if matches!(action, Action::Approve(_)) {
+                        self.approval_readings(before, slot, &mut allowed);
+                    }
+                }
+                Confirmation::Receipt { kind, fate: ReceiptFate::Returned } => {
+                    allowed.ids = Ids::anonymous();
+                    let again = match kind {
+                        ReceiptKind::Expired => Code::ConfirmationExpired,
+                        ReceiptKind::Cancelled => Code::ExecutionAborted,
+                    };
+                    allowed.recommended = Some(vec![model_shape]);
+                    push_unique(&mut allowed.required, Shape::Error(again));
+                }
+                _ => allowed.ids = Ids::anonymous(),
+            },
+            Action::PolicySettles(_, decision) => self.policy_readings(before, slot, decision, Pass::Confirmed, &mut allowed),
+            Action::HandlerSettles(_, result) => self.handler_readings(invocation, result, &mut allowed),
+            _ => {}
+        }
+        allowed
+    }
+
+    /// CL-B07 at approval: which checks may answer first.
+    fn approval_readings(&self, before: &RuntimeState, slot: Slot, allowed: &mut Allowed) {
+        let capability = self.model.capability_of(slot);
+        let Some(captured) = before.invocations[slot].captured else { return };
+        let live = before.bindings[capability].live;
+        if live != Some(captured.binding) || self.context_changed(before, slot) {
+            push_unique(&mut allowed.required, Shape::Error(Code::PolicyDenied));
+        }
+        if live.is_none() {
+            // PRJ-RCIP-CONF-01.
+            push_unique(&mut allowed.required, Shape::Error(Code::CapabilityUnbound));
+        }
+        if !before.available[capability] {
+            push_unique(&mut allowed.required, Shape::Error(Code::CapabilityUnavailable));
+        }
+    }
+
+    /// CL-B11/CL-B12: an invalid output after an abort.
+    fn handler_readings(&self, invocation: &Invocation, result: HandlerResult, allowed: &mut Allowed) {
+        if result == HandlerResult::InvalidOutput && invocation.signal_aborted {
+            push_unique(&mut allowed.required, Shape::Error(Code::ExecutionAborted));
+        }
+    }
+
+    /// Applies one action: its steps, the bookkeeping of calls and handles, then the
+    /// expectations the model's next state gives.
+    fn apply(&mut self, before: &RuntimeState, action: Action, after: &RuntimeState) {
+        let steps = self.action_steps(before, action);
+        self.steps.extend(steps);
+        if action == Action::AdvanceClock {
+            self.now_ms += TICK_MS;
+        }
+        if let Action::SetContext(context) = action {
+            if context != before.context {
+                for (slot, invocation) in before.invocations.iter().enumerate() {
+                    if invocation.captured.is_some() && invocation.phase != Phase::Settled {
+                        self.context_touched.insert(slot);
+                    }
+                }
+            }
+        }
+        self.settled.clear();
+        let mut new_handles = Vec::new();
+        for slot in 0..after.invocations.len() {
+            let (was, now) = (&before.invocations[slot], &after.invocations[slot]);
+            if let Action::Invoke(s, _) = action {
+                if s == slot {
+                    new_handles.push(format!("i{slot}"));
+                    self.invoked_ms.insert(slot, self.now_ms);
+                    self.context_touched.remove(&slot);
+                }
+            }
+            if now.policy_calls > was.policy_calls {
+                let confirmed = matches!(now.phase, Phase::AwaitingPolicy { pass: Pass::Confirmed });
+                let (capability, input) = (capability_id(self.model.capability_of(slot)), valid_input(slot));
+                self.policy_records.push(json!({
+                    "capabilityId": capability, "input": input,
+                    "semanticContext": context_pattern(after.context), "confirmed": confirmed
+                }));
+                self.policy_call_of.insert(slot, self.policy_records.len() as u32);
+            }
+            if now.handler_starts > was.handler_starts {
+                self.handler_records.push(json!({
+                    "capabilityId": capability_id(self.model.capability_of(slot)), "input": valid_input(slot),
+                    "invocationId": invocation_id(self.model, slot), "semanticContext": context_pattern(after.context)
+                }));
+                self.handler_call_of.insert(slot, self.handler_records.len() as u32);
+            }
+            if was.invoke_outcome.is_none() {
+                if let Some(outcome) = now.invoke_outcome {
+                    if outcome == Outcome::ConfirmationRequired {
+                        self.decided_ms.insert(slot, self.now_ms);
+                    }
+                    let allowed = self.allowed_invoke(before, action, slot, outcome);
+                    self.settled.insert(format!("i{slot}"), allowed);
+                }
+            }
+            let own_call = matches!(action, Action::Approve(s) | Action::Decline(s) if s == slot);
+            if own_call {
+                new_handles.push(format!("r{slot}-{}", now.resolve_calls));
+            }
+            for outcome in now.resolutions.iter().skip(was.resolutions.len()).copied() {
+                let (name, own) = if own_call {
+                    (format!("r{slot}-{}", now.resolve_calls), true)
+                } else {
+                    (self.approving.remove(&slot).unwrap_or_default(), false)
+                };
+                let allowed = self.allowed_resolution(before, action, slot, outcome, own);
+                self.settled.insert(name, allowed);
+            }
+            if own_call && now.resolutions.len() == was.resolutions.len() {
+                self.approving.insert(slot, format!("r{slot}-{}", now.resolve_calls));
+            }
+        }
+        for name in new_handles {
+            self.handles.push(Handle { name, done: false });
+        }
+        self.expectations(after);
+    }
+
+    fn expectations(&mut self, after: &RuntimeState) {
+        let mut cleanups = Vec::new();
+        for handle in self.handles.iter_mut().filter(|h| !h.done) {
+            match self.settled.get(&handle.name) {
+                Some(allowed) => {
+                    handle.done = true;
+                    self.steps.push(expect_outcome(&handle.name, pattern(&allowed.required, &allowed.ids)));
+                    if let Some(recommended) = &allowed.recommended {
+                        self.steps.push(with(
+                            expect_outcome(&handle.name, pattern(recommended, &allowed.ids)),
+                            "strictness",
+                            json!(Strictness::Recommended.as_str()),
+                        ));
+                    }
+                    if allowed.cleanup {
+                        cleanups.push((handle.name.clone(), allowed.ids.clone()));
+                    }
+                }
+                None => self.steps.push(expect_outcome(&handle.name, json!("pending"))),
+            }
+        }
+        self.steps.push(json!({ "expect": "policy-calls", "is": self.policy_records }));
+        self.steps.push(json!({ "expect": "handler-calls", "is": self.handler_records }));
+        for (slot, invocation) in after.invocations.iter().enumerate() {
+            if matches!(invocation.phase, Phase::HandlerRunning { .. }) {
+                if let Some(&call) = self.handler_call_of.get(&slot) {
+                    self.steps.push(json!({ "expect": "handler-signal", "call": call, "is": invocation.signal_aborted }));
+                }
+            }
+        }
+        // The reading where the rechecks follow only an `allow` left a confirmation pending:
+        // declining it (or finding none) brings both readings to the same state.
+        for (name, ids) in cleanups {
+            let resolution = format!("x-{name}");
+            self.steps.push(json!({
+                "host": "resolve-confirmation", "as": resolution, "confirmation": { "of": name }, "approved": false,
+                "note": "only an implementation that skipped the rechecks for this decision has a confirmation to decline"
+            }));
+            self.steps.push(expect_outcome(
+                &resolution,
+                one_of([render(&Shape::Error(Code::ConfirmationNotFound), &Ids::anonymous()), render(&Shape::Error(Code::ConfirmationDeclined), &ids)]),
+            ));
+        }
+    }
+}
+
+fn push_unique_u64(values: &mut Vec<u64>, value: u64) {
+    if !values.contains(&value) {
+        values.push(value);
+    }
+}
+
+/// Translates the path `actions` from initial state `init` of `model` into a case with id
+/// `id`. Actions that are not enabled end the path (a path from `walk` or `cover` never has one).
+pub fn translate_with(
+    model: &InvocationModel,
+    init: usize,
+    actions: &[Action],
+    id: &str,
+    description: &str,
+    requirements: Vec<String>,
+    provenance: Provenance,
+) -> Translation {
+    let mut translator = Translator::new(model);
+    let mut truncated_at = None;
+    let Some(mut state) = model.initial_states().into_iter().nth(init) else {
+        return Translation { case: Case::new(id, description), truncated_at: Some(0) };
+    };
+    translator.preamble(&state);
+    for (index, &action) in actions.iter().enumerate() {
+        if translator.readings_part(&state, action) {
+            truncated_at = Some(index);
+            break;
+        }
+        let Some(next) = model.successor(&state, action) else {
+            truncated_at = Some(index);
+            break;
+        };
+        translator.apply(&state, action, &next);
+        state = next;
+    }
+    let mut case = Case::new(id, description)
+        .requirements(&requirements.iter().map(String::as_str).collect::<Vec<_>>())
+        .setup(setup(model))
+        .steps(translator.steps)
+        .provenance(provenance);
+    if let Some(index) = truncated_at {
+        case = case.notes(format!(
+            "The model path continues after action {index}, where readings the spec allows part; the case stops there."
+        ));
+    }
+    Translation { case, truncated_at }
+}
+
+/// The differential test's translation: the first choice picks a configuration of
+/// `differential_models()`, the rest is walked (`model::visit::walk`) in it.
+pub fn translate_choices(choices: &[u32]) -> Option<Case> {
+    let models = differential_models();
+    let (&first, rest) = choices.split_first()?;
+    let model = &models[first as usize % models.len()];
+    let (init, path) = walk(model, rest);
+    if path.is_empty() {
+        return None;
+    }
+    let provenance = Provenance {
+        kind: "proptest",
+        by: describe_model(model),
+        seed: None,
+        path: path.iter().map(|a| format!("{a:?}")).collect(),
+    };
+    let requirements = path_requirements(model, init, &path);
+    Some(translate_with(model, init, &path, &format!("{SECTION}.differential.001"), "A random model path", requirements, provenance).case)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Coverage
+// ---------------------------------------------------------------------------------------------
+
+/// The transition classes, codes and finishing actions of the invocation model at one
+/// configuration (the one `cover` walks).
+pub struct InvocationCoverage {
+    pub model: InvocationModel,
+}
+
+fn phase_name(phase: Phase) -> &'static str {
+    match phase {
+        Phase::NotInvoked => "not-invoked",
+        Phase::AwaitingPolicy { pass: Pass::Initial } => "policy",
+        Phase::AwaitingPolicy { pass: Pass::Confirmed } => "confirmed-policy",
+        Phase::AwaitingConfirmation => "confirmation-pending",
+        Phase::HandlerRunning { pass: Pass::Initial } => "handler",
+        Phase::HandlerRunning { pass: Pass::Confirmed } => "confirmed-handler",
+        Phase::Settled => "settled",
+    }
+}
+
+/// The phases of the invocations a host change can still reach, or `idle`.
+fn in_flight_summary(state: &RuntimeState) -> String {
+    let phases: BTreeSet<&str> = state.invocations.iter().filter(|i| i.in_flight()).map(|i| phase_name(i.phase)).collect();
+    if phases.is_empty() {
+        "idle".to_string()
+    } else {
+        phases.into_iter().collect::<Vec<_>>().join("+")
+    }
+}
+
+fn facts(model: &InvocationModel, state: &RuntimeState, slot: Slot) -> String {
+    let invocation = &state.invocations[slot];
+    let capability = model.capability_of(slot);
+    let mut facts = Vec::new();
+    if invocation.signal_aborted {
+        facts.push("aborted");
+    }
+    if let Some(captured) = invocation.captured {
+        match state.bindings[capability].live {
+            None => facts.push("unbound"),
+            Some(identity) if identity != captured.binding => facts.push("rebound"),
+            _ => {}
+        }
+        let changed = match model.context_comparison {
+            ContextComparison::ByValue => state.context != captured.context,
+            ContextComparison::AnyEffectiveChange => state.context_epoch != captured.context_epoch,
+        };
+        if changed {
+            facts.push("context-changed");
+        }
+    }
+    if !state.available[capability] {
+        facts.push("unavailable");
+    }
+    if facts.is_empty() {
+        "unchanged".to_string()
+    } else {
+        facts.join("+")
+    }
+}
+
+fn confirmation_name(confirmation: Confirmation) -> &'static str {
+    match confirmation {
+        Confirmation::NotIssued => "not-issued",
+        Confirmation::Pending { .. } => "pending",
+        Confirmation::Approved => "approved",
+        Confirmation::Declined => "declined",
+        Confirmation::Receipt { kind: ReceiptKind::Expired, fate: ReceiptFate::Retained } => "expiry-receipt",
+        Confirmation::Receipt { kind: ReceiptKind::Cancelled, fate: ReceiptFate::Retained } => "cancellation-receipt",
+        Confirmation::Receipt { fate: ReceiptFate::Returned, .. } => "receipt-returned",
+        Confirmation::Receipt { fate: ReceiptFate::Evicted, .. } => "receipt-evicted",
+    }
+}
+
+/// The transition class of `action` in `state` for `model`: the action kind and the state facts
+/// the spec distinguishes for it.
+pub fn class_of(model: &InvocationModel, state: &RuntimeState, action: Action) -> String {
+    match action {
+        Action::Invoke(slot, request) => {
+            let capability = model.capability_of(slot);
+            format!(
+                "invoke-{}@{}/{}/{}/{}",
+                match request {
+                    Request::Valid => "valid",
+                    Request::InvalidInput => "invalid-input",
+                    Request::UndeclaredCapability => "undeclared",
+                },
+                if state.reserved.contains(&model.id_of(slot)) { "id-reserved" } else { "id-free" },
+                if state.bindings[capability].live.is_some() { "bound" } else { "unbound" },
+                if state.available[capability] { "available" } else { "unavailable" },
+                if state.invocations[slot].signal_aborted { "signal-aborted" } else { "signal-live" },
+            )
+        }
+        Action::PolicySettles(slot, decision) => format!(
+            "policy-{}@{}/{}",
+            match decision {
+                Decision::Allow => "allow",
+                Decision::Deny => "deny",
+                Decision::Confirm => "confirm",
+                Decision::Throw => "throw",
+            },
+            phase_name(state.invocations[slot].phase),
+            facts(model, state, slot)
+        ),
+        Action::HandlerSettles(slot, result) => format!(
+            "handler-{}@{}/{}",
+            match result {
+                HandlerResult::Output => "output",
+                HandlerResult::InvalidOutput => "invalid-output",
+                HandlerResult::Throw => "throw",
+            },
+            phase_name(state.invocations[slot].phase),
+            if state.invocations[slot].signal_aborted { "signal-aborted" } else { "signal-live" }
+        ),
+        Action::Abort(slot) => format!("abort@{}", phase_name(state.invocations[slot].phase)),
+        Action::Approve(slot) | Action::Decline(slot) => {
+            let confirmation = state.invocations[slot].confirmation;
+            let verb = if matches!(action, Action::Approve(_)) { "approve" } else { "decline" };
+            match confirmation {
+                Confirmation::Pending { .. } if verb == "approve" => format!("approve@pending/{}", facts(model, state, slot)),
+                _ => format!("{verb}@{}", confirmation_name(confirmation)),
+            }
+        }
+        Action::AdvanceClock => {
+            let expiring = state.invocations.iter().any(|i| matches!(i.confirmation, Confirmation::Pending { ticks_left } if ticks_left <= 1));
+            format!("advance-clock@{}", if expiring { "expires" } else { "ticks" })
+        }
+        Action::Bind(_) => format!("bind@{}", in_flight_summary(state)),
+        Action::Unbind(_) => format!("unbind@{}", in_flight_summary(state)),
+        Action::Rebind(_) => format!("rebind@{}", in_flight_summary(state)),
+        Action::SetContext(context) => format!(
+            "set-context-{}@{}",
+            if context == state.context { "identical" } else { "changed" },
+            in_flight_summary(state)
+        ),
+        Action::LoseAvailability(_) => format!("lose-availability@{}", in_flight_summary(state)),
+        Action::RestoreAvailability(_) => format!("restore-availability@{}", in_flight_summary(state)),
+    }
+}
+
+/// The register ids a transition exercises.
+pub fn requirements_of(model: &InvocationModel, state: &RuntimeState, action: Action) -> Vec<&'static str> {
+    let mut ids = vec!["CL-B02-1"];
+    match action {
+        Action::Invoke(slot, request) => {
+            ids.extend(["CL-B03-1", "RCIP-PROTO-LIFE-01"]);
+            if state.reserved.contains(&model.id_of(slot)) {
+                ids.extend(["CL-B04-1", "CL-B04-3", "CL-B04-4", "RCIP-LIFE-POLICY-02"]);
+            } else if state.invocations.iter().any(|i| i.captured.is_some()) && model.ids == IdAssignment::Shared {
+                ids.extend(["CL-B04-5", "RCIP-LIFE-POLICY-03"]);
+            }
+            if state.invocations[slot].signal_aborted {
+                ids.push("CL-B03-2");
+            }
+            match request {
+                Request::InvalidInput => ids.extend(["RCIP-PROTO-LIFE-04", "CL-B13-3"]),
+                Request::UndeclaredCapability => {}
+                Request::Valid => ids.extend(["RCIP-PROTO-LIFE-02", "RCIP-PROTO-LIFE-03", "RCIP-LIFE-POLICY-01"]),
+            }
+        }
+        Action::PolicySettles(slot, decision) => {
+            ids.extend(["CL-B05-1", "RCIP-LIFE-POLICY-04", "RCIP-PROTO-LIFE-05"]);
+            let facts = facts(model, state, slot);
+            if facts != "unchanged" {
+                ids.extend(["CL-B05-2", "RCIP-PROTO-LIFE-13"]);
+                if facts.contains('+') {
+                    ids.push("CL-B05-3");
+                }
+                if facts.contains("unbound") || facts.contains("rebound") {
+                    ids.push("RCIP-LIFE-POLICY-05");
+                }
+                if facts.contains("context") {
+                    ids.extend(["RCIP-LIFE-POLICY-06", "CL-B06-1"]);
+                }
+                if facts.contains("unavailable") {
+                    ids.push("RCIP-LIFE-POLICY-07");
+                }
+            }
+            if matches!(state.invocations[slot].phase, Phase::AwaitingPolicy { pass: Pass::Confirmed }) {
+                ids.extend(["CL-B07-3", "RCIP-PROTO-LIFE-06"]);
+                if decision == Decision::Confirm {
+                    ids.push("CL-B07-5");
+                }
+            }
+            match decision {
+                Decision::Throw => ids.push("CL-B12-3"),
+                Decision::Allow => ids.push("RCIP-PROTO-LIFE-07"),
+                Decision::Confirm => ids.push("RCIP-LIFE-CONF-01"),
+                Decision::Deny => {}
+            }
+        }
+        Action::HandlerSettles(slot, result) => {
+            ids.extend(["CL-B12-4", "RCIP-PROTO-LIFE-08", "RCIP-PROTO-LIFE-09"]);
+            let aborted = state.invocations[slot].signal_aborted;
+            match result {
+                HandlerResult::Output if aborted => ids.extend(["CL-B11-4", "RCIP-LIFE-CANCEL-08"]),
+                HandlerResult::Output => {}
+                HandlerResult::InvalidOutput => ids.push("CL-B12-1"),
+                HandlerResult::Throw if aborted => ids.extend(["CL-B11-5", "RCIP-LIFE-CANCEL-09"]),
+                HandlerResult::Throw => ids.push("CL-B12-2"),
+            }
+        }
+        Action::Abort(slot) => match state.invocations[slot].phase {
+            Phase::NotInvoked => ids.push("CL-B03-2"),
+            Phase::AwaitingPolicy { .. } => ids.extend(["CL-B11-1", "CL-B11-2", "CL-B11-3", "RCIP-LIFE-CANCEL-02"]),
+            Phase::AwaitingConfirmation => ids.extend(["CL-B09-1", "RCIP-LIFE-CONF-06"]),
+            Phase::HandlerRunning { .. } => ids.extend(["RCIP-PROTO-LIFE-07", "RCIP-LIFE-CANCEL-07"]),
+            Phase::Settled => {}
+        },
+        Action::Approve(slot) | Action::Decline(slot) => match state.invocations[slot].confirmation {
+            Confirmation::Pending { .. } if matches!(action, Action::Decline(_)) => ids.push("CL-B07-2"),
+            Confirmation::Pending { .. } => {
+                ids.extend(["CL-B07-3", "RCIP-LIFE-CONF-03", "RCIP-PROTO-LIFE-06"]);
+                let facts = facts(model, state, slot);
+                if facts.contains("bound") || facts.contains("context") {
+                    ids.extend(["CL-B07-4", "RCIP-LIFE-CONF-04"]);
+                }
+                if facts.contains("unbound") {
+                    ids.push("PRJ-RCIP-CONF-01");
+                }
+            }
+            Confirmation::Approved | Confirmation::Declined => ids.extend(["CL-B07-1", "RCIP-LIFE-CONF-02", "CL-B10-4"]),
+            Confirmation::Receipt { kind: ReceiptKind::Expired, fate: ReceiptFate::Retained } => ids.push("CL-B08-3"),
+            Confirmation::Receipt { kind: ReceiptKind::Cancelled, fate: ReceiptFate::Retained } => ids.push("CL-B09-2"),
+            Confirmation::Receipt { .. } => ids.push("CL-B10-3"),
+            Confirmation::NotIssued => {}
+        },
+        Action::AdvanceClock => ids.extend(["CL-B08-1", "CL-B08-2", "RCIP-LIFE-CONF-06", "PRJ-RCIP-CONF-02"]),
+        Action::Bind(_) | Action::Unbind(_) | Action::Rebind(_) => ids.extend(["CL-B20-1", "RCIP-PROTO-LIFE-13"]),
+        Action::SetContext(context) => {
+            ids.push("CL-B06-1");
+            if context == state.context {
+                ids.push("CL-B06-2");
+            }
+        }
+        Action::LoseAvailability(_) | Action::RestoreAvailability(_) => ids.extend(["RCIP-PROTO-LIFE-03", "RCIP-LIFE-CONF-03"]),
+    }
+    ids
+}
+
+/// The register ids a CL-B01 code's witness exercises.
+fn code_requirements(code: &str) -> Vec<&'static str> {
+    let mut ids = vec!["CL-B01-1", "CL-B02-1"];
+    ids.push(if code == "POLICY_DENIED" || code == "CONFIRMATION_DECLINED" { "CL-B01-2" } else { "CL-B01-3" });
+    ids.extend(match code {
+        "INVOCATION_ALREADY_ACTIVE" => vec!["CL-B04-3"],
+        "CAPABILITY_NOT_FOUND" | "CAPABILITY_UNBOUND" | "CAPABILITY_UNAVAILABLE" | "INPUT_INVALID" => vec!["CL-B03-1"],
+        "POLICY_EVALUATION_FAILED" => vec!["CL-B12-3"],
+        "POLICY_DENIED" => vec!["RCIP-PROTO-LIFE-05"],
+        "CONFIRMATION_DECLINED" => vec!["CL-B07-2"],
+        "CONFIRMATION_EXPIRED" => vec!["CL-B08-3"],
+        "CONFIRMATION_NOT_FOUND" => vec!["CL-B07-1"],
+        "EXECUTION_ABORTED" => vec!["CL-B11-1"],
+        "EXECUTION_FAILED" => vec!["CL-B12-2"],
+        "OUTPUT_INVALID" => vec!["CL-B12-1"],
+        _ => vec![],
+    });
+    ids
+}
+
+/// Every requirement the actions of a path exercise (for cases not chosen for one target).
+fn path_requirements(model: &InvocationModel, init: usize, path: &[Action]) -> Vec<String> {
+    let mut ids = BTreeSet::new();
+    let Some(mut state) = model.initial_states().into_iter().nth(init) else { return Vec::new() };
+    for &action in path {
+        ids.extend(requirements_of(model, &state, action));
+        match model.successor(&state, action) {
+            Some(next) => state = next,
+            None => break,
+        }
+    }
+    ids.into_iter().map(str::to_string).collect()
+}
+
+fn codes_of(state: &RuntimeState) -> Vec<String> {
+    let codes: BTreeSet<&str> = state
+        .invocations
+        .iter()
+        .flat_map(|i| i.invoke_outcome.iter().chain(i.resolutions.iter()))
+        .filter_map(|o| o.code())
+        .map(Code::as_str)
+        .collect();
+    codes.into_iter().map(str::to_string).collect()
+}
+
+impl Coverage<InvocationModel> for InvocationCoverage {
+    /// Every transition of the model is expressible in the vocabulary (see the module text), so
+    /// no class is `None`.
+    fn transition_class(&self, state: &RuntimeState, action: &Action) -> Option<String> {
+        Some(class_of(&self.model, state, *action))
+    }
+
+    fn codes(&self, state: &RuntimeState) -> Vec<String> {
+        codes_of(state)
+    }
+
+    fn all_codes(&self) -> Vec<String> {
+        Code::ALL.iter().map(|c| c.as_str().to_string()).collect()
+    }
+
+    /// Settle everything in flight: policy allows, handlers return, pending confirmations are
+    /// declined, until nothing is in flight.
+    fn finish(&self, model: &InvocationModel, state: &RuntimeState) -> Vec<Action> {
+        finish(model, state)
+    }
+}
+
+/// The actions that settle every invocation in flight.
+pub fn finish(model: &InvocationModel, state: &RuntimeState) -> Vec<Action> {
+    let mut state = state.clone();
+    let mut actions = Vec::new();
+    for _ in 0..4 * state.invocations.len() + 4 {
+        let enabled = model.enabled_actions(&state);
+        let next = state.invocations.iter().enumerate().find_map(|(slot, invocation)| match invocation.phase {
+            Phase::AwaitingPolicy { .. } => enabled.iter().copied().find(|a| *a == Action::PolicySettles(slot, Decision::Allow))
+                .or_else(|| enabled.iter().copied().find(|a| matches!(a, Action::PolicySettles(s, _) if *s == slot))),
+            Phase::HandlerRunning { .. } => enabled.iter().copied().find(|a| *a == Action::HandlerSettles(slot, HandlerResult::Output))
+                .or_else(|| enabled.iter().copied().find(|a| matches!(a, Action::HandlerSettles(s, _) if *s == slot))),
+            Phase::AwaitingConfirmation => enabled.iter().copied().find(|a| *a == Action::Decline(slot)),
+            _ => None,
+        });
+        let Some(action) = next else { break };
+        let Some(after) = model.successor(&state, action) else { break };
+        actions.push(action);
+        state = after;
+    }
+    actions
+}
+
+// ---------------------------------------------------------------------------------------------
+// The generated section
+// ---------------------------------------------------------------------------------------------
+
+/// `[a-z0-9]+(-[a-z0-9]+)*` from a class or code name.
+pub fn slugify(text: &str) -> String {
+    let mut slug = String::new();
+    for ch in text.chars() {
+        if ch.is_ascii_alphanumeric() {
+            slug.push(ch.to_ascii_lowercase());
+        } else if !slug.ends_with('-') && !slug.is_empty() {
+            slug.push('-');
+        }
+    }
+    slug.trim_end_matches('-').to_string()
+}
+
+fn short(text: &str, limit: usize) -> String {
+    if text.chars().count() <= limit {
+        text.to_string()
+    } else {
+        text.chars().take(limit.saturating_sub(3)).collect::<String>() + "..."
+    }
+}
+
+fn provenance(model: &InvocationModel, path: &[Action], kind: &'static str, seed: Option<String>) -> Provenance {
+    Provenance { kind, by: describe_model(model), seed, path: path.iter().map(|a| format!("{a:?}")).collect() }
+}
+
+/// The cases chosen by `cover` at the generation configuration, one per target, with the
+/// certificate.
+pub fn generated_cases() -> (Vec<Case>, model::visit::Certificate, Vec<Option<usize>>) {
+    let model = generation_model();
+    let (paths, certificate) = cover("invocation", &model, &InvocationCoverage { model: model.clone() }, MAX_STATES);
+    let mut cases = Vec::new();
+    let mut truncations = Vec::new();
+    let mut used = BTreeSet::new();
+    for path in &paths {
+        let (requirements, description) = match path.target.strip_prefix("code:") {
+            Some(code) => (code_requirements(code), format!("Model path reaching {code}")),
+            None => {
+                let mut state = model.initial_states().into_iter().nth(path.init);
+                let mut requirements = Vec::new();
+                // The target transition is the first action taken in its class.
+                for &action in &path.actions {
+                    let Some(current) = state else { break };
+                    if class_of(&model, &current, action) == path.target {
+                        requirements = requirements_of(&model, &current, action);
+                        break;
+                    }
+                    state = model.successor(&current, action);
+                }
+                (requirements, format!("Model: {}", path.target))
+            }
+        };
+        let mut slug = slugify(&path.target);
+        let mut serial = 1;
+        while !used.insert(format!("{slug}.{serial:03}")) {
+            serial += 1;
+        }
+        slug = format!("{slug}.{serial:03}");
+        let id = format!("{SECTION}.{slug}");
+        let translation = translate_with(
+            &model,
+            path.init,
+            &path.actions,
+            &id,
+            &short(&description, 70),
+            requirements.into_iter().map(str::to_string).collect(),
+            provenance(&model, &path.actions, "model", None),
+        );
+        truncations.push(translation.truncated_at);
+        cases.push(translation.case);
+    }
+    (cases, certificate, truncations)
+}
+
+/// One case per committed regression (`suites/regressions/invocation.json`), replayed through
+/// `translate_choices` as the differential test ran it; ids from a hash of the choices.
+pub fn regression_cases() -> Result<Vec<Case>, String> {
+    let models = differential_models();
+    let mut cases = Vec::new();
+    for regression in load_regressions(&regressions_dir(), "invocation")? {
+        let Some((&first, rest)) = regression.choices.split_first() else { continue };
+        let model = &models[first as usize % models.len()];
+        let (init, path) = walk(model, rest);
+        if path.is_empty() {
+            continue;
+        }
+        let digest = Sha256::digest(format!("{:?}", regression.choices).as_bytes());
+        let hash: String = digest.iter().take(4).map(|b| format!("{b:02x}")).collect();
+        let id = format!("{SECTION}.regression-{hash}.001");
+        let requirements = path_requirements(model, init, &path);
+        let description = short(&format!("Differential regression: {}", regression.note.lines().next().unwrap_or("")), 70);
+        let translation = translate_with(
+            model,
+            init,
+            &path,
+            &id,
+            &description,
+            requirements,
+            provenance(model, &path, "proptest", Some(regression.seed.clone())),
+        );
+        cases.push(translation.case);
+    }
+    Ok(cases)
+}
 
 pub fn generated() -> Vec<Generated> {
-    Vec::new()
+    let (mut cases, certificate, _) = generated_cases();
+    match regression_cases() {
+        Ok(regressions) => cases.extend(regressions),
+        Err(e) => panic!("suites/regressions/invocation.json: {e}"),
+    }
+    let section = Section::new(SECTION, "Paths of the invocation model (generated)", "suites::cases::from_model::invocation").cases(cases);
+    vec![Generated { sections: vec![section], certificate }]
 }
