@@ -579,6 +579,7 @@ impl<'a> Translator<'a> {
                 }
             }
             Action::PolicySettles(_, decision) => self.policy_readings(before, slot, decision, Pass::Initial, &mut allowed),
+            Action::HandlerSettles(_, result) => self.handler_readings(&before.invocations[slot], result, &mut allowed),
             _ => {}
         }
         allowed

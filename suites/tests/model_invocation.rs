@@ -1,0 +1,203 @@
+//! The invocation model's generated vectors (`suites::cases::from_model::invocation`, issue 5):
+//! the coverage certificate is complete, the cases pass the vector schema, cite register ids and
+//! never stop early at the generation configuration, and the translator gives the expectations
+//! the texts call for on a few paths whose outcomes are derived here by hand: a reserved id
+//! (CL-B04-3/4), expiry and a returned receipt (CL-B08-3, CL-B10-3 RECOMMENDED), a denial racing
+//! an unbind (CL-B05 and its other reading), an already-aborted signal with invalid input
+//! (CL-B03-1/2), an invalid output after an abort (CL-B11/CL-B12), and a context changed and
+//! changed back (CL-B06), where the case must stop.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+use model::invocation::Action::*;
+use model::invocation::{Decision, HandlerResult, Request, SemanticContext};
+use serde_json::{json, Value};
+use suites::case::{Case, Provenance};
+use suites::cases::from_model::invocation::{
+    differential_models, generated, generated_cases, generation_model, translate_with,
+};
+use suites::register::Register;
+use suites::vector_schema::VectorSchemas;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+#[test]
+fn the_certificate_covers_every_transition_and_every_code() {
+    let all = generated();
+    assert_eq!(all.len(), 1);
+    let certificate = &all[0].certificate;
+    assert!(certificate.complete(), "{certificate}");
+    assert_eq!(certificate.transitions_covered, certificate.transitions_total, "{certificate}");
+    // The thirteen codes of CL-B01.
+    assert_eq!(certificate.codes_total, 13, "{certificate}");
+    assert_eq!(certificate.codes_covered, 13, "{certificate}");
+    assert!(certificate.transitions_total >= 100, "{certificate}");
+}
+
+#[test]
+fn generated_cases_pass_the_schema_cite_register_ids_and_run_to_the_end() {
+    let schemas = VectorSchemas::load(&root().join("vectors").join("schema")).expect("schemas load");
+    let register = Register::load(&root().join("suites").join("register")).expect("register loads");
+    let known = register.by_id();
+    let mut ids = BTreeSet::new();
+    for generated in generated() {
+        for section in &generated.sections {
+            assert_eq!(section.id, "rcip.model-invocation");
+            let problems = schemas.problems(section);
+            assert!(problems.is_empty(), "{problems:#?}");
+            for case in &section.cases {
+                assert!(ids.insert(case.id.clone()), "duplicate id {}", case.id);
+                assert!(case.requirements.len() >= 2, "{} cites {:?}", case.id, case.requirements);
+                for id in &case.requirements {
+                    assert!(known.contains_key(id.as_str()), "{} cites unknown {id}", case.id);
+                }
+                let provenance = case.provenance.as_ref().expect("provenance");
+                assert!(matches!(provenance.kind, "model" | "proptest"));
+                assert!(provenance.by.contains("receipts 256"), "{}", provenance.by);
+            }
+        }
+    }
+    let (_, _, truncations) = generated_cases();
+    assert!(truncations.iter().all(Option::is_none), "a generated case stopped early: {truncations:?}");
+}
+
+fn translate(model_index: usize, actions: &[model::invocation::Action]) -> Case {
+    let model = &differential_models()[model_index];
+    let provenance = Provenance { kind: "model", by: "test".into(), seed: None, path: Vec::new() };
+    translate_with(model, 0, actions, "rcip.model-invocation.test.001", "test", vec![], provenance).case
+}
+
+/// The `is` of every outcome expectation of `handle`, with its strictness if it has one.
+fn outcomes(case: &Case, handle: &str) -> Vec<(Value, Option<String>)> {
+    case.steps
+        .iter()
+        .filter(|s| s["expect"] == "outcome" && s["of"] == handle)
+        .map(|s| (s["is"].clone(), s.get("strictness").and_then(Value::as_str).map(str::to_string)))
+        .collect()
+}
+
+fn failed(invocation: Value, capability: Value, code: &str) -> Value {
+    json!({ "status": "failed", "invocationId": invocation, "capabilityId": capability, "code": code, "validationIssues": { "$match": "any" } })
+}
+
+fn denied(code: &str) -> Value {
+    json!({ "status": "denied", "invocationId": "inv", "capabilityId": "tasks.purge", "code": code, "validationIssues": { "$match": "any" } })
+}
+
+fn anonymous(code: &str) -> Value {
+    let string = json!({ "$match": "type", "type": "string" });
+    failed(string.clone(), string, code)
+}
+
+fn one_of(options: Vec<Value>) -> Value {
+    json!({ "$match": "one-of", "options": options })
+}
+
+#[test]
+fn a_reserved_id_is_refused_without_disturbing_the_first_invocation() {
+    // CL-B04-1/3/4: the shared id is reserved from the first invoke; the second gets
+    // INVOCATION_ALREADY_ACTIVE and the first stays pending.
+    let case = translate(0, &[Invoke(0, Request::Valid), Invoke(1, Request::Valid)]);
+    assert_eq!(outcomes(&case, "i1"), vec![(failed(json!("inv"), json!("tasks.purge"), "INVOCATION_ALREADY_ACTIVE"), None)]);
+    assert_eq!(outcomes(&case, "i0"), vec![(json!("pending"), None), (json!("pending"), None)]);
+    let last_policy = case.steps.iter().rev().find(|s| s["expect"] == "policy-calls").expect("policy-calls");
+    assert_eq!(last_policy["is"].as_array().map(Vec::len), Some(1), "the refused invoke asks no policy");
+}
+
+#[test]
+fn an_expired_confirmation_gives_its_receipt_once() {
+    // TTL 500 ms, tick 1000 ms: the confirmation issued at 0 expires at 500 (CL-B08); resolving
+    // it gives CONFIRMATION_EXPIRED (CL-B08-3); resolving again is RECOMMENDED
+    // CONFIRMATION_NOT_FOUND, REQUIRED one of that and the receipt again (CL-B10-3).
+    let case = translate(
+        0,
+        &[Invoke(0, Request::Valid), PolicySettles(0, Decision::Confirm), AdvanceClock, Approve(0), Decline(0)],
+    );
+    assert_eq!(case.setup["options"]["confirmationTtlMs"], json!(500));
+    let confirmation = json!({
+        "status": "confirmation_required", "invocationId": "inv", "capabilityId": "tasks.purge",
+        "confirmation": { "id": { "$match": "type", "type": "string" }, "effect": "destructive", "expiresAt": 500 }
+    });
+    assert_eq!(outcomes(&case, "i0").last(), Some(&(confirmation, None)));
+    assert!(case.steps.iter().any(|s| s == &json!({ "clock": "advance", "ms": 1000 })));
+    assert_eq!(outcomes(&case, "r0-1"), vec![(anonymous("CONFIRMATION_EXPIRED"), None)]);
+    assert_eq!(
+        outcomes(&case, "r0-2"),
+        vec![
+            (one_of(vec![anonymous("CONFIRMATION_NOT_FOUND"), anonymous("CONFIRMATION_EXPIRED")]), None),
+            (anonymous("CONFIRMATION_NOT_FOUND"), Some("RECOMMENDED".into())),
+        ]
+    );
+}
+
+#[test]
+fn a_denial_racing_an_unbind_accepts_both_readings_of_the_recheck() {
+    // CL-B05-1: after awaiting policy the changed binding gives CAPABILITY_UNBOUND; a runtime
+    // that rechecks only before running the handler reports the denial itself.
+    let case = translate(0, &[Invoke(0, Request::Valid), Unbind(0), PolicySettles(0, Decision::Deny)]);
+    assert_eq!(
+        outcomes(&case, "i0").last(),
+        Some(&(one_of(vec![failed(json!("inv"), json!("tasks.purge"), "CAPABILITY_UNBOUND"), denied("POLICY_DENIED")]), None))
+    );
+    let last_handlers = case.steps.iter().rev().find(|s| s["expect"] == "handler-calls").expect("handler-calls");
+    assert_eq!(last_handlers["is"], json!([]), "CL-B05-2: the handler does not run");
+}
+
+#[test]
+fn an_aborted_signal_with_invalid_input_recommends_the_input_check() {
+    // CL-B03-1 REQUIRED order of the four checks; CL-B03-2 RECOMMENDED: the aborted signal after
+    // them, so EXECUTION_ABORTED is accepted only as the non-recommended reading.
+    let case = translate(0, &[Abort(0), Invoke(0, Request::InvalidInput)]);
+    let input_invalid = failed(json!("inv"), json!("tasks.purge"), "INPUT_INVALID");
+    assert_eq!(
+        outcomes(&case, "i0"),
+        vec![
+            (one_of(vec![input_invalid.clone(), failed(json!("inv"), json!("tasks.purge"), "EXECUTION_ABORTED")]), None),
+            (input_invalid, Some("RECOMMENDED".into())),
+        ]
+    );
+    assert_eq!(case.steps[2], json!({ "client": "abort", "signal": "s0" }));
+}
+
+#[test]
+fn an_invalid_output_after_an_abort_accepts_both_codes() {
+    // CL-B11-4/5 speak of returns and throws; an invalid output after an abort is OUTPUT_INVALID
+    // (CL-B12-1) or EXECUTION_ABORTED. The handler's signal shows the abort.
+    let case = translate(
+        0,
+        &[Invoke(0, Request::Valid), PolicySettles(0, Decision::Allow), Abort(0), HandlerSettles(0, HandlerResult::InvalidOutput)],
+    );
+    assert_eq!(
+        outcomes(&case, "i0").last(),
+        Some(&(
+            one_of(vec![
+                failed(json!("inv"), json!("tasks.purge"), "OUTPUT_INVALID"),
+                failed(json!("inv"), json!("tasks.purge"), "EXECUTION_ABORTED")
+            ]),
+            None
+        ))
+    );
+    let signals: Vec<&Value> = case.steps.iter().filter(|s| s["expect"] == "handler-signal").map(|s| &s["is"]).collect();
+    assert_eq!(signals, vec![&json!(false), &json!(true)]);
+}
+
+#[test]
+fn a_context_changed_and_back_stops_the_case_before_the_recheck() {
+    // CL-B06-1 compares by value; whether a change undone before the check counts is open, so
+    // the case stops before the policy settles (configuration 1: two host events).
+    let case = translate(
+        1,
+        &[
+            Invoke(0, Request::Valid),
+            SetContext(SemanticContext::Other),
+            SetContext(SemanticContext::Initial),
+            PolicySettles(0, Decision::Allow),
+        ],
+    );
+    assert!(case.notes.as_deref().is_some_and(|n| n.contains("action 3")), "{:?}", case.notes);
+    assert!(case.steps.iter().all(|s| s.get("gate").is_none()), "no policy settlement after the readings part");
+    assert_eq!(generation_model().host_events, 1, "the generation configuration cannot revert a context");
+}
