@@ -25,17 +25,28 @@ const MAX_CHOICES: usize = 28;
 
 #[test]
 fn the_reference_agrees_with_the_invocation_model_on_random_paths() {
-    check("invocation", Settings::from_env(DEFAULT_CASES, MAX_CHOICES), translate_choices);
+    check(
+        "invocation",
+        Settings::from_env(DEFAULT_CASES, MAX_CHOICES),
+        translate_choices,
+    );
 }
 
 #[test]
 fn every_committed_invocation_regression_passes() {
     let schemas = schemas();
-    let regressions = load_regressions(&regressions_dir(), "invocation").unwrap_or_else(|e| panic!("{e}"));
+    let regressions =
+        load_regressions(&regressions_dir(), "invocation").unwrap_or_else(|e| panic!("{e}"));
     for regression in regressions {
         let case = translate_choices(&regression.choices)
             .unwrap_or_else(|| panic!("regression {:?} no longer translates", regression.choices));
         let result = run_against_reference(&schemas, &case).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(result.verdict, Verdict::Pass, "regression {:?} ({}): {result:?}", regression.choices, regression.seed);
+        assert_eq!(
+            result.verdict,
+            Verdict::Pass,
+            "regression {:?} ({}): {result:?}",
+            regression.choices,
+            regression.seed
+        );
     }
 }

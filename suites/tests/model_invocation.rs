@@ -30,7 +30,10 @@ fn the_certificate_covers_every_transition_and_every_code() {
     assert_eq!(all.len(), 1);
     let certificate = &all[0].certificate;
     assert!(certificate.complete(), "{certificate}");
-    assert_eq!(certificate.transitions_covered, certificate.transitions_total, "{certificate}");
+    assert_eq!(
+        certificate.transitions_covered, certificate.transitions_total,
+        "{certificate}"
+    );
     // The thirteen codes of CL-B01.
     assert_eq!(certificate.codes_total, 13, "{certificate}");
     assert_eq!(certificate.codes_covered, 13, "{certificate}");
@@ -39,7 +42,8 @@ fn the_certificate_covers_every_transition_and_every_code() {
 
 #[test]
 fn generated_cases_pass_the_schema_cite_register_ids_and_run_to_the_end() {
-    let schemas = VectorSchemas::load(&root().join("vectors").join("schema")).expect("schemas load");
+    let schemas =
+        VectorSchemas::load(&root().join("vectors").join("schema")).expect("schemas load");
     let register = Register::load(&root().join("suites").join("register")).expect("register loads");
     let known = register.by_id();
     let mut ids = BTreeSet::new();
@@ -50,9 +54,18 @@ fn generated_cases_pass_the_schema_cite_register_ids_and_run_to_the_end() {
             assert!(problems.is_empty(), "{problems:#?}");
             for case in &section.cases {
                 assert!(ids.insert(case.id.clone()), "duplicate id {}", case.id);
-                assert!(case.requirements.len() >= 2, "{} cites {:?}", case.id, case.requirements);
+                assert!(
+                    case.requirements.len() >= 2,
+                    "{} cites {:?}",
+                    case.id,
+                    case.requirements
+                );
                 for id in &case.requirements {
-                    assert!(known.contains_key(id.as_str()), "{} cites unknown {id}", case.id);
+                    assert!(
+                        known.contains_key(id.as_str()),
+                        "{} cites unknown {id}",
+                        case.id
+                    );
                 }
                 let provenance = case.provenance.as_ref().expect("provenance");
                 assert!(matches!(provenance.kind, "model" | "proptest"));
@@ -61,13 +74,30 @@ fn generated_cases_pass_the_schema_cite_register_ids_and_run_to_the_end() {
         }
     }
     let (_, _, truncations) = generated_cases();
-    assert!(truncations.iter().all(Option::is_none), "a generated case stopped early: {truncations:?}");
+    assert!(
+        truncations.iter().all(Option::is_none),
+        "a generated case stopped early: {truncations:?}"
+    );
 }
 
 fn translate(model_index: usize, actions: &[model::invocation::Action]) -> Case {
     let model = &differential_models()[model_index];
-    let provenance = Provenance { kind: "model", by: "test".into(), seed: None, path: Vec::new() };
-    translate_with(model, 0, actions, "rcip.model-invocation.test.001", "test", vec![], provenance).case
+    let provenance = Provenance {
+        kind: "model",
+        by: "test".into(),
+        seed: None,
+        path: Vec::new(),
+    };
+    translate_with(
+        model,
+        0,
+        actions,
+        "rcip.model-invocation.test.001",
+        "test",
+        vec![],
+        provenance,
+    )
+    .case
 }
 
 /// The `is` of every outcome expectation of `handle`, with its strictness if it has one.
@@ -75,7 +105,14 @@ fn outcomes(case: &Case, handle: &str) -> Vec<(Value, Option<String>)> {
     case.steps
         .iter()
         .filter(|s| s["expect"] == "outcome" && s["of"] == handle)
-        .map(|s| (s["is"].clone(), s.get("strictness").and_then(Value::as_str).map(str::to_string)))
+        .map(|s| {
+            (
+                s["is"].clone(),
+                s.get("strictness")
+                    .and_then(Value::as_str)
+                    .map(str::to_string),
+            )
+        })
         .collect()
 }
 
@@ -101,10 +138,32 @@ fn a_reserved_id_is_refused_without_disturbing_the_first_invocation() {
     // CL-B04-1/3/4: the shared id is reserved from the first invoke; the second gets
     // INVOCATION_ALREADY_ACTIVE and the first stays pending.
     let case = translate(0, &[Invoke(0, Request::Valid), Invoke(1, Request::Valid)]);
-    assert_eq!(outcomes(&case, "i1"), vec![(failed(json!("inv"), json!("tasks.purge"), "INVOCATION_ALREADY_ACTIVE"), None)]);
-    assert_eq!(outcomes(&case, "i0"), vec![(json!("pending"), None), (json!("pending"), None)]);
-    let last_policy = case.steps.iter().rev().find(|s| s["expect"] == "policy-calls").expect("policy-calls");
-    assert_eq!(last_policy["is"].as_array().map(Vec::len), Some(1), "the refused invoke asks no policy");
+    assert_eq!(
+        outcomes(&case, "i1"),
+        vec![(
+            failed(
+                json!("inv"),
+                json!("tasks.purge"),
+                "INVOCATION_ALREADY_ACTIVE"
+            ),
+            None
+        )]
+    );
+    assert_eq!(
+        outcomes(&case, "i0"),
+        vec![(json!("pending"), None), (json!("pending"), None)]
+    );
+    let last_policy = case
+        .steps
+        .iter()
+        .rev()
+        .find(|s| s["expect"] == "policy-calls")
+        .expect("policy-calls");
+    assert_eq!(
+        last_policy["is"].as_array().map(Vec::len),
+        Some(1),
+        "the refused invoke asks no policy"
+    );
 }
 
 #[test]
@@ -114,7 +173,13 @@ fn an_expired_confirmation_gives_its_receipt_once() {
     // CONFIRMATION_NOT_FOUND, REQUIRED one of that and the receipt again (CL-B10-3).
     let case = translate(
         0,
-        &[Invoke(0, Request::Valid), PolicySettles(0, Decision::Confirm), AdvanceClock, Approve(0), Decline(0)],
+        &[
+            Invoke(0, Request::Valid),
+            PolicySettles(0, Decision::Confirm),
+            AdvanceClock,
+            Approve(0),
+            Decline(0),
+        ],
     );
     assert_eq!(case.setup["options"]["confirmationTtlMs"], json!(500));
     let confirmation = json!({
@@ -122,13 +187,28 @@ fn an_expired_confirmation_gives_its_receipt_once() {
         "confirmation": { "id": { "$match": "type", "type": "string" }, "effect": "destructive", "expiresAt": 500 }
     });
     assert_eq!(outcomes(&case, "i0").last(), Some(&(confirmation, None)));
-    assert!(case.steps.iter().any(|s| s == &json!({ "clock": "advance", "ms": 1000 })));
-    assert_eq!(outcomes(&case, "r0-1"), vec![(anonymous("CONFIRMATION_EXPIRED"), None)]);
+    assert!(case
+        .steps
+        .iter()
+        .any(|s| s == &json!({ "clock": "advance", "ms": 1000 })));
+    assert_eq!(
+        outcomes(&case, "r0-1"),
+        vec![(anonymous("CONFIRMATION_EXPIRED"), None)]
+    );
     assert_eq!(
         outcomes(&case, "r0-2"),
         vec![
-            (one_of(vec![anonymous("CONFIRMATION_NOT_FOUND"), anonymous("CONFIRMATION_EXPIRED")]), None),
-            (anonymous("CONFIRMATION_NOT_FOUND"), Some("RECOMMENDED".into())),
+            (
+                one_of(vec![
+                    anonymous("CONFIRMATION_NOT_FOUND"),
+                    anonymous("CONFIRMATION_EXPIRED")
+                ]),
+                None
+            ),
+            (
+                anonymous("CONFIRMATION_NOT_FOUND"),
+                Some("RECOMMENDED".into())
+            ),
         ]
     );
 }
@@ -137,13 +217,35 @@ fn an_expired_confirmation_gives_its_receipt_once() {
 fn a_denial_racing_an_unbind_accepts_both_readings_of_the_recheck() {
     // CL-B05-1: after awaiting policy the changed binding gives CAPABILITY_UNBOUND; a runtime
     // that rechecks only before running the handler reports the denial itself.
-    let case = translate(0, &[Invoke(0, Request::Valid), Unbind(0), PolicySettles(0, Decision::Deny)]);
+    let case = translate(
+        0,
+        &[
+            Invoke(0, Request::Valid),
+            Unbind(0),
+            PolicySettles(0, Decision::Deny),
+        ],
+    );
     assert_eq!(
         outcomes(&case, "i0").last(),
-        Some(&(one_of(vec![failed(json!("inv"), json!("tasks.purge"), "CAPABILITY_UNBOUND"), denied("POLICY_DENIED")]), None))
+        Some(&(
+            one_of(vec![
+                failed(json!("inv"), json!("tasks.purge"), "CAPABILITY_UNBOUND"),
+                denied("POLICY_DENIED")
+            ]),
+            None
+        ))
     );
-    let last_handlers = case.steps.iter().rev().find(|s| s["expect"] == "handler-calls").expect("handler-calls");
-    assert_eq!(last_handlers["is"], json!([]), "CL-B05-2: the handler does not run");
+    let last_handlers = case
+        .steps
+        .iter()
+        .rev()
+        .find(|s| s["expect"] == "handler-calls")
+        .expect("handler-calls");
+    assert_eq!(
+        last_handlers["is"],
+        json!([]),
+        "CL-B05-2: the handler does not run"
+    );
 }
 
 #[test]
@@ -155,7 +257,13 @@ fn an_aborted_signal_with_invalid_input_recommends_the_input_check() {
     assert_eq!(
         outcomes(&case, "i0"),
         vec![
-            (one_of(vec![input_invalid.clone(), failed(json!("inv"), json!("tasks.purge"), "EXECUTION_ABORTED")]), None),
+            (
+                one_of(vec![
+                    input_invalid.clone(),
+                    failed(json!("inv"), json!("tasks.purge"), "EXECUTION_ABORTED")
+                ]),
+                None
+            ),
             (input_invalid, Some("RECOMMENDED".into())),
         ]
     );
@@ -168,7 +276,12 @@ fn an_invalid_output_after_an_abort_accepts_both_codes() {
     // (CL-B12-1) or EXECUTION_ABORTED. The handler's signal shows the abort.
     let case = translate(
         0,
-        &[Invoke(0, Request::Valid), PolicySettles(0, Decision::Allow), Abort(0), HandlerSettles(0, HandlerResult::InvalidOutput)],
+        &[
+            Invoke(0, Request::Valid),
+            PolicySettles(0, Decision::Allow),
+            Abort(0),
+            HandlerSettles(0, HandlerResult::InvalidOutput),
+        ],
     );
     assert_eq!(
         outcomes(&case, "i0").last(),
@@ -180,7 +293,12 @@ fn an_invalid_output_after_an_abort_accepts_both_codes() {
             None
         ))
     );
-    let signals: Vec<&Value> = case.steps.iter().filter(|s| s["expect"] == "handler-signal").map(|s| &s["is"]).collect();
+    let signals: Vec<&Value> = case
+        .steps
+        .iter()
+        .filter(|s| s["expect"] == "handler-signal")
+        .map(|s| &s["is"])
+        .collect();
     assert_eq!(signals, vec![&json!(false), &json!(true)]);
 }
 
@@ -197,7 +315,20 @@ fn a_context_changed_and_back_stops_the_case_before_the_recheck() {
             PolicySettles(0, Decision::Allow),
         ],
     );
-    assert!(case.notes.as_deref().is_some_and(|n| n.contains("action 3")), "{:?}", case.notes);
-    assert!(case.steps.iter().all(|s| s.get("gate").is_none()), "no policy settlement after the readings part");
-    assert_eq!(generation_model().host_events, 1, "the generation configuration cannot revert a context");
+    assert!(
+        case.notes
+            .as_deref()
+            .is_some_and(|n| n.contains("action 3")),
+        "{:?}",
+        case.notes
+    );
+    assert!(
+        case.steps.iter().all(|s| s.get("gate").is_none()),
+        "no policy settlement after the readings part"
+    );
+    assert_eq!(
+        generation_model().host_events,
+        1,
+        "the generation configuration cannot revert a context"
+    );
 }

@@ -79,7 +79,10 @@ const MAX_STATES: usize = 2_000_000;
 /// sharing one id, one capability, one host event, TTL one tick, every decision and handler
 /// result, request faults) with the receipt bound of CL-B10. It reaches every CL-B01 code.
 pub fn generation_model() -> InvocationModel {
-    InvocationModel { receipt_bound: 256, ..InvocationModel::default() }
+    InvocationModel {
+        receipt_bound: 256,
+        ..InvocationModel::default()
+    }
 }
 
 /// The configurations the differential test draws from (the first choice picks one): the
@@ -255,7 +258,9 @@ fn decision_settle(decision: Decision) -> Value {
     match decision {
         Decision::Allow => json!({ "return": { "decision": "allow" } }),
         Decision::Deny => json!({ "return": { "decision": "deny", "reason": "not now" } }),
-        Decision::Confirm => json!({ "return": { "decision": "confirm", "reason": "destructive" } }),
+        Decision::Confirm => {
+            json!({ "return": { "decision": "confirm", "reason": "destructive" } })
+        }
         Decision::Throw => json!({ "throw": "error" }),
     }
 }
@@ -302,11 +307,17 @@ struct Ids {
 
 impl Ids {
     fn of(invocation: String, capability: String) -> Ids {
-        Ids { invocation: json!(invocation), capability: json!(capability) }
+        Ids {
+            invocation: json!(invocation),
+            capability: json!(capability),
+        }
     }
 
     fn anonymous() -> Ids {
-        Ids { invocation: of_type("string"), capability: of_type("string") }
+        Ids {
+            invocation: of_type("string"),
+            capability: of_type("string"),
+        }
     }
 }
 
@@ -419,16 +430,21 @@ impl<'a> Translator<'a> {
     }
 
     fn ids_of(&self, slot: Slot) -> Ids {
-        Ids::of(invocation_id(self.model, slot), capability_id(self.model.capability_of(slot)))
+        Ids::of(
+            invocation_id(self.model, slot),
+            capability_id(self.model.capability_of(slot)),
+        )
     }
 
     /// The preamble: the model's initial context, every capability bound (identity 0, gated
     /// handler, available).
     fn preamble(&mut self, state: &RuntimeState) {
-        self.steps.push(json!({ "host": "set-context", "context": context_value(state.context) }));
+        self.steps
+            .push(json!({ "host": "set-context", "context": context_value(state.context) }));
         for (capability, binding) in state.bindings.iter().enumerate() {
             if let Some(identity) = binding.live {
-                self.steps.push(bind_step(capability, identity, state.available[capability]));
+                self.steps
+                    .push(bind_step(capability, identity, state.available[capability]));
             }
         }
     }
@@ -439,8 +455,10 @@ impl<'a> Translator<'a> {
             // CL-B06: by value at the check, or any effective change since capture.
             Action::PolicySettles(slot, _) => self.context_reverted(state, slot),
             Action::Approve(slot) => {
-                matches!(state.invocations[slot].confirmation, Confirmation::Pending { .. })
-                    && self.context_reverted(state, slot)
+                matches!(
+                    state.invocations[slot].confirmation,
+                    Confirmation::Pending { .. }
+                ) && self.context_reverted(state, slot)
             }
             // PRJ-RCIP-CONF-04: a TTL from the invoke would expire earlier than one from the
             // decision.
@@ -453,7 +471,9 @@ impl<'a> Translator<'a> {
     }
 
     fn context_reverted(&self, state: &RuntimeState, slot: Slot) -> bool {
-        let Some(captured) = state.invocations[slot].captured else { return false };
+        let Some(captured) = state.invocations[slot].captured else {
+            return false;
+        };
         self.context_touched.contains(&slot) && captured.context == state.context
     }
 
@@ -464,7 +484,9 @@ impl<'a> Translator<'a> {
             Action::Invoke(slot, request) => {
                 let (capability, input) = match request {
                     Request::Valid => (capability_id(model.capability_of(slot)), valid_input(slot)),
-                    Request::InvalidInput => (capability_id(model.capability_of(slot)), invalid_input()),
+                    Request::InvalidInput => {
+                        (capability_id(model.capability_of(slot)), invalid_input())
+                    }
                     Request::UndeclaredCapability => (UNDECLARED.to_string(), valid_input(slot)),
                 };
                 vec![json!({
@@ -491,10 +513,16 @@ impl<'a> Translator<'a> {
             Action::AdvanceClock => vec![json!({ "clock": "advance", "ms": TICK_MS })],
             Action::Bind(capability) => {
                 let identity = before.bindings[capability].installs;
-                vec![bind_step(capability, identity, before.available[capability])]
+                vec![bind_step(
+                    capability,
+                    identity,
+                    before.available[capability],
+                )]
             }
             Action::Unbind(capability) => match before.bindings[capability].live {
-                Some(identity) => vec![json!({ "host": "unbind", "binding": binding_handle(capability, identity) })],
+                Some(identity) => vec![
+                    json!({ "host": "unbind", "binding": binding_handle(capability, identity) }),
+                ],
                 None => Vec::new(),
             },
             Action::Rebind(capability) => {
@@ -503,10 +531,16 @@ impl<'a> Translator<'a> {
                     steps.push(json!({ "host": "unbind", "binding": binding_handle(capability, identity) }));
                 }
                 let identity = before.bindings[capability].installs;
-                steps.push(bind_step(capability, identity, before.available[capability]));
+                steps.push(bind_step(
+                    capability,
+                    identity,
+                    before.available[capability],
+                ));
                 steps
             }
-            Action::SetContext(context) => vec![json!({ "host": "set-context", "context": context_value(context) })],
+            Action::SetContext(context) => {
+                vec![json!({ "host": "set-context", "context": context_value(context) })]
+            }
             Action::LoseAvailability(capability) | Action::RestoreAvailability(capability) => {
                 let binding = &before.bindings[capability];
                 // While unbound the last installed binding's answer no longer matters; the next
@@ -525,7 +559,9 @@ impl<'a> Translator<'a> {
     fn rechecks_failing(&self, state: &RuntimeState, slot: Slot) -> Vec<Code> {
         let invocation = &state.invocations[slot];
         let capability = self.model.capability_of(slot);
-        let Some(captured) = invocation.captured else { return Vec::new() };
+        let Some(captured) = invocation.captured else {
+            return Vec::new();
+        };
         let mut codes = Vec::new();
         if invocation.signal_aborted {
             codes.push(Code::ExecutionAborted);
@@ -543,7 +579,9 @@ impl<'a> Translator<'a> {
     }
 
     fn context_changed(&self, state: &RuntimeState, slot: Slot) -> bool {
-        let Some(captured) = state.invocations[slot].captured else { return false };
+        let Some(captured) = state.invocations[slot].captured else {
+            return false;
+        };
         match self.model.context_comparison {
             ContextComparison::ByValue => state.context != captured.context,
             ContextComparison::AnyEffectiveChange => state.context_epoch != captured.context_epoch,
@@ -566,9 +604,20 @@ impl<'a> Translator<'a> {
     }
 
     /// The outcome of `client.invoke` for `slot`, settled by `action` from `before`.
-    fn allowed_invoke(&self, before: &RuntimeState, action: Action, slot: Slot, outcome: Outcome) -> Allowed {
+    fn allowed_invoke(
+        &self,
+        before: &RuntimeState,
+        action: Action,
+        slot: Slot,
+        outcome: Outcome,
+    ) -> Allowed {
         let model_shape = self.shape_of(outcome, slot);
-        let mut allowed = Allowed { required: vec![model_shape], recommended: None, ids: self.ids_of(slot), cleanup: false };
+        let mut allowed = Allowed {
+            required: vec![model_shape],
+            recommended: None,
+            ids: self.ids_of(slot),
+            cleanup: false,
+        };
         match action {
             Action::Invoke(_, request) => {
                 if request == Request::UndeclaredCapability {
@@ -578,15 +627,25 @@ impl<'a> Translator<'a> {
                     self.invoke_readings(before, slot, request, &mut allowed);
                 }
             }
-            Action::PolicySettles(_, decision) => self.policy_readings(before, slot, decision, Pass::Initial, &mut allowed),
-            Action::HandlerSettles(_, result) => self.handler_readings(&before.invocations[slot], result, &mut allowed),
+            Action::PolicySettles(_, decision) => {
+                self.policy_readings(before, slot, decision, Pass::Initial, &mut allowed)
+            }
+            Action::HandlerSettles(_, result) => {
+                self.handler_readings(&before.invocations[slot], result, &mut allowed)
+            }
             _ => {}
         }
         allowed
     }
 
     /// CL-B03/CL-B04: a rejected `invoke`.
-    fn invoke_readings(&self, before: &RuntimeState, slot: Slot, request: Request, allowed: &mut Allowed) {
+    fn invoke_readings(
+        &self,
+        before: &RuntimeState,
+        slot: Slot,
+        request: Request,
+        allowed: &mut Allowed,
+    ) {
         let capability = self.model.capability_of(slot);
         let reserved = before.reserved.contains(&self.model.id_of(slot));
         let aborted = before.invocations[slot].signal_aborted;
@@ -619,7 +678,14 @@ impl<'a> Translator<'a> {
     }
 
     /// CL-B05 and its readings, for a policy settlement of `pass`.
-    fn policy_readings(&self, before: &RuntimeState, slot: Slot, decision: Decision, pass: Pass, allowed: &mut Allowed) {
+    fn policy_readings(
+        &self,
+        before: &RuntimeState,
+        slot: Slot,
+        decision: Decision,
+        pass: Pass,
+        allowed: &mut Allowed,
+    ) {
         let failing = self.rechecks_failing(before, slot);
         if failing.is_empty() {
             return;
@@ -631,7 +697,9 @@ impl<'a> Translator<'a> {
         }
         let decision_own = match (decision, pass) {
             (Decision::Allow, _) => None,
-            (Decision::Deny, _) | (Decision::Confirm, Pass::Confirmed) => Some(Shape::Error(Code::PolicyDenied)),
+            (Decision::Deny, _) | (Decision::Confirm, Pass::Confirmed) => {
+                Some(Shape::Error(Code::PolicyDenied))
+            }
             (Decision::Throw, _) => Some(Shape::Error(Code::PolicyEvaluationFailed)),
             (Decision::Confirm, Pass::Initial) => {
                 Some(self.shape_of(Outcome::ConfirmationRequired, slot))
@@ -650,9 +718,21 @@ impl<'a> Translator<'a> {
 
     /// The outcome of a resolution of `slot`'s confirmation, settled by `action` from `before`;
     /// `own` when the resolution settled at its own call.
-    fn allowed_resolution(&self, before: &RuntimeState, action: Action, slot: Slot, outcome: Outcome, own: bool) -> Allowed {
+    fn allowed_resolution(
+        &self,
+        before: &RuntimeState,
+        action: Action,
+        slot: Slot,
+        outcome: Outcome,
+        own: bool,
+    ) -> Allowed {
         let model_shape = self.shape_of(outcome, slot);
-        let mut allowed = Allowed { required: vec![model_shape.clone()], recommended: None, ids: self.ids_of(slot), cleanup: false };
+        let mut allowed = Allowed {
+            required: vec![model_shape.clone()],
+            recommended: None,
+            ids: self.ids_of(slot),
+            cleanup: false,
+        };
         let invocation = &before.invocations[slot];
         match action {
             Action::Approve(_) | Action::Decline(_) if own => match invocation.confirmation {
@@ -661,7 +741,10 @@ impl<'a> Translator<'a> {
                         self.approval_readings(before, slot, &mut allowed);
                     }
                 }
-                Confirmation::Receipt { kind, fate: ReceiptFate::Returned } => {
+                Confirmation::Receipt {
+                    kind,
+                    fate: ReceiptFate::Returned,
+                } => {
                     allowed.ids = Ids::anonymous();
                     let again = match kind {
                         ReceiptKind::Expired => Code::ConfirmationExpired,
@@ -672,8 +755,12 @@ impl<'a> Translator<'a> {
                 }
                 _ => allowed.ids = Ids::anonymous(),
             },
-            Action::PolicySettles(_, decision) => self.policy_readings(before, slot, decision, Pass::Confirmed, &mut allowed),
-            Action::HandlerSettles(_, result) => self.handler_readings(invocation, result, &mut allowed),
+            Action::PolicySettles(_, decision) => {
+                self.policy_readings(before, slot, decision, Pass::Confirmed, &mut allowed)
+            }
+            Action::HandlerSettles(_, result) => {
+                self.handler_readings(invocation, result, &mut allowed)
+            }
             _ => {}
         }
         allowed
@@ -682,7 +769,9 @@ impl<'a> Translator<'a> {
     /// CL-B07 at approval: which checks may answer first.
     fn approval_readings(&self, before: &RuntimeState, slot: Slot, allowed: &mut Allowed) {
         let capability = self.model.capability_of(slot);
-        let Some(captured) = before.invocations[slot].captured else { return };
+        let Some(captured) = before.invocations[slot].captured else {
+            return;
+        };
         let live = before.bindings[capability].live;
         if live != Some(captured.binding) || self.context_changed(before, slot) {
             push_unique(&mut allowed.required, Shape::Error(Code::PolicyDenied));
@@ -692,12 +781,20 @@ impl<'a> Translator<'a> {
             push_unique(&mut allowed.required, Shape::Error(Code::CapabilityUnbound));
         }
         if !before.available[capability] {
-            push_unique(&mut allowed.required, Shape::Error(Code::CapabilityUnavailable));
+            push_unique(
+                &mut allowed.required,
+                Shape::Error(Code::CapabilityUnavailable),
+            );
         }
     }
 
     /// CL-B11/CL-B12: an invalid output after an abort.
-    fn handler_readings(&self, invocation: &Invocation, result: HandlerResult, allowed: &mut Allowed) {
+    fn handler_readings(
+        &self,
+        invocation: &Invocation,
+        result: HandlerResult,
+        allowed: &mut Allowed,
+    ) {
         if result == HandlerResult::InvalidOutput && invocation.signal_aborted {
             push_unique(&mut allowed.required, Shape::Error(Code::ExecutionAborted));
         }
@@ -732,20 +829,30 @@ impl<'a> Translator<'a> {
                 }
             }
             if now.policy_calls > was.policy_calls {
-                let confirmed = matches!(now.phase, Phase::AwaitingPolicy { pass: Pass::Confirmed });
-                let (capability, input) = (capability_id(self.model.capability_of(slot)), valid_input(slot));
+                let confirmed = matches!(
+                    now.phase,
+                    Phase::AwaitingPolicy {
+                        pass: Pass::Confirmed
+                    }
+                );
+                let (capability, input) = (
+                    capability_id(self.model.capability_of(slot)),
+                    valid_input(slot),
+                );
                 self.policy_records.push(json!({
                     "capabilityId": capability, "input": input,
                     "semanticContext": context_pattern(after.context), "confirmed": confirmed
                 }));
-                self.policy_call_of.insert(slot, self.policy_records.len() as u32);
+                self.policy_call_of
+                    .insert(slot, self.policy_records.len() as u32);
             }
             if now.handler_starts > was.handler_starts {
                 self.handler_records.push(json!({
                     "capabilityId": capability_id(self.model.capability_of(slot)), "input": valid_input(slot),
                     "invocationId": invocation_id(self.model, slot), "semanticContext": context_pattern(after.context)
                 }));
-                self.handler_call_of.insert(slot, self.handler_records.len() as u32);
+                self.handler_call_of
+                    .insert(slot, self.handler_records.len() as u32);
             }
             if was.invoke_outcome.is_none() {
                 if let Some(outcome) = now.invoke_outcome {
@@ -770,7 +877,8 @@ impl<'a> Translator<'a> {
                 self.settled.insert(name, allowed);
             }
             if own_call && now.resolutions.len() == was.resolutions.len() {
-                self.approving.insert(slot, format!("r{slot}-{}", now.resolve_calls));
+                self.approving
+                    .insert(slot, format!("r{slot}-{}", now.resolve_calls));
             }
         }
         for name in new_handles {
@@ -785,7 +893,10 @@ impl<'a> Translator<'a> {
             match self.settled.get(&handle.name) {
                 Some(allowed) => {
                     handle.done = true;
-                    self.steps.push(expect_outcome(&handle.name, pattern(&allowed.required, &allowed.ids)));
+                    self.steps.push(expect_outcome(
+                        &handle.name,
+                        pattern(&allowed.required, &allowed.ids),
+                    ));
                     if let Some(recommended) = &allowed.recommended {
                         self.steps.push(with(
                             expect_outcome(&handle.name, pattern(recommended, &allowed.ids)),
@@ -797,11 +908,15 @@ impl<'a> Translator<'a> {
                         cleanups.push((handle.name.clone(), allowed.ids.clone()));
                     }
                 }
-                None => self.steps.push(expect_outcome(&handle.name, json!("pending"))),
+                None => self
+                    .steps
+                    .push(expect_outcome(&handle.name, json!("pending"))),
             }
         }
-        self.steps.push(json!({ "expect": "policy-calls", "is": self.policy_records }));
-        self.steps.push(json!({ "expect": "handler-calls", "is": self.handler_records }));
+        self.steps
+            .push(json!({ "expect": "policy-calls", "is": self.policy_records }));
+        self.steps
+            .push(json!({ "expect": "handler-calls", "is": self.handler_records }));
         for (slot, invocation) in after.invocations.iter().enumerate() {
             if matches!(invocation.phase, Phase::HandlerRunning { .. }) {
                 if let Some(&call) = self.handler_call_of.get(&slot) {
@@ -819,7 +934,10 @@ impl<'a> Translator<'a> {
             }));
             self.steps.push(expect_outcome(
                 &resolution,
-                one_of([render(&Shape::Error(Code::ConfirmationNotFound), &Ids::anonymous()), render(&Shape::Error(Code::ConfirmationDeclined), &ids)]),
+                one_of([
+                    render(&Shape::Error(Code::ConfirmationNotFound), &Ids::anonymous()),
+                    render(&Shape::Error(Code::ConfirmationDeclined), &ids),
+                ]),
             ));
         }
     }
@@ -845,7 +963,10 @@ pub fn translate_with(
     let mut translator = Translator::new(model);
     let mut truncated_at = None;
     let Some(mut state) = model.initial_states().into_iter().nth(init) else {
-        return Translation { case: Case::new(id, description), truncated_at: Some(0) };
+        return Translation {
+            case: Case::new(id, description),
+            truncated_at: Some(0),
+        };
     };
     translator.preamble(&state);
     for (index, &action) in actions.iter().enumerate() {
@@ -890,7 +1011,18 @@ pub fn translate_choices(choices: &[u32]) -> Option<Case> {
         path: path.iter().map(|a| format!("{a:?}")).collect(),
     };
     let requirements = path_requirements(model, init, &path);
-    Some(translate_with(model, init, &path, &format!("{SECTION}.differential.001"), "A random model path", requirements, provenance).case)
+    Some(
+        translate_with(
+            model,
+            init,
+            &path,
+            &format!("{SECTION}.differential.001"),
+            "A random model path",
+            requirements,
+            provenance,
+        )
+        .case,
+    )
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -906,18 +1038,31 @@ pub struct InvocationCoverage {
 fn phase_name(phase: Phase) -> &'static str {
     match phase {
         Phase::NotInvoked => "not-invoked",
-        Phase::AwaitingPolicy { pass: Pass::Initial } => "policy",
-        Phase::AwaitingPolicy { pass: Pass::Confirmed } => "confirmed-policy",
+        Phase::AwaitingPolicy {
+            pass: Pass::Initial,
+        } => "policy",
+        Phase::AwaitingPolicy {
+            pass: Pass::Confirmed,
+        } => "confirmed-policy",
         Phase::AwaitingConfirmation => "confirmation-pending",
-        Phase::HandlerRunning { pass: Pass::Initial } => "handler",
-        Phase::HandlerRunning { pass: Pass::Confirmed } => "confirmed-handler",
+        Phase::HandlerRunning {
+            pass: Pass::Initial,
+        } => "handler",
+        Phase::HandlerRunning {
+            pass: Pass::Confirmed,
+        } => "confirmed-handler",
         Phase::Settled => "settled",
     }
 }
 
 /// The phases of the invocations a host change can still reach, or `idle`.
 fn in_flight_summary(state: &RuntimeState) -> String {
-    let phases: BTreeSet<&str> = state.invocations.iter().filter(|i| i.in_flight()).map(|i| phase_name(i.phase)).collect();
+    let phases: BTreeSet<&str> = state
+        .invocations
+        .iter()
+        .filter(|i| i.in_flight())
+        .map(|i| phase_name(i.phase))
+        .collect();
     if phases.is_empty() {
         "idle".to_string()
     } else {
@@ -962,10 +1107,22 @@ fn confirmation_name(confirmation: Confirmation) -> &'static str {
         Confirmation::Pending { .. } => "pending",
         Confirmation::Approved => "approved",
         Confirmation::Declined => "declined",
-        Confirmation::Receipt { kind: ReceiptKind::Expired, fate: ReceiptFate::Retained } => "expiry-receipt",
-        Confirmation::Receipt { kind: ReceiptKind::Cancelled, fate: ReceiptFate::Retained } => "cancellation-receipt",
-        Confirmation::Receipt { fate: ReceiptFate::Returned, .. } => "receipt-returned",
-        Confirmation::Receipt { fate: ReceiptFate::Evicted, .. } => "receipt-evicted",
+        Confirmation::Receipt {
+            kind: ReceiptKind::Expired,
+            fate: ReceiptFate::Retained,
+        } => "expiry-receipt",
+        Confirmation::Receipt {
+            kind: ReceiptKind::Cancelled,
+            fate: ReceiptFate::Retained,
+        } => "cancellation-receipt",
+        Confirmation::Receipt {
+            fate: ReceiptFate::Returned,
+            ..
+        } => "receipt-returned",
+        Confirmation::Receipt {
+            fate: ReceiptFate::Evicted,
+            ..
+        } => "receipt-evicted",
     }
 }
 
@@ -982,10 +1139,26 @@ pub fn class_of(model: &InvocationModel, state: &RuntimeState, action: Action) -
                     Request::InvalidInput => "invalid-input",
                     Request::UndeclaredCapability => "undeclared",
                 },
-                if state.reserved.contains(&model.id_of(slot)) { "id-reserved" } else { "id-free" },
-                if state.bindings[capability].live.is_some() { "bound" } else { "unbound" },
-                if state.available[capability] { "available" } else { "unavailable" },
-                if state.invocations[slot].signal_aborted { "signal-aborted" } else { "signal-live" },
+                if state.reserved.contains(&model.id_of(slot)) {
+                    "id-reserved"
+                } else {
+                    "id-free"
+                },
+                if state.bindings[capability].live.is_some() {
+                    "bound"
+                } else {
+                    "unbound"
+                },
+                if state.available[capability] {
+                    "available"
+                } else {
+                    "unavailable"
+                },
+                if state.invocations[slot].signal_aborted {
+                    "signal-aborted"
+                } else {
+                    "signal-live"
+                },
             )
         }
         Action::PolicySettles(slot, decision) => format!(
@@ -1007,43 +1180,68 @@ pub fn class_of(model: &InvocationModel, state: &RuntimeState, action: Action) -
                 HandlerResult::Throw => "throw",
             },
             phase_name(state.invocations[slot].phase),
-            if state.invocations[slot].signal_aborted { "signal-aborted" } else { "signal-live" }
+            if state.invocations[slot].signal_aborted {
+                "signal-aborted"
+            } else {
+                "signal-live"
+            }
         ),
         Action::Abort(slot) => format!("abort@{}", phase_name(state.invocations[slot].phase)),
         Action::Approve(slot) | Action::Decline(slot) => {
             let confirmation = state.invocations[slot].confirmation;
-            let verb = if matches!(action, Action::Approve(_)) { "approve" } else { "decline" };
+            let verb = if matches!(action, Action::Approve(_)) {
+                "approve"
+            } else {
+                "decline"
+            };
             match confirmation {
-                Confirmation::Pending { .. } if verb == "approve" => format!("approve@pending/{}", facts(model, state, slot)),
+                Confirmation::Pending { .. } if verb == "approve" => {
+                    format!("approve@pending/{}", facts(model, state, slot))
+                }
                 _ => format!("{verb}@{}", confirmation_name(confirmation)),
             }
         }
         Action::AdvanceClock => {
             let expiring = state.invocations.iter().any(|i| matches!(i.confirmation, Confirmation::Pending { ticks_left } if ticks_left <= 1));
-            format!("advance-clock@{}", if expiring { "expires" } else { "ticks" })
+            format!(
+                "advance-clock@{}",
+                if expiring { "expires" } else { "ticks" }
+            )
         }
         Action::Bind(_) => format!("bind@{}", in_flight_summary(state)),
         Action::Unbind(_) => format!("unbind@{}", in_flight_summary(state)),
         Action::Rebind(_) => format!("rebind@{}", in_flight_summary(state)),
         Action::SetContext(context) => format!(
             "set-context-{}@{}",
-            if context == state.context { "identical" } else { "changed" },
+            if context == state.context {
+                "identical"
+            } else {
+                "changed"
+            },
             in_flight_summary(state)
         ),
         Action::LoseAvailability(_) => format!("lose-availability@{}", in_flight_summary(state)),
-        Action::RestoreAvailability(_) => format!("restore-availability@{}", in_flight_summary(state)),
+        Action::RestoreAvailability(_) => {
+            format!("restore-availability@{}", in_flight_summary(state))
+        }
     }
 }
 
 /// The register ids a transition exercises.
-pub fn requirements_of(model: &InvocationModel, state: &RuntimeState, action: Action) -> Vec<&'static str> {
+pub fn requirements_of(
+    model: &InvocationModel,
+    state: &RuntimeState,
+    action: Action,
+) -> Vec<&'static str> {
     let mut ids = vec!["CL-B02-1"];
     match action {
         Action::Invoke(slot, request) => {
             ids.extend(["CL-B03-1", "RCIP-PROTO-LIFE-01"]);
             if state.reserved.contains(&model.id_of(slot)) {
                 ids.extend(["CL-B04-1", "CL-B04-3", "CL-B04-4", "RCIP-LIFE-POLICY-02"]);
-            } else if state.invocations.iter().any(|i| i.captured.is_some()) && model.ids == IdAssignment::Shared {
+            } else if state.invocations.iter().any(|i| i.captured.is_some())
+                && model.ids == IdAssignment::Shared
+            {
                 ids.extend(["CL-B04-5", "RCIP-LIFE-POLICY-03"]);
             }
             if state.invocations[slot].signal_aborted {
@@ -1052,7 +1250,11 @@ pub fn requirements_of(model: &InvocationModel, state: &RuntimeState, action: Ac
             match request {
                 Request::InvalidInput => ids.extend(["RCIP-PROTO-LIFE-04", "CL-B13-3"]),
                 Request::UndeclaredCapability => {}
-                Request::Valid => ids.extend(["RCIP-PROTO-LIFE-02", "RCIP-PROTO-LIFE-03", "RCIP-LIFE-POLICY-01"]),
+                Request::Valid => ids.extend([
+                    "RCIP-PROTO-LIFE-02",
+                    "RCIP-PROTO-LIFE-03",
+                    "RCIP-LIFE-POLICY-01",
+                ]),
             }
         }
         Action::PolicySettles(slot, decision) => {
@@ -1073,7 +1275,12 @@ pub fn requirements_of(model: &InvocationModel, state: &RuntimeState, action: Ac
                     ids.push("RCIP-LIFE-POLICY-07");
                 }
             }
-            if matches!(state.invocations[slot].phase, Phase::AwaitingPolicy { pass: Pass::Confirmed }) {
+            if matches!(
+                state.invocations[slot].phase,
+                Phase::AwaitingPolicy {
+                    pass: Pass::Confirmed
+                }
+            ) {
                 ids.extend(["CL-B07-3", "RCIP-PROTO-LIFE-06"]);
                 if decision == Decision::Confirm {
                     ids.push("CL-B07-5");
@@ -1099,13 +1306,20 @@ pub fn requirements_of(model: &InvocationModel, state: &RuntimeState, action: Ac
         }
         Action::Abort(slot) => match state.invocations[slot].phase {
             Phase::NotInvoked => ids.push("CL-B03-2"),
-            Phase::AwaitingPolicy { .. } => ids.extend(["CL-B11-1", "CL-B11-2", "CL-B11-3", "RCIP-LIFE-CANCEL-02"]),
+            Phase::AwaitingPolicy { .. } => {
+                ids.extend(["CL-B11-1", "CL-B11-2", "CL-B11-3", "RCIP-LIFE-CANCEL-02"])
+            }
             Phase::AwaitingConfirmation => ids.extend(["CL-B09-1", "RCIP-LIFE-CONF-06"]),
-            Phase::HandlerRunning { .. } => ids.extend(["RCIP-PROTO-LIFE-07", "RCIP-LIFE-CANCEL-07"]),
+            Phase::HandlerRunning { .. } => {
+                ids.extend(["RCIP-PROTO-LIFE-07", "RCIP-LIFE-CANCEL-07"])
+            }
             Phase::Settled => {}
         },
-        Action::Approve(slot) | Action::Decline(slot) => match state.invocations[slot].confirmation {
-            Confirmation::Pending { .. } if matches!(action, Action::Decline(_)) => ids.push("CL-B07-2"),
+        Action::Approve(slot) | Action::Decline(slot) => match state.invocations[slot].confirmation
+        {
+            Confirmation::Pending { .. } if matches!(action, Action::Decline(_)) => {
+                ids.push("CL-B07-2")
+            }
             Confirmation::Pending { .. } => {
                 ids.extend(["CL-B07-3", "RCIP-LIFE-CONF-03", "RCIP-PROTO-LIFE-06"]);
                 let facts = facts(model, state, slot);
@@ -1116,21 +1330,38 @@ pub fn requirements_of(model: &InvocationModel, state: &RuntimeState, action: Ac
                     ids.push("PRJ-RCIP-CONF-01");
                 }
             }
-            Confirmation::Approved | Confirmation::Declined => ids.extend(["CL-B07-1", "RCIP-LIFE-CONF-02", "CL-B10-4"]),
-            Confirmation::Receipt { kind: ReceiptKind::Expired, fate: ReceiptFate::Retained } => ids.push("CL-B08-3"),
-            Confirmation::Receipt { kind: ReceiptKind::Cancelled, fate: ReceiptFate::Retained } => ids.push("CL-B09-2"),
+            Confirmation::Approved | Confirmation::Declined => {
+                ids.extend(["CL-B07-1", "RCIP-LIFE-CONF-02", "CL-B10-4"])
+            }
+            Confirmation::Receipt {
+                kind: ReceiptKind::Expired,
+                fate: ReceiptFate::Retained,
+            } => ids.push("CL-B08-3"),
+            Confirmation::Receipt {
+                kind: ReceiptKind::Cancelled,
+                fate: ReceiptFate::Retained,
+            } => ids.push("CL-B09-2"),
             Confirmation::Receipt { .. } => ids.push("CL-B10-3"),
             Confirmation::NotIssued => {}
         },
-        Action::AdvanceClock => ids.extend(["CL-B08-1", "CL-B08-2", "RCIP-LIFE-CONF-06", "PRJ-RCIP-CONF-02"]),
-        Action::Bind(_) | Action::Unbind(_) | Action::Rebind(_) => ids.extend(["CL-B20-1", "RCIP-PROTO-LIFE-13"]),
+        Action::AdvanceClock => ids.extend([
+            "CL-B08-1",
+            "CL-B08-2",
+            "RCIP-LIFE-CONF-06",
+            "PRJ-RCIP-CONF-02",
+        ]),
+        Action::Bind(_) | Action::Unbind(_) | Action::Rebind(_) => {
+            ids.extend(["CL-B20-1", "RCIP-PROTO-LIFE-13"])
+        }
         Action::SetContext(context) => {
             ids.push("CL-B06-1");
             if context == state.context {
                 ids.push("CL-B06-2");
             }
         }
-        Action::LoseAvailability(_) | Action::RestoreAvailability(_) => ids.extend(["RCIP-PROTO-LIFE-03", "RCIP-LIFE-CONF-03"]),
+        Action::LoseAvailability(_) | Action::RestoreAvailability(_) => {
+            ids.extend(["RCIP-PROTO-LIFE-03", "RCIP-LIFE-CONF-03"])
+        }
     }
     ids
 }
@@ -1138,10 +1369,19 @@ pub fn requirements_of(model: &InvocationModel, state: &RuntimeState, action: Ac
 /// The register ids a CL-B01 code's witness exercises.
 fn code_requirements(code: &str) -> Vec<&'static str> {
     let mut ids = vec!["CL-B01-1", "CL-B02-1"];
-    ids.push(if code == "POLICY_DENIED" || code == "CONFIRMATION_DECLINED" { "CL-B01-2" } else { "CL-B01-3" });
+    ids.push(
+        if code == "POLICY_DENIED" || code == "CONFIRMATION_DECLINED" {
+            "CL-B01-2"
+        } else {
+            "CL-B01-3"
+        },
+    );
     ids.extend(match code {
         "INVOCATION_ALREADY_ACTIVE" => vec!["CL-B04-3"],
-        "CAPABILITY_NOT_FOUND" | "CAPABILITY_UNBOUND" | "CAPABILITY_UNAVAILABLE" | "INPUT_INVALID" => vec!["CL-B03-1"],
+        "CAPABILITY_NOT_FOUND"
+        | "CAPABILITY_UNBOUND"
+        | "CAPABILITY_UNAVAILABLE"
+        | "INPUT_INVALID" => vec!["CL-B03-1"],
         "POLICY_EVALUATION_FAILED" => vec!["CL-B12-3"],
         "POLICY_DENIED" => vec!["RCIP-PROTO-LIFE-05"],
         "CONFIRMATION_DECLINED" => vec!["CL-B07-2"],
@@ -1158,7 +1398,9 @@ fn code_requirements(code: &str) -> Vec<&'static str> {
 /// Every requirement the actions of a path exercise (for cases not chosen for one target).
 fn path_requirements(model: &InvocationModel, init: usize, path: &[Action]) -> Vec<String> {
     let mut ids = BTreeSet::new();
-    let Some(mut state) = model.initial_states().into_iter().nth(init) else { return Vec::new() };
+    let Some(mut state) = model.initial_states().into_iter().nth(init) else {
+        return Vec::new();
+    };
     for &action in path {
         ids.extend(requirements_of(model, &state, action));
         match model.successor(&state, action) {
@@ -1208,16 +1450,41 @@ pub fn finish(model: &InvocationModel, state: &RuntimeState) -> Vec<Action> {
     let mut actions = Vec::new();
     for _ in 0..4 * state.invocations.len() + 4 {
         let enabled = model.enabled_actions(&state);
-        let next = state.invocations.iter().enumerate().find_map(|(slot, invocation)| match invocation.phase {
-            Phase::AwaitingPolicy { .. } => enabled.iter().copied().find(|a| *a == Action::PolicySettles(slot, Decision::Allow))
-                .or_else(|| enabled.iter().copied().find(|a| matches!(a, Action::PolicySettles(s, _) if *s == slot))),
-            Phase::HandlerRunning { .. } => enabled.iter().copied().find(|a| *a == Action::HandlerSettles(slot, HandlerResult::Output))
-                .or_else(|| enabled.iter().copied().find(|a| matches!(a, Action::HandlerSettles(s, _) if *s == slot))),
-            Phase::AwaitingConfirmation => enabled.iter().copied().find(|a| *a == Action::Decline(slot)),
-            _ => None,
-        });
+        let next = state
+            .invocations
+            .iter()
+            .enumerate()
+            .find_map(|(slot, invocation)| match invocation.phase {
+                Phase::AwaitingPolicy { .. } => enabled
+                    .iter()
+                    .copied()
+                    .find(|a| *a == Action::PolicySettles(slot, Decision::Allow))
+                    .or_else(|| {
+                        enabled
+                            .iter()
+                            .copied()
+                            .find(|a| matches!(a, Action::PolicySettles(s, _) if *s == slot))
+                    }),
+                Phase::HandlerRunning { .. } => enabled
+                    .iter()
+                    .copied()
+                    .find(|a| *a == Action::HandlerSettles(slot, HandlerResult::Output))
+                    .or_else(|| {
+                        enabled
+                            .iter()
+                            .copied()
+                            .find(|a| matches!(a, Action::HandlerSettles(s, _) if *s == slot))
+                    }),
+                Phase::AwaitingConfirmation => enabled
+                    .iter()
+                    .copied()
+                    .find(|a| *a == Action::Decline(slot)),
+                _ => None,
+            });
         let Some(action) = next else { break };
-        let Some(after) = model.successor(&state, action) else { break };
+        let Some(after) = model.successor(&state, action) else {
+            break;
+        };
         actions.push(action);
         state = after;
     }
@@ -1245,25 +1512,48 @@ fn short(text: &str, limit: usize) -> String {
     if text.chars().count() <= limit {
         text.to_string()
     } else {
-        text.chars().take(limit.saturating_sub(3)).collect::<String>() + "..."
+        text.chars()
+            .take(limit.saturating_sub(3))
+            .collect::<String>()
+            + "..."
     }
 }
 
-fn provenance(model: &InvocationModel, path: &[Action], kind: &'static str, seed: Option<String>) -> Provenance {
-    Provenance { kind, by: describe_model(model), seed, path: path.iter().map(|a| format!("{a:?}")).collect() }
+fn provenance(
+    model: &InvocationModel,
+    path: &[Action],
+    kind: &'static str,
+    seed: Option<String>,
+) -> Provenance {
+    Provenance {
+        kind,
+        by: describe_model(model),
+        seed,
+        path: path.iter().map(|a| format!("{a:?}")).collect(),
+    }
 }
 
 /// The cases chosen by `cover` at the generation configuration, one per target, with the
 /// certificate.
 pub fn generated_cases() -> (Vec<Case>, model::visit::Certificate, Vec<Option<usize>>) {
     let model = generation_model();
-    let (paths, certificate) = cover("invocation", &model, &InvocationCoverage { model: model.clone() }, MAX_STATES);
+    let (paths, certificate) = cover(
+        "invocation",
+        &model,
+        &InvocationCoverage {
+            model: model.clone(),
+        },
+        MAX_STATES,
+    );
     let mut cases = Vec::new();
     let mut truncations = Vec::new();
     let mut used = BTreeSet::new();
     for path in &paths {
         let (requirements, description) = match path.target.strip_prefix("code:") {
-            Some(code) => (code_requirements(code), format!("Model path reaching {code}")),
+            Some(code) => (
+                code_requirements(code),
+                format!("Model path reaching {code}"),
+            ),
             None => {
                 let mut state = model.initial_states().into_iter().nth(path.init);
                 let mut requirements = Vec::new();
@@ -1307,7 +1597,9 @@ pub fn regression_cases() -> Result<Vec<Case>, String> {
     let models = differential_models();
     let mut cases = Vec::new();
     for regression in load_regressions(&regressions_dir(), "invocation")? {
-        let Some((&first, rest)) = regression.choices.split_first() else { continue };
+        let Some((&first, rest)) = regression.choices.split_first() else {
+            continue;
+        };
         let model = &models[first as usize % models.len()];
         let (init, path) = walk(model, rest);
         if path.is_empty() {
@@ -1317,7 +1609,13 @@ pub fn regression_cases() -> Result<Vec<Case>, String> {
         let hash: String = digest.iter().take(4).map(|b| format!("{b:02x}")).collect();
         let id = format!("{SECTION}.regression-{hash}.001");
         let requirements = path_requirements(model, init, &path);
-        let description = short(&format!("Differential regression: {}", regression.note.lines().next().unwrap_or("")), 70);
+        let description = short(
+            &format!(
+                "Differential regression: {}",
+                regression.note.lines().next().unwrap_or("")
+            ),
+            70,
+        );
         let translation = translate_with(
             model,
             init,
@@ -1338,6 +1636,14 @@ pub fn generated() -> Vec<Generated> {
         Ok(regressions) => cases.extend(regressions),
         Err(e) => panic!("suites/regressions/invocation.json: {e}"),
     }
-    let section = Section::new(SECTION, "Paths of the invocation model (generated)", "suites::cases::from_model::invocation").cases(cases);
-    vec![Generated { sections: vec![section], certificate }]
+    let section = Section::new(
+        SECTION,
+        "Paths of the invocation model (generated)",
+        "suites::cases::from_model::invocation",
+    )
+    .cases(cases);
+    vec![Generated {
+        sections: vec![section],
+        certificate,
+    }]
 }
