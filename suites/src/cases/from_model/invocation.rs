@@ -408,6 +408,9 @@ struct Translator<'a> {
     decided_ms: BTreeMap<Slot, u64>,
     /// Slots whose captured context saw an effective `setContext` since capture.
     context_touched: BTreeSet<Slot>,
+    /// Set once an already-aborted request passed every CL-B03 check: CL-B03-2 only RECOMMENDS
+    /// that policy is then not called, so the policy call records are RECOMMENDED from there on.
+    policy_calls_recommended: bool,
 }
 
 impl<'a> Translator<'a> {
@@ -426,6 +429,7 @@ impl<'a> Translator<'a> {
             invoked_ms: BTreeMap::new(),
             decided_ms: BTreeMap::new(),
             context_touched: BTreeSet::new(),
+            policy_calls_recommended: false,
         }
     }
 
@@ -677,6 +681,14 @@ impl<'a> Translator<'a> {
         allowed.required = required;
     }
 
+    /// Whether one of the four CL-B03 checks fails for this request.
+    fn b03_fails(&self, before: &RuntimeState, slot: Slot, request: Request) -> bool {
+        let capability = self.model.capability_of(slot);
+        request != Request::Valid
+            || before.bindings[capability].live.is_none()
+            || !before.available[capability]
+    }
+
     /// CL-B05 and its readings, for a policy settlement of `pass`.
     fn policy_readings(
         &self,
@@ -859,6 +871,13 @@ impl<'a> Translator<'a> {
                     if outcome == Outcome::ConfirmationRequired {
                         self.decided_ms.insert(slot, self.now_ms);
                     }
+                    if let Action::Invoke(_, request) = action {
+                        if outcome == Outcome::error(Code::ExecutionAborted)
+                            && !self.b03_fails(before, slot, request)
+                        {
+                            self.policy_calls_recommended = true;
+                        }
+                    }
                     let allowed = self.allowed_invoke(before, action, slot, outcome);
                     self.settled.insert(format!("i{slot}"), allowed);
                 }
@@ -913,8 +932,15 @@ impl<'a> Translator<'a> {
                     .push(expect_outcome(&handle.name, json!("pending"))),
             }
         }
-        self.steps
-            .push(json!({ "expect": "policy-calls", "is": self.policy_records }));
+        let mut policy_calls = json!({ "expect": "policy-calls", "is": self.policy_records });
+        if self.policy_calls_recommended {
+            policy_calls = with(
+                policy_calls,
+                "strictness",
+                json!(Strictness::Recommended.as_str()),
+            );
+        }
+        self.steps.push(policy_calls);
         self.steps
             .push(json!({ "expect": "handler-calls", "is": self.handler_records }));
         for (slot, invocation) in after.invocations.iter().enumerate() {
