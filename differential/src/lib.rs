@@ -20,7 +20,7 @@ use proptest::collection::vec;
 use proptest::prelude::any;
 use proptest::test_runner::{Config, FileFailurePersistence, RngSeed, TestCaseError, TestError, TestRunner};
 use suites::case::{Case, Section};
-use suites::cases::from_model::{record_regression, regressions_dir, Regression};
+use suites::cases::from_model::{load_regressions, record_regression, regressions_dir, Regression};
 use suites::vector_schema::VectorSchemas;
 
 /// The seed when `DIFFERENTIAL_SEED` is unset: fixed, so every run of `cargo test` draws the same
@@ -164,4 +164,26 @@ pub fn check(model: &str, settings: Settings, translate: impl Fn(&[u32]) -> Opti
         }
         Err(TestError::Abort(reason)) => panic!("differential {model} aborted: {reason}"),
     }
+}
+
+/// Replays every regression committed for `model` in `suites/regressions/<model>.json` through
+/// `translate` and requires `pass` from the reference for each; panics naming the first that does
+/// not (or that no longer translates). Returns how many were replayed.
+pub fn replay_regressions(model: &str, translate: impl Fn(&[u32]) -> Option<Case>) -> usize {
+    let schemas = schemas();
+    let regressions = load_regressions(&regressions_dir(), model).unwrap_or_else(|e| panic!("{e}"));
+    for regression in &regressions {
+        let case = translate(&regression.choices)
+            .unwrap_or_else(|| panic!("{model} regression {:?} no longer translates", regression.choices));
+        let result = run_against_reference(&schemas, &case).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            result.verdict,
+            Verdict::Pass,
+            "{model} regression {:?} (seed {}): {}",
+            regression.choices,
+            regression.seed,
+            describe(&result, &case)
+        );
+    }
+    regressions.len()
 }

@@ -11,11 +11,9 @@
 //! resolved, a delay, summarize, a cancellation) with choices to spare, since `walk` stops when
 //! the turn is over.
 
-use differential::{check, run_against_reference, schemas, Settings};
-use harness::verdict::Verdict;
+use differential::{check, replay_regressions, Settings};
 use model::visit::walk;
 use suites::cases::from_model::assist::{translate, vector_model};
-use suites::cases::from_model::{load_regressions, regressions_dir};
 
 const DEFAULT_CASES: u32 = 3000;
 const MAX_CHOICES: usize = 24;
@@ -32,19 +30,8 @@ fn the_reference_agrees_with_the_assist_model_on_random_turns() {
 #[test]
 fn every_committed_assist_regression_passes() {
     let view = vector_model();
-    let schemas = schemas();
-    let regressions = load_regressions(&regressions_dir(), "assist").unwrap_or_else(|e| panic!("{e}"));
-    for regression in regressions {
-        let (init, path) = walk(&view, &regression.choices);
-        let case = translate(init, &path)
-            .unwrap_or_else(|| panic!("regression {:?} no longer translates", regression.choices));
-        let result = run_against_reference(&schemas, &case).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(
-            result.verdict,
-            Verdict::Pass,
-            "regression {:?} ({}): {result:?}",
-            regression.choices,
-            regression.seed
-        );
-    }
+    replay_regressions("assist", |choices| {
+        let (init, path) = walk(&view, choices);
+        translate(init, &path)
+    });
 }

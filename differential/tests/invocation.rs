@@ -16,10 +16,8 @@
 //! than the deepest state of any configuration (15 steps at the default, 22 with three requests);
 //! `walk` stops once every request has settled, so most random paths end after 3 to 8 actions.
 
-use differential::{check, run_against_reference, schemas, Settings};
-use harness::verdict::Verdict;
+use differential::{check, replay_regressions, Settings};
 use suites::cases::from_model::invocation::translate_choices;
-use suites::cases::from_model::{load_regressions, regressions_dir};
 
 const DEFAULT_CASES: u32 = 3000;
 const MAX_CHOICES: usize = 28;
@@ -35,19 +33,5 @@ fn the_reference_agrees_with_the_invocation_model_on_random_paths() {
 
 #[test]
 fn every_committed_invocation_regression_passes() {
-    let schemas = schemas();
-    let regressions =
-        load_regressions(&regressions_dir(), "invocation").unwrap_or_else(|e| panic!("{e}"));
-    for regression in regressions {
-        let case = translate_choices(&regression.choices)
-            .unwrap_or_else(|| panic!("regression {:?} no longer translates", regression.choices));
-        let result = run_against_reference(&schemas, &case).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(
-            result.verdict,
-            Verdict::Pass,
-            "regression {:?} ({}): {result:?}",
-            regression.choices,
-            regression.seed
-        );
-    }
+    replay_regressions("invocation", translate_choices);
 }

@@ -12,11 +12,9 @@
 //! (3 begins, 2 operations each, faults in between: 12 steps) with room for the records outside
 //! a transaction that the model also offers; `walk` stops at the end of the stream.
 
-use differential::{check, run_against_reference, schemas, Settings};
-use harness::verdict::Verdict;
+use differential::{check, replay_regressions, Settings};
 use model::visit::walk;
 use suites::cases::from_model::transaction::{model, translate};
-use suites::cases::from_model::{load_regressions, regressions_dir};
 
 const DEFAULT_CASES: u32 = 800;
 const MAX_CHOICES: usize = 40;
@@ -37,20 +35,8 @@ fn the_reference_agrees_with_the_transaction_model_on_random_streams() {
 #[test]
 fn every_committed_transaction_regression_passes() {
     let model = model();
-    let schemas = schemas();
-    let regressions =
-        load_regressions(&regressions_dir(), "transaction").unwrap_or_else(|e| panic!("{e}"));
-    for regression in regressions {
-        let (init, path) = walk(&model, &regression.choices);
-        let case = translate(init, &path)
-            .unwrap_or_else(|| panic!("regression {:?} no longer translates", regression.choices));
-        let result = run_against_reference(&schemas, &case).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(
-            result.verdict,
-            Verdict::Pass,
-            "regression {:?} ({}): {result:?}",
-            regression.choices,
-            regression.seed
-        );
-    }
+    replay_regressions("transaction", |choices| {
+        let (init, path) = walk(&model, choices);
+        translate(init, &path)
+    });
 }

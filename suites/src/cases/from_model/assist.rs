@@ -52,7 +52,6 @@ use model::assist::{
 use model::stateright::Model;
 use model::visit::{cover, walk, Coverage};
 use serde_json::{json, Value};
-use sha2::{Digest, Sha256};
 
 use super::{load_regressions, regressions_dir, Generated};
 use crate::case::{Case, Provenance, Section, Strictness};
@@ -967,13 +966,6 @@ fn requirements_of(target: &str) -> Vec<String> {
 // Generation
 // ---------------------------------------------------------------------------------------------
 
-/// A stable slug for a committed regression: the first hex digits of its choices' hash.
-fn regression_slug(choices: &[u32]) -> String {
-    let digest = Sha256::digest(serde_json::to_string(choices).unwrap_or_default().as_bytes());
-    let hex: String = digest.iter().take(4).map(|b| format!("{b:02x}")).collect();
-    format!("regression-{hex}")
-}
-
 /// The model-generated section: one case per path `cover` chose on [`vector_model`], then one
 /// per committed regression (`suites/regressions/assist.json`), and the certificate.
 pub fn generated() -> Vec<Generated> {
@@ -989,13 +981,12 @@ pub fn generated() -> Vec<Generated> {
     let regressions = load_regressions(&regressions_dir(), "assist").unwrap_or_else(|e| panic!("{e}"));
     for regression in regressions {
         let (init, actions) = walk(&view, &regression.choices);
-        let slug = regression_slug(&regression.choices);
+        let slug = regression.slug();
         let Some(mut case) = translate_path(&view, init, &actions, &format!("committed regression {slug}")) else {
             continue;
         };
         case.id = format!("{SECTION}.{slug}.001");
-        case.notes =
-            Some(format!("Shrunk differential failure: {}", regression.note.lines().next().unwrap_or_default()));
+        regression.annotate(&mut case);
         cases.push(case.provenance(provenance("proptest", Some(regression.seed.clone()), &view, init, &actions)));
     }
     let section =

@@ -60,7 +60,6 @@ use model::invocation::{
 };
 use model::visit::{cover, walk, Coverage};
 use serde_json::{json, Value};
-use sha2::{Digest, Sha256};
 
 use super::{load_regressions, regressions_dir, Generated};
 use crate::case::{Case, Provenance, Section, Strictness};
@@ -1631,17 +1630,9 @@ pub fn regression_cases() -> Result<Vec<Case>, String> {
         if path.is_empty() {
             continue;
         }
-        let digest = Sha256::digest(format!("{:?}", regression.choices).as_bytes());
-        let hash: String = digest.iter().take(4).map(|b| format!("{b:02x}")).collect();
-        let id = format!("{SECTION}.regression-{hash}.001");
+        let id = format!("{SECTION}.{}.001", regression.slug());
         let requirements = path_requirements(model, init, &path);
-        let description = short(
-            &format!(
-                "Differential regression: {}",
-                regression.note.lines().next().unwrap_or("")
-            ),
-            70,
-        );
+        let description = regression.description();
         let translation = translate_with(
             model,
             init,
@@ -1651,7 +1642,9 @@ pub fn regression_cases() -> Result<Vec<Case>, String> {
             requirements,
             provenance(model, &path, "proptest", Some(regression.seed.clone())),
         );
-        cases.push(translation.case);
+        let mut case = translation.case;
+        regression.annotate(&mut case);
+        cases.push(case);
     }
     Ok(cases)
 }

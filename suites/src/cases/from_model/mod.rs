@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::case::Section;
+use crate::case::{Case, Section};
 
 pub use model::visit::Certificate;
 
@@ -39,7 +39,8 @@ pub fn sections() -> Vec<Section> {
     generated().into_iter().flat_map(|g| g.sections).collect()
 }
 
-/// One committed regression: a differential test's shrunk input.
+/// One committed regression: a differential test's shrunk input. The note's first sentence is
+/// the case description (see `description`); the rest says how it was found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Regression {
     /// The proptest seed or other replay handle, as printed by the failing test.
@@ -48,6 +49,39 @@ pub struct Regression {
     pub choices: Vec<u32>,
     /// What went wrong when it was found (for the reader; not used to judge).
     pub note: String,
+}
+
+impl Regression {
+    /// A stable slug from the choices (the first 8 hex digits of the SHA-256 of their JSON), so a
+    /// regression's case id never depends on its position in the file.
+    pub fn slug(&self) -> String {
+        use sha2::{Digest, Sha256};
+        let digest = Sha256::digest(serde_json::to_string(&self.choices).unwrap_or_default().as_bytes());
+        let hex: String = digest.iter().take(4).map(|b| format!("{b:02x}")).collect();
+        format!("regression-{hex}")
+    }
+
+    /// The case description: the note's first sentence when it states the behaviour within the
+    /// 70 characters a description may have (whoever commits a regression writes it so), else a
+    /// neutral one naming the slug.
+    pub fn description(&self) -> String {
+        let first = self.note.split_inclusive(". ").next().unwrap_or("").trim();
+        let fits = first.ends_with('.') && first.chars().count() <= 70 && !first.starts_with("verdict");
+        if fits {
+            first.to_string()
+        } else {
+            format!("Shrunk differential failure {} stays fixed", self.slug())
+        }
+    }
+
+    /// Gives a regression's case its description, and its note ahead of the translator's notes.
+    pub fn annotate(&self, case: &mut Case) {
+        case.description = self.description();
+        case.notes = Some(match case.notes.take() {
+            Some(notes) => format!("{} {notes}", self.note),
+            None => self.note.clone(),
+        });
+    }
 }
 
 /// `suites/regressions/`, found from the crate's own location.

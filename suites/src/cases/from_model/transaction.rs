@@ -953,28 +953,17 @@ pub fn regression_cases(regressions: &[Regression]) -> Vec<Case> {
             if path.is_empty() || init != 0 {
                 return None;
             }
-            let name = format!("regression-{:08x}", fnv(&regression.choices));
-            Some(case_for(
+            let mut case = case_for(
                 &model,
                 &path,
                 REGRESSION,
-                &name,
+                &regression.slug(),
                 ("proptest", Some(regression.seed.clone())),
-            ))
+            );
+            regression.annotate(&mut case);
+            Some(case)
         })
         .collect()
-}
-
-/// FNV-1a over the choices: a stable name for a regression, derived from its content.
-fn fnv(choices: &[u32]) -> u32 {
-    let mut hash: u32 = 0x811c_9dc5;
-    for choice in choices {
-        for byte in choice.to_le_bytes() {
-            hash ^= u32::from(byte);
-            hash = hash.wrapping_mul(0x0100_0193);
-        }
-    }
-    hash
 }
 
 pub fn generated() -> Vec<Generated> {
