@@ -96,6 +96,8 @@ impl Running {
         if !self.stdout.buffer().is_empty() {
             return Ok(true);
         }
+        // Most responses arrive within tens of microseconds: wait for them awake first.
+        driver::spin_until_readable(self.stdout.get_ref());
         let left = deadline.saturating_duration_since(Instant::now());
         if left.is_zero() || !self.readable_within(left)? {
             return Err(format!("no response within {} ms", timeout.as_millis()));

@@ -2,7 +2,8 @@
 //! requests from stdin, answers on stdout. CI runs the whole suite through it with the process
 //! adapter and requires the same verdict for every case as in-process.
 
-use std::io::{self, BufRead, Write};
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Write};
 
 use serde_json::Value;
 
@@ -42,10 +43,20 @@ fn handle(adapter: &mut ReferenceAdapter, request: &Value) -> Option<Value> {
 
 fn main() {
     let mut adapter = ReferenceAdapter::new();
-    let stdin = io::stdin();
+    // A buffered reader of our own over stdin, so it can tell whether a request is already
+    // buffered before waiting awake for the next one (driver::spin_until_readable).
+    let Ok(stdin) = rustix::io::dup(io::stdin()) else { return };
+    let mut requests = BufReader::new(File::from(stdin));
     let mut stdout = io::stdout().lock();
-    for line in stdin.lock().lines() {
-        let Ok(line) = line else { return };
+    loop {
+        if requests.buffer().is_empty() {
+            driver::spin_until_readable(requests.get_ref());
+        }
+        let mut line = String::new();
+        match requests.read_line(&mut line) {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {}
+        }
         if line.trim().is_empty() {
             continue;
         }
