@@ -7,20 +7,13 @@
 //! CL-D09-4).
 
 use std::collections::BTreeSet;
-use std::path::PathBuf;
 
 use model::transaction::Action::*;
 use model::transaction::{Base, Children, NewRevision};
 use serde_json::{json, Value};
 use suites::case::Case;
 use suites::cases::from_model::transaction::{case_for, generated, model, regression_cases};
-use suites::cases::from_model::Regression;
-use suites::register::Register;
-use suites::vector_schema::VectorSchemas;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
-}
+use suites::cases::from_model::{bundled_problems, Regression};
 
 #[test]
 fn the_certificate_covers_every_transition_and_every_code() {
@@ -43,43 +36,18 @@ fn the_certificate_covers_every_transition_and_every_code() {
 
 #[test]
 fn generated_cases_pass_the_schema_and_cite_register_ids() {
-    let schemas =
-        VectorSchemas::load(&root().join("vectors").join("schema")).expect("schemas load");
-    let register = Register::load(&root().join("suites").join("register")).expect("register loads");
-    let known = register.by_id();
+    let generated = generated();
+    let problems = bundled_problems(&generated, "rui.model-transaction");
+    assert!(problems.is_empty(), "{problems:#?}");
     let mut ids = BTreeSet::new();
     let mut expected_codes = BTreeSet::new();
-    for generated in generated() {
-        for section in &generated.sections {
-            assert_eq!(section.id, "rui.model-transaction");
-            let problems = schemas.problems(section);
-            assert!(problems.is_empty(), "{problems:#?}");
-            for case in &section.cases {
-                assert!(ids.insert(case.id.clone()), "duplicate id {}", case.id);
-                assert_eq!(case.profiles, vec!["jsonl".to_string()]);
-                assert!(
-                    case.requirements.len() >= 3,
-                    "{} cites {:?}",
-                    case.id,
-                    case.requirements
-                );
-                for id in &case.requirements {
-                    assert!(
-                        known.contains_key(id.as_str()),
-                        "{} cites unknown {id}",
-                        case.id
-                    );
-                }
-                let provenance = case.provenance.as_ref().expect("provenance");
-                assert!(matches!(provenance.kind, "model" | "proptest"));
-                assert!(provenance.by.contains("2 node ids"));
-                assert_eq!(
-                    case.steps.last().and_then(|s| s.get("expect")),
-                    Some(&json!("rejections"))
-                );
-                collect_codes(&Value::Array(case.steps.clone()), &mut expected_codes);
-            }
-        }
+    for case in generated.iter().flat_map(|g| &g.sections).flat_map(|s| &s.cases) {
+        ids.insert(case.id.clone());
+        assert_eq!(case.profiles, vec!["jsonl".to_string()]);
+        assert!(case.requirements.len() >= 3, "{} cites {:?}", case.id, case.requirements);
+        assert!(case.provenance.as_ref().is_some_and(|p| p.by.contains("2 node ids")));
+        assert_eq!(case.steps.last().and_then(|s| s.get("expect")), Some(&json!("rejections")));
+        collect_codes(&Value::Array(case.steps.clone()), &mut expected_codes);
     }
     assert!(ids.len() >= 60, "{} cases", ids.len());
     // Every code of the model is the expected result (or an accepted one) of some case.

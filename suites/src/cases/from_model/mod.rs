@@ -39,6 +39,59 @@ pub fn sections() -> Vec<Section> {
     generated().into_iter().flat_map(|g| g.sections).collect()
 }
 
+/// What every model's generated output must satisfy whatever the model: a complete certificate
+/// (every transition class and every code), sections that pass the vector schema, case ids
+/// unique and in `section_id`, requirement ids that exist in the register, and a `model` or
+/// `proptest` provenance. Returns every problem found (none: all good).
+pub fn problems(
+    generated: &[Generated],
+    section_id: &str,
+    schemas: &crate::vector_schema::VectorSchemas,
+    register: &crate::register::Register,
+) -> Vec<String> {
+    let known = register.by_id();
+    let mut problems = Vec::new();
+    let mut ids = std::collections::BTreeSet::new();
+    for generated in generated {
+        if !generated.certificate.complete() {
+            problems.push(format!("incomplete certificate: {}", generated.certificate));
+        }
+        for section in &generated.sections {
+            if section.id != section_id {
+                problems.push(format!("section {} is not {section_id}", section.id));
+            }
+            problems.extend(schemas.problems(section));
+            for case in &section.cases {
+                if !ids.insert(case.id.clone()) {
+                    problems.push(format!("duplicate case id {}", case.id));
+                }
+                if !case.id.starts_with(&format!("{section_id}.")) {
+                    problems.push(format!("{} is outside {section_id}", case.id));
+                }
+                for id in case.requirements.iter().filter(|id| !known.contains_key(id.as_str())) {
+                    problems.push(format!("{} cites unknown requirement {id}", case.id));
+                }
+                match &case.provenance {
+                    Some(p) if matches!(p.kind, "model" | "proptest") => {}
+                    _ => problems.push(format!("{} has no model or proptest provenance", case.id)),
+                }
+            }
+        }
+    }
+    problems
+}
+
+/// `problems` against this repository's vector schemas and register.
+pub fn bundled_problems(generated: &[Generated], section_id: &str) -> Vec<String> {
+    let suites = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let schemas = crate::vector_schema::VectorSchemas::load(&suites.join("..").join("vectors").join("schema"));
+    let register = crate::register::Register::load(&suites.join("register"));
+    match (schemas, register) {
+        (Ok(schemas), Ok(register)) => problems(generated, section_id, &schemas, &register),
+        (Err(e), _) | (_, Err(e)) => vec![e],
+    }
+}
+
 /// One committed regression: a differential test's shrunk input. The note's first sentence is
 /// the case description (see `description`); the rest says how it was found.
 #[derive(Clone, Debug, PartialEq, Eq)]
