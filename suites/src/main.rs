@@ -57,6 +57,7 @@ fn main() -> ExitCode {
 fn execute(command: &Command, root: &Path, suites: &Path, spec_dir: &Path) -> Result<bool, String> {
     let sources = Sources::load(spec_dir)?;
     let register = Register::load(&suites.join("register"))?;
+    suites::cases::from_model::check_regression_files()?;
     let (sections, certificates) = all_sections_with_certificates();
     let pending = load_pending(&suites.join("register").join("pending-coverage.toml"))?;
     let retired = load_retired(&suites.join("retired-ids.txt"))?;

@@ -26,6 +26,18 @@ pub struct Generated {
     pub certificate: Certificate,
 }
 
+/// The models whose regressions live in `suites/regressions/<model>.json`.
+pub const MODELS: [&str; 3] = ["invocation", "assist", "transaction"];
+
+/// Reads every committed regression file, so a malformed one is reported as an error naming the
+/// file and entry before the translators (which expect well-formed files) run.
+pub fn check_regression_files() -> Result<(), String> {
+    for model in MODELS {
+        load_regressions(&regressions_dir(), model)?;
+    }
+    Ok(())
+}
+
 /// Every model's output, in a fixed order.
 pub fn generated() -> Vec<Generated> {
     let mut all = invocation::generated();
