@@ -686,24 +686,6 @@ impl InvocationModel {
     }
 }
 
-/// The `Model` functions under plain names, for translators that do not depend on stateright
-/// (the `suites` crate turns model paths into vectors without it).
-impl InvocationModel {
-    pub fn initial_states(&self) -> Vec<RuntimeState> {
-        Model::init_states(self)
-    }
-
-    pub fn enabled_actions(&self, state: &RuntimeState) -> Vec<Action> {
-        let mut actions = Vec::new();
-        Model::actions(self, state, &mut actions);
-        actions
-    }
-
-    pub fn successor(&self, state: &RuntimeState, action: Action) -> Option<RuntimeState> {
-        Model::next_state(self, state, action)
-    }
-}
-
 fn is_retained(confirmation: &Confirmation) -> bool {
     matches!(
         confirmation,

@@ -444,21 +444,7 @@ impl TransactionModel {
     }
 }
 
-/// The `Model` methods as inherent ones, for callers (the vector translator) that do not depend
-/// on stateright themselves.
 impl TransactionModel {
-    /// The one initial state: an empty committed graph at revision 0, nothing open.
-    pub fn initial_state(&self) -> StreamState {
-        self.init_states().remove(0)
-    }
-
-    /// The frames the stream can deliver next.
-    pub fn enabled_actions(&self, state: &StreamState) -> Vec<Action> {
-        let mut actions = Vec::new();
-        self.actions(state, &mut actions);
-        actions
-    }
-
     /// The state after `action` (defined for every action, enabled or not).
     pub fn step(&self, state: &StreamState, action: Action) -> StreamState {
         let next = self.next_state(state, action);

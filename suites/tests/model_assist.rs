@@ -13,24 +13,17 @@ use suites::cases::from_model::assist::{generated, translate, translate_path, ve
 use suites::cases::from_model::bundled_problems;
 
 #[test]
-fn the_certificate_covers_every_transition_and_every_code() {
-    let all = generated();
-    assert_eq!(all.len(), 1);
-    let certificate = &all[0].certificate;
-    assert!(certificate.complete(), "{certificate}");
-    assert_eq!(certificate.transitions_covered, certificate.transitions_total, "{certificate}");
-    assert_eq!(certificate.codes_covered, certificate.codes_total, "{certificate}");
-    // Eight codes: succeeded, EXECUTION_FAILED, CAPABILITY_NOT_FOUND, POLICY_DENIED,
-    // CONFIRMATION_DECLINED, CONFIRMATION_EXPIRED, a confirmation cancelled, a local rejection.
-    assert_eq!(certificate.codes_total, 8);
-    assert!(certificate.transitions_total >= 100, "{certificate}");
-}
-
-#[test]
 fn generated_cases_pass_the_schema_and_cite_register_ids() {
     let generated = generated();
     let problems = bundled_problems(&generated, "rcip.model-assist");
     assert!(problems.is_empty(), "{problems:#?}");
+    // Beyond completeness (checked by `bundled_problems`), what the certificate measures.
+    assert_eq!(generated.len(), 1);
+    let certificate = &generated[0].certificate;
+    // Eight codes: succeeded, EXECUTION_FAILED, CAPABILITY_NOT_FOUND, POLICY_DENIED,
+    // CONFIRMATION_DECLINED, CONFIRMATION_EXPIRED, a confirmation cancelled, a local rejection.
+    assert_eq!(certificate.codes_total, 8, "{certificate}");
+    assert!(certificate.transitions_total >= 100, "{certificate}");
     let cases: Vec<&Case> = generated.iter().flat_map(|g| &g.sections).flat_map(|s| &s.cases).collect();
     for case in &cases {
         assert_eq!(case.profiles, vec!["assist".to_string()]);

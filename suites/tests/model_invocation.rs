@@ -17,26 +17,16 @@ use suites::cases::from_model::invocation::{
 use suites::cases::from_model::bundled_problems;
 
 #[test]
-fn the_certificate_covers_every_transition_and_every_code() {
-    let all = generated();
-    assert_eq!(all.len(), 1);
-    let certificate = &all[0].certificate;
-    assert!(certificate.complete(), "{certificate}");
-    assert_eq!(
-        certificate.transitions_covered, certificate.transitions_total,
-        "{certificate}"
-    );
-    // The thirteen codes of CL-B01.
-    assert_eq!(certificate.codes_total, 13, "{certificate}");
-    assert_eq!(certificate.codes_covered, 13, "{certificate}");
-    assert!(certificate.transitions_total >= 100, "{certificate}");
-}
-
-#[test]
 fn generated_cases_pass_the_schema_cite_register_ids_and_run_to_the_end() {
     let generated = generated();
     let problems = bundled_problems(&generated, "rcip.model-invocation");
     assert!(problems.is_empty(), "{problems:#?}");
+    // Beyond completeness (checked by `bundled_problems`), what the certificate measures.
+    assert_eq!(generated.len(), 1);
+    let certificate = &generated[0].certificate;
+    // The thirteen codes of CL-B01.
+    assert_eq!(certificate.codes_total, 13, "{certificate}");
+    assert!(certificate.transitions_total >= 100, "{certificate}");
     for case in generated.iter().flat_map(|g| &g.sections).flat_map(|s| &s.cases) {
         assert!(case.requirements.len() >= 2, "{} cites {:?}", case.id, case.requirements);
         let provenance = case.provenance.as_ref().expect("provenance");

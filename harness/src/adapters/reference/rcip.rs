@@ -420,6 +420,19 @@ impl RcipCase {
             .ok_or_else(|| error("runtime index out of range"))
     }
 
+    /// Observes handler call `step.call` (1-based) of runtime `index` with `view`; a call the
+    /// implementation never made is observed as null.
+    fn handler_call(
+        &mut self,
+        index: usize,
+        step: &Value,
+        view: impl Fn(&HandlerRecord) -> Value,
+    ) -> Result<Value, AdapterError> {
+        let k = step.get("call").and_then(Value::as_u64).and_then(|k| usize::try_from(k).ok()).unwrap_or(0);
+        let records = self.slot(index)?.records.borrow();
+        Ok(k.checked_sub(1).and_then(|i| records.handler_calls.get(i)).map_or(Value::Null, view))
+    }
+
     fn signal(&mut self, name: &str) -> AbortSignal {
         self.signals.entry(name.to_string()).or_default().clone()
     }
@@ -986,32 +999,8 @@ impl RcipCase {
                         .collect(),
                 )
             }
-            "handler-signal" => {
-                let k = step
-                    .get("call")
-                    .and_then(Value::as_u64)
-                    .and_then(|k| usize::try_from(k).ok())
-                    .unwrap_or(0);
-                let records = self.slot(index)?.records.borrow();
-                // A call the implementation never made is observed as null.
-                match k.checked_sub(1).and_then(|i| records.handler_calls.get(i)) {
-                    Some(record) => json!(record.signal.is_aborted()),
-                    None => Value::Null,
-                }
-            }
-            "handler-context" => {
-                let k = step
-                    .get("call")
-                    .and_then(Value::as_u64)
-                    .and_then(|k| usize::try_from(k).ok())
-                    .unwrap_or(0);
-                let records = self.slot(index)?.records.borrow();
-                // A call the implementation never made is observed as null.
-                match k.checked_sub(1).and_then(|i| records.handler_calls.get(i)) {
-                    Some(record) => record.context.clone(),
-                    None => Value::Null,
-                }
-            }
+            "handler-signal" => self.handler_call(index, step, |record| json!(record.signal.is_aborted()))?,
+            "handler-context" => self.handler_call(index, step, |record| record.context.clone())?,
             "caller-input" => {
                 let of = field(step, "of")?;
                 let input = self

@@ -58,6 +58,7 @@ use model::invocation::{
     Invocation, InvocationModel, Outcome, Pass, Phase, ReceiptFate, ReceiptKind, Request,
     RuntimeState, SemanticContext, Slot,
 };
+use model::stateright::Model;
 use model::visit::{cover, walk, Coverage};
 use serde_json::{json, Value};
 
@@ -987,7 +988,7 @@ pub fn translate_with(
 ) -> Translation {
     let mut translator = Translator::new(model);
     let mut truncated_at = None;
-    let Some(mut state) = model.initial_states().into_iter().nth(init) else {
+    let Some(mut state) = model.init_states().into_iter().nth(init) else {
         return Translation {
             case: Case::new(id, description),
             truncated_at: Some(0),
@@ -999,7 +1000,7 @@ pub fn translate_with(
             truncated_at = Some(index);
             break;
         }
-        let Some(next) = model.successor(&state, action) else {
+        let Some(next) = model.next_state(&state, action) else {
             truncated_at = Some(index);
             break;
         };
@@ -1423,12 +1424,12 @@ fn code_requirements(code: &str) -> Vec<&'static str> {
 /// Every requirement the actions of a path exercise (for cases not chosen for one target).
 fn path_requirements(model: &InvocationModel, init: usize, path: &[Action]) -> Vec<String> {
     let mut ids = BTreeSet::new();
-    let Some(mut state) = model.initial_states().into_iter().nth(init) else {
+    let Some(mut state) = model.init_states().into_iter().nth(init) else {
         return Vec::new();
     };
     for &action in path {
         ids.extend(requirements_of(model, &state, action));
-        match model.successor(&state, action) {
+        match model.next_state(&state, action) {
             Some(next) => state = next,
             None => break,
         }
@@ -1474,7 +1475,8 @@ pub fn finish(model: &InvocationModel, state: &RuntimeState) -> Vec<Action> {
     let mut state = state.clone();
     let mut actions = Vec::new();
     for _ in 0..4 * state.invocations.len() + 4 {
-        let enabled = model.enabled_actions(&state);
+        let mut enabled = Vec::new();
+        model.actions(&state, &mut enabled);
         let next = state
             .invocations
             .iter()
@@ -1507,7 +1509,7 @@ pub fn finish(model: &InvocationModel, state: &RuntimeState) -> Vec<Action> {
                 _ => None,
             });
         let Some(action) = next else { break };
-        let Some(after) = model.successor(&state, action) else {
+        let Some(after) = model.next_state(&state, action) else {
             break;
         };
         actions.push(action);
@@ -1580,7 +1582,7 @@ pub fn generated_cases() -> (Vec<Case>, model::visit::Certificate, Vec<Option<us
                 format!("Model path reaching {code}"),
             ),
             None => {
-                let mut state = model.initial_states().into_iter().nth(path.init);
+                let mut state = model.init_states().into_iter().nth(path.init);
                 let mut requirements = Vec::new();
                 // The target transition is the first action taken in its class.
                 for &action in &path.actions {
@@ -1589,7 +1591,7 @@ pub fn generated_cases() -> (Vec<Case>, model::visit::Certificate, Vec<Option<us
                         requirements = requirements_of(&model, &current, action);
                         break;
                     }
-                    state = model.successor(&current, action);
+                    state = model.next_state(&current, action);
                 }
                 (requirements, format!("Model: {}", path.target))
             }

@@ -31,6 +31,7 @@ use model::transaction::{
     Action, Base, Children, DataDoc, Event, NewRevision, Pointer, Rejection, StreamState,
     TransactionModel,
 };
+use model::stateright::Model;
 use model::visit::{cover, Coverage, Path};
 use serde_json::{json, Value};
 
@@ -288,7 +289,7 @@ struct Run {
 }
 
 fn replay(model: &TransactionModel, path: &[Action]) -> Run {
-    let mut state = model.initial_state();
+    let mut state = model.init_states().remove(0);
     let mut logs = Logs::default();
     let mut producer_begins = 0u32;
     let mut open_id: Option<String> = None;
@@ -405,7 +406,7 @@ fn readings(base: &TransactionModel, path: &[Action]) -> Vec<TransactionModel> {
         ..base.clone()
     };
     let latest = with(Rejection::DEFERRABLE.to_vec());
-    let mut state = latest.initial_state();
+    let mut state = latest.init_states().remove(0);
     let mut faulting = BTreeSet::new();
     for action in path {
         state = latest.step(&state, *action);
@@ -577,7 +578,7 @@ pub fn finish(state: &StreamState) -> Vec<Action> {
 
 /// Whether `path` (from the model's initial state) still needs `finish`.
 fn end_state(model: &TransactionModel, path: &[Action]) -> StreamState {
-    path.iter().fold(model.initial_state(), |state, action| {
+    path.iter().fold(model.init_states().remove(0), |state, action| {
         model.step(&state, *action)
     })
 }
