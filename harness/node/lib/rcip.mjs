@@ -3,10 +3,12 @@
 // helpers and calls createRcipRuntime; every step of "RCIP steps" becomes the API call the table
 // names; every expectation becomes the canonical observation. Every policy and handler callback is
 // the adapter's: scripted ones settle as the vector says, gated ones return a promise that only a
-// `gate` step settles. Assist (profile `assist`) is not driven: its steps answer `unsupported`.
+// `gate` step settles. Assist (profile `assist`) is driven through `createRcipAssist` when the
+// module exports it (./assist.mjs); otherwise its setup and steps answer `unsupported`.
 // Neither is `preflight` (CL-B24): section A names no 2.x API for it, so the adapter does not
 // declare the profile and its steps answer `unsupported`.
 
+import { AssistTurns, assistOptions } from './assist.mjs';
 import {
   AdapterError, canonical, copyStructure, fail, fromWire, setAtPointer, toWire, toWireOptional,
 } from './values.mjs';
@@ -55,6 +57,8 @@ const STEP_MEMBERS = {
   'expect:outcome-text': { required: ['of'], optional: [] },
   'expect:assist-turn': { required: ['of'], optional: [] },
 };
+
+const NO_ASSIST = 'the module exports no createRcipAssist: the adapter cannot drive an Assist orchestrator (profile assist)';
 
 const SETUP_KEYS = ['definition', 'options', 'creation', 'assist'];
 const OPTION_KEYS = ['policy', 'confirmationTtlMs', 'createId', 'events'];
@@ -210,8 +214,10 @@ export class RcipCase {
 
   /** Builds the definition and the main runtime: `done`, `threw` or `unsupported`. */
   start() {
-    if (this.setup.assist !== undefined) {
-      return unsupported('the Node adapter does not drive the Assist orchestrator (profile assist)');
+    if (typeof this.module.createRcipAssist === 'function') {
+      this.assist = new AssistTurns(this, assistOptions(this.setup.assist), canonicalOutcome);
+    } else if (this.setup.assist !== undefined) {
+      return unsupported(NO_ASSIST);
     }
     try {
       this.definition = this.buildDefinition(fromWire(this.setup.definition));
@@ -513,9 +519,11 @@ export class RcipCase {
       case 'gate:handler': return this.gate(step);
       case 'clock:advance': return this.hooks.advance(step.ms);
       case 'client:assist-turn':
+        return this.assist === undefined ? unsupported(NO_ASSIST) : this.assist.startTurn(step);
       case 'gate:assist':
+        return this.assist === undefined ? unsupported(NO_ASSIST) : this.assist.gate(step);
       case 'expect:assist-turn':
-        return unsupported('the Node adapter does not drive the Assist orchestrator (profile assist)');
+        return this.assist === undefined ? unsupported(NO_ASSIST) : observed(this.assist.observe(step));
       case 'client:preflight':
       case 'expect:preflight':
         return unsupported('the RCIP 2.x API (CLARIFICATIONS section A) has no preflight call (profile preflight)');
@@ -573,7 +581,7 @@ export class RcipCase {
     if (!isObject(which)) fail('resolve-confirmation needs a confirmation object');
     let id;
     if (Object.hasOwn(which, 'turn')) {
-      return unsupported('the Node adapter does not drive the Assist orchestrator (profile assist)');
+      return this.assist === undefined ? unsupported(NO_ASSIST) : this.assist.resolve(step);
     } else if (Object.hasOwn(which, 'id')) {
       if (typeof which.id !== 'string') fail('confirmation id must be a string');
       id = which.id;

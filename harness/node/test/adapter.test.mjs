@@ -56,12 +56,11 @@ test('--name and --version override the implementation description', () => withD
   assert.deepEqual(hello.implementation, { name: 'my-rcip', version: '2.3.0', language: 'javascript' });
 }, { args: ['--name', 'my-rcip', '--version', '2.3.0'] }));
 
-test('a module with an Assist export declares assist with bound 8; Assist steps are unsupported', () => withDriver(async (d) => {
+test('a module without createRcipAssist does not declare assist; Assist setups and steps are unsupported', () => withDriver(async (d) => {
   const hello = await d.hello();
-  assert.deepEqual(hello.profiles, ['events', 'assist']);
-  assert.equal(hello.assistBatchBound, 8);
-  const withAssist = await d.start(setup(allowPolicy, { assist: { batchBound: 3 } }));
-  assert.equal(withAssist.reply, 'unsupported');
+  assert.ok(!hello.profiles.includes('assist'));
+  assert.equal(hello.assistBatchBound, null);
+  assert.equal((await d.start(setup(allowPolicy, { assist: { batchBound: 3 } }))).reply, 'unsupported');
   assert.deepEqual(await d.start(setup(allowPolicy)), { reply: 'done' });
   for (const step of [
     { client: 'assist-turn', as: 't1', mode: 'default', messages: [] },
@@ -71,7 +70,7 @@ test('a module with an Assist export declares assist with bound 8; Assist steps 
   ]) {
     assert.equal((await d.step(step)).reply, 'unsupported', JSON.stringify(step));
   }
-}, { module: DOUBLE_ASSIST }));
+}));
 
 test('a module without the RCIP exports refuses the handshake with an error', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rcip-node-adapter-empty-'));
@@ -938,3 +937,82 @@ test('by-request: settlements take throw kinds and mutateInput; gate policy and 
   }
   assert.deepEqual(await d.start(setup(byRequest([]))), { reply: 'done' }, 'no rules: every call throws');
 }));
+
+// ------------------------------------------------------------------------------------------------
+// Assist (profile assist) through createRcipAssist (lib/assist.mjs), against test/double-assist.mjs
+// ------------------------------------------------------------------------------------------------
+
+test('a module exporting createRcipAssist declares assist with its exported batch bound', () => withDriver(async (d) => {
+  const hello = await d.hello();
+  assert.deepEqual(hello.profiles, ['events', 'assist']);
+  assert.equal(hello.assistBatchBound, 5);
+}, { module: DOUBLE_ASSIST }));
+
+test('assist-turn creates an orchestrator with the setup and runs a turn; calls are recorded; gates settle them', () => withDriver(async (d) => {
+  await d.startOk(setup({ ...gatedPolicy, createId: 'sequential' }, { assist: { batchBound: 3, delays: { short: 10 } } }));
+  await d.act(bind('notes.list', 'b1', returns({ listed: true })));
+  await d.act(bind('notes.delete', 'b2', returns({ deleted: true })));
+  d.journal();
+  await d.act({ client: 'assist-turn', as: 't1', mode: 'default', messages: [{ role: 'user', content: 'go' }], signal: 's1' });
+  const journal = d.journal();
+  assert.deepEqual(journal.find((e) => e.call === 'createRcipAssist').members, {
+    client: 'object', host: 'object', respond: 'function', confirm: 'function', batchBound: 3, delays: 'object',
+  });
+  assert.deepEqual(journal.find((e) => e.call === 'runTurn'), {
+    call: 'runTurn', keys: ['mode', 'messages', 'signal'], mode: 'default', messages: [{ role: 'user', content: 'go' }], signalIsAbortSignal: true,
+  });
+  const ids = ['notes.create', 'notes.delete', 'notes.list', 'double.throws', 'double.rejects'];
+  const decide = { phase: 'decide', mode: 'default', capabilities: ids, messages: [{ content: 'go', role: 'user' }], outcomes: [] };
+  assert.deepEqual(await d.observe({ expect: 'assist-turn', of: 't1' }), { result: 'pending', calls: [decide] });
+  assert.deepEqual(await d.step({ gate: 'assist', call: 2, settle: { text: 'x' } }), { reply: 'threw' }, 'a decision call never made');
+  await d.act({ gate: 'assist', call: 1, settle: { actions: [
+    { capabilityId: 'notes.list', input: {} },
+    { capabilityId: 'notes.delete', input: { n: { $value: 'NaN' } }, delay: 'short' },
+  ] } });
+  assert.deepEqual(d.calls('answer')[0].answer, { actions: [
+    { capabilityId: 'notes.list', input: {} },
+    { capabilityId: 'notes.delete', input: { n: { '#': 'NaN' } }, delay: 'short' },
+  ] }, 'escapes in action inputs become JavaScript values');
+  assert.equal((await d.step({ gate: 'assist', call: 1, settle: { text: 'x' } })).reply, 'error', 'settled twice');
+  await d.act({ gate: 'policy', call: 1, settle: { return: ALLOW } });
+  await d.act({ gate: 'policy', call: 2, settle: { return: { decision: 'confirm' } } });
+  assert.deepEqual(await d.step({ host: 'resolve-confirmation', as: 'r0', confirmation: { turn: 't1', action: 1 }, approved: true }), { reply: 'threw' },
+    'action 1 never asked the host UI');
+  assert.equal(await d.observe(outcome('r0')), 'threw');
+  d.journal();
+  await d.act({ host: 'resolve-confirmation', as: 'r1', confirmation: { turn: 't1', action: 2 }, approved: true });
+  assert.deepEqual(d.calls('resolveConfirmation'), [{ call: 'resolveConfirmation', id: 'confirmation-1', approved: true }]);
+  assert.equal((await d.step({ host: 'resolve-confirmation', as: 'r2', confirmation: { turn: 't1', action: 2 }, approved: true })).reply, 'threw',
+    'the host UI resolves an action once');
+  assert.equal(await d.observe(outcome('r1')), 'pending');
+  await d.act({ gate: 'policy', call: 3, settle: { return: ALLOW } });
+  const deleted = { status: 'succeeded', invocationId: 'invocation-2', capabilityId: 'notes.delete', output: { deleted: true } };
+  assert.deepEqual(await d.observe(outcome('r1')), deleted);
+  const listed = { status: 'succeeded', invocationId: 'invocation-1', capabilityId: 'notes.list', output: { listed: true } };
+  const summarize = { ...decide, phase: 'summarize', outcomes: [listed, deleted] };
+  assert.deepEqual(await d.observe({ expect: 'assist-turn', of: 't1' }), { result: 'pending', calls: [decide, summarize] },
+    'the turn went on with the resolution\'s outcome');
+  await d.act({ gate: 'assist', call: 2, settle: { text: 'Done.' } });
+  assert.deepEqual(await d.observe({ expect: 'assist-turn', of: 't1' }), { result: { text: 'Done.', outcomes: [listed, deleted] }, calls: [decide, summarize] });
+  assert.equal((await d.step({ expect: 'assist-turn', of: 'nope' })).reply, 'error');
+  assert.equal((await d.step({ client: 'assist-turn', as: 't1', mode: 'default', messages: [] })).reply, 'error', 'a turn handle used twice');
+}, { module: DOUBLE_ASSIST }));
+
+test('assist answers: throw rejects the call; malformed answers and items become the values of the vocabulary', () => withDriver(async (d) => {
+  await d.startOk(setup(allowPolicy));
+  await d.act({ client: 'assist-turn', as: 't1', mode: 'read-only', messages: [] });
+  await d.act({ gate: 'assist', call: 1, settle: { throw: 'error' } });
+  assert.equal((await d.observe({ expect: 'assist-turn', of: 't1' })).result, 'threw');
+  await d.act({ client: 'assist-turn', as: 't2', mode: 'default', messages: [] });
+  d.journal();
+  await d.act({ gate: 'assist', call: 2, settle: { malformed: 'not-an-answer' } });
+  assert.deepEqual(d.calls('answer')[0].answer, 42);
+  assert.deepEqual((await d.observe({ expect: 'assist-turn', of: 't2' })).result, { text: null, outcomes: [] }, 'text undefined reads as null');
+  await d.act({ client: 'assist-turn', as: 't3', mode: 'default', messages: [] });
+  await d.act({ gate: 'assist', call: 3, settle: { actions: [{ malformed: 'not-an-object' }, { malformed: 'no-capability' }, { capabilityId: 'notes.list', input: {}, delay: 'forever' }] } });
+  assert.deepEqual(d.calls('answer')[0].answer, { actions: [7, { input: {} }, { capabilityId: 'notes.list', input: {}, delay: 'forever' }] });
+  assert.equal((await d.step({ gate: 'assist', call: 4, settle: { throw: 'abort-error' } })).reply, 'error', 'only error is a thrown answer');
+  assert.deepEqual(await d.step({ client: 'assist-turn', as: 't4', mode: 'default', messages: ['explode'] }), { reply: 'threw' });
+  assert.equal((await d.observe({ expect: 'assist-turn', of: 't4' })).result, 'threw');
+  assert.equal((await d.start(setup(allowPolicy, { assist: { batchBound: 'x' } }))).reply, 'error', 'a malformed assist setup');
+}, { module: DOUBLE_ASSIST }));
