@@ -256,7 +256,8 @@ export function createRcipRuntime(definition, options) {
   function startInvocation(request) {
     const requestedAt = Date.now();
     const fields = isRecord(request) ? request : {};
-    const capabilityId = typeof fields.capabilityId === 'string' ? fields.capabilityId : String(fields.capabilityId);
+    // A06 outcomes carry a string capabilityId; a request without one is reported with "".
+    const capabilityId = typeof fields.capabilityId === 'string' ? fields.capabilityId : '';
     const given = fields.invocationId;
     const validId = given === undefined || (typeof given === 'string' && given !== '');
     const id = typeof given === 'string' && given !== '' ? given : nextId('invocation');

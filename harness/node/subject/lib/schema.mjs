@@ -11,10 +11,21 @@ import { ConfigurationError } from './errors.mjs';
 
 /**
  * Compiled validators by the schema's JSON text. Compilation is pure, so a schema compiled once
- * (for one runtime, or for a usage example) is reused by every runtime; a fresh Ajv instance per
- * schema keeps `$id`s of different capabilities from colliding.
+ * (for one runtime, or for a usage example) is reused by every runtime.
  */
 const compiled = new Map();
+
+/**
+ * One Ajv instance compiles every schema without an `$id` (an instance costs tens of milliseconds
+ * to set up, a compilation one or two). A schema that declares an `$id` anywhere gets an instance
+ * of its own: Ajv registers ids, and two capabilities may well use the same one.
+ */
+let shared;
+function ajvFor(schema, text) {
+  if (text.includes('"$id"')) return newAjv();
+  if (shared === undefined) shared = newAjv();
+  return shared;
+}
 
 function newAjv() {
   return new Ajv2020({
@@ -39,7 +50,7 @@ export function compileSchema(schema, what) {
   let entry = compiled.get(key);
   if (entry === undefined) {
     try {
-      const validate = newAjv().compile(schema);
+      const validate = ajvFor(schema, key).compile(schema);
       entry = { validate };
     } catch (error) {
       entry = { error: error && error.message ? String(error.message) : 'invalid schema' };
