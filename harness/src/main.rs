@@ -18,6 +18,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use harness::adapter::Adapter;
 use harness::adapters::process::ProcessAdapter;
 use harness::adapters::reference::ReferenceAdapter;
+use reference::choices::Choices;
 use harness::console::render_case;
 use harness::expectations::{baseline, Expectations};
 use harness::loader::{Case, Vectors};
@@ -101,6 +102,11 @@ struct RunArgs {
     /// Print only the summary.
     #[arg(long)]
     quiet: bool,
+    /// Without --adapter: which behaviour the bundled reference takes where the texts leave a
+    /// choice (`alternate`: the other admissible behaviour at every row of `reference-driver
+    /// --choices list`).
+    #[arg(long, value_name = "READING", default_value = "default", value_parser = ["default", "alternate"])]
+    reference_choices: String,
 }
 
 impl Default for RunArgs {
@@ -118,6 +124,7 @@ impl Default for RunArgs {
             junit: None,
             markdown: None,
             quiet: false,
+            reference_choices: "default".into(),
         }
     }
 }
@@ -194,9 +201,13 @@ fn run(vectors: &Vectors, args: &RunArgs) -> Result<ExitCode, ExitCode> {
     };
     let timeout = Duration::from_millis(args.step_timeout.max(1));
     let argv = args.command.clone();
+    let choices = match args.reference_choices.as_str() {
+        "alternate" => Choices::alternate(),
+        _ => Choices::default(),
+    };
     let factory = move || -> Result<Box<dyn Adapter>, String> {
         if argv.is_empty() {
-            Ok(Box::new(ReferenceAdapter::new()))
+            Ok(Box::new(ReferenceAdapter::with_choices(choices.clone())))
         } else {
             Ok(Box::new(ProcessAdapter::launch(argv.clone(), timeout)?))
         }

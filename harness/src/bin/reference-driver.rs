@@ -1,15 +1,60 @@
 //! The bundled reference as a driver-protocol executable (`harness/driver/README.md`): reads
 //! requests from stdin, answers on stdout. CI runs the whole suite through it with the process
 //! adapter and requires the same verdict for every case as in-process.
+//!
+//! `--choices alternate` takes the other admissible behaviour at every open point of the texts
+//! (`reference::choices`, issue 12): CI runs the whole suite through it too and requires no
+//! `fail` and no `errored`. `--choices list` prints the table of choices. An unknown argument is
+//! a usage error (exit 2).
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
+use std::process::ExitCode;
 
+use clap::{Parser, ValueEnum};
 use serde_json::Value;
 
 use harness::adapter::{Adapter, Protocol};
 use harness::adapters::reference::ReferenceAdapter;
 use harness::driver;
+use reference::choices::{Choices, TABLE};
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Reading {
+    /// The reference's default behaviour at every open point.
+    Default,
+    /// The other admissible behaviour at every open point.
+    Alternate,
+    /// Print the table of choices and exit.
+    List,
+}
+
+#[derive(Parser)]
+#[command(
+    name = "reference-driver",
+    version,
+    about = "The bundled RCIP / Rixx UI reference as a driver-protocol adapter (stdin/stdout)"
+)]
+struct Cli {
+    /// Which behaviour to take where the texts leave a choice.
+    #[arg(long, value_enum, default_value = "default")]
+    choices: Reading,
+}
+
+/// The table of choices as text: one row per open point, tab-separated.
+fn choices_table() -> String {
+    let mut out = String::from("choice\trequirements\tdefault\talternate\n");
+    for row in TABLE {
+        out.push_str(&format!(
+            "{}\t{}\t{}\t{}\n",
+            row.name,
+            row.requirements.join(","),
+            row.default,
+            row.alternate
+        ));
+    }
+    out
+}
 
 fn handle(adapter: &mut ReferenceAdapter, request: &Value) -> Option<Value> {
     let field = |key: &str| request.get(key);
@@ -41,8 +86,21 @@ fn handle(adapter: &mut ReferenceAdapter, request: &Value) -> Option<Value> {
     }
 }
 
-fn main() {
-    let mut adapter = ReferenceAdapter::new();
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let choices = match cli.choices {
+        Reading::List => {
+            print!("{}", choices_table());
+            return ExitCode::SUCCESS;
+        }
+        Reading::Default => Choices::default(),
+        Reading::Alternate => Choices::alternate(),
+    };
+    serve(ReferenceAdapter::with_choices(choices));
+    ExitCode::SUCCESS
+}
+
+fn serve(mut adapter: ReferenceAdapter) {
     // A buffered reader of our own over stdin, so it can tell whether a request is already
     // buffered before waiting awake for the next one (driver::spin_until_readable).
     let Ok(stdin) = rustix::io::dup(io::stdin()) else { return };

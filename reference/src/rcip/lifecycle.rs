@@ -32,10 +32,12 @@ use serde_json::Value;
 use super::definition::{CapabilityHandle, Effect};
 use super::outcome::{ConfirmationInfo, ErrorCode, Outcome, OutcomeBody, ValidationIssue};
 use super::runtime::{
-    AbortSignal, Answer, CallId, HandlerCall, Phase, PolicyCall, Runtime, Settlement, Ticket,
+    AbortSignal, Answer, CallId, HandlerCall, HostError, HostErrorName, Phase, PolicyCall, Runtime,
+    Settlement, Ticket,
 };
 use super::snapshot::SemanticContext;
 use super::value::HostValue;
+use crate::choices::Choice;
 
 /// A request past the checks before policy: its catalog entry, the live binding, detached input.
 pub(super) type CheckedRequest = (CapabilityHandle, u64, Value);
@@ -99,14 +101,16 @@ pub struct Receipt {
     pub kind: ReceiptKind,
 }
 
-/// The default policy of CL-B22.
-fn default_decision(effect: Effect, confirmed: bool) -> &'static str {
+/// The default policy of CL-B22 (RECOMMENDED), or with `confirm_writes` the alternate
+/// (`Choice::DefaultPolicyConfirmsWrites`): every non-read effect needs confirmation.
+fn default_decision(effect: Effect, confirmed: bool, confirm_writes: bool) -> &'static str {
     if confirmed {
         return "allow";
     }
     match effect {
         Effect::Read => "allow",
         Effect::Destructive => "confirm",
+        Effect::Write | Effect::External if confirm_writes => "confirm",
         Effect::Write | Effect::External => "deny",
     }
 }
@@ -157,6 +161,11 @@ impl Runtime {
             rt.finish_error(ticket, &invocation_id, &capability_id, code, issues);
             ticket
         };
+        let aborted = request.signal.as_ref().is_some_and(AbortSignal::is_aborted);
+        // CL-B03-2 is RECOMMENDED: the alternate reports the abort before every other check.
+        if aborted && self.choices.takes(Choice::AbortBeforeLookup) {
+            return fail(self, ErrorCode::ExecutionAborted, None);
+        }
         let (capability, binding, input) = match self.check_request(&capability_id, &request.input)
         {
             Ok(checked) => checked,
@@ -197,7 +206,7 @@ impl Runtime {
         if self.live_available(capability_id) != Some(true) {
             return Err((ErrorCode::CapabilityUnavailable, None));
         }
-        let input = match input.to_plain_json() {
+        let input = match input.to_plain_json_with(self.plain_rules()) {
             Ok(input) => input,
             Err(_) => return Err((ErrorCode::InputInvalid, None)),
         };
@@ -244,7 +253,13 @@ impl Runtime {
             .iter()
             .position(|r| r.confirmation_id == confirmation_id)
         {
-            if let Some(receipt) = self.receipts.remove(index) {
+            // CL-B10-3 is RECOMMENDED: the alternate keeps answering until eviction.
+            let receipt = if self.choices.takes(Choice::ReceiptAnswersUntilEvicted) {
+                self.receipts.get(index).cloned()
+            } else {
+                self.receipts.remove(index)
+            };
+            if let Some(receipt) = receipt {
                 let code = match receipt.kind {
                     ReceiptKind::Expired => ErrorCode::ConfirmationExpired,
                     ReceiptKind::Cancelled => ErrorCode::ExecutionAborted,
@@ -313,7 +328,9 @@ impl Runtime {
         self.settled_log.clear();
         self.now = self.now.saturating_add(ms);
         while let Some(first) = self.timers.first().cloned() {
-            if first.0 > self.now {
+            // CL-B08-4 (IMPL-DEFINED): due at expiresAt, or only once the clock is past it.
+            let at_expiry_pending = self.choices.takes(Choice::ApprovalAtExpiryAccepted);
+            if first.0 > self.now || (at_expiry_pending && first.0 == self.now) {
                 break;
             }
             self.timers.remove(&first);
@@ -395,7 +412,11 @@ impl Runtime {
     fn ask_policy(&mut self, op: Operation) {
         let answer = match self.policy.is_some() {
             false => {
-                let decision = default_decision(op.capability.def().effect, op.confirmed);
+                let decision = default_decision(
+                    op.capability.def().effect,
+                    op.confirmed,
+                    self.choices.takes(Choice::DefaultPolicyConfirmsWrites),
+                );
                 let value =
                     HostValue::object(vec![("decision".into(), HostValue::string(decision))]);
                 Answer::Ready(Ok(value))
@@ -438,27 +459,42 @@ impl Runtime {
         match decision {
             None => self.fail_op(op, ErrorCode::PolicyEvaluationFailed),
             Some(Decision::Deny) => self.fail_op(op, ErrorCode::PolicyDenied),
-            Some(Decision::Confirm) if op.confirmed => self.fail_op(op, ErrorCode::PolicyDenied),
+            Some(Decision::Confirm) if op.confirmed => {
+                // CL-B07-5 is RECOMMENDED.
+                let code = if self.choices.takes(Choice::ConfirmAgainIsEvaluationFailure) {
+                    ErrorCode::PolicyEvaluationFailed
+                } else {
+                    ErrorCode::PolicyDenied
+                };
+                self.fail_op(op, code)
+            }
             Some(Decision::Confirm) => self.request_confirmation(op),
             Some(Decision::Allow) => self.execute(op),
         }
     }
 
-    /// CL-B05-1 in its RECOMMENDED order (CL-B05-3).
+    /// CL-B05-1 in its RECOMMENDED order (CL-B05-3), or in the reverse order (the alternate).
     fn recheck(&mut self, op: &Operation) -> Option<ErrorCode> {
-        if Runtime::operation_aborted(op) {
-            return Some(ErrorCode::ExecutionAborted);
+        let mut checks = [
+            ErrorCode::ExecutionAborted,
+            ErrorCode::CapabilityUnbound,
+            ErrorCode::PolicyDenied,
+            ErrorCode::CapabilityUnavailable,
+        ];
+        if self.choices.takes(Choice::RecheckOrderReversed) {
+            checks.reverse();
         }
-        if self.binding_id(op.capability.id()) != Some(op.binding) {
-            return Some(ErrorCode::CapabilityUnbound);
-        }
-        if self.context != op.context {
-            return Some(ErrorCode::PolicyDenied);
-        }
-        if self.live_available(op.capability.id()) != Some(true) {
-            return Some(ErrorCode::CapabilityUnavailable);
-        }
-        None
+        checks.into_iter().find(|code| match code {
+            ErrorCode::ExecutionAborted => Runtime::operation_aborted(op),
+            ErrorCode::CapabilityUnbound => self.binding_id(op.capability.id()) != Some(op.binding),
+            ErrorCode::PolicyDenied => self.context_changed(&op.context, &self.context),
+            // Lost availability is a property of a live binding; without one, the binding
+            // recheck is what fails.
+            _ => {
+                self.binding_id(op.capability.id()).is_some()
+                    && self.live_available(op.capability.id()) != Some(true)
+            }
+        })
     }
 
     fn request_confirmation(&mut self, op: Operation) {
@@ -498,7 +534,11 @@ impl Runtime {
 
     /// Approval (CL-B07-3/4, RCIP-LIFE-CONF-02..04): rechecks, then the confirmed policy pass.
     fn approve(&mut self, mut op: Operation) {
-        if self.binding_id(op.capability.id()) != Some(op.binding) || self.context != op.context {
+        if self.choices.takes(Choice::RequestedAgainOnApproval) {
+            self.emit(Phase::Requested, &op.invocation_id, op.capability.id());
+        }
+        let context_changed = self.context_changed(&op.context, &self.context);
+        if self.binding_id(op.capability.id()) != Some(op.binding) || context_changed {
             return self.fail_op(op, ErrorCode::PolicyDenied);
         }
         if self.live_available(op.capability.id()) != Some(true) {
@@ -533,9 +573,17 @@ impl Runtime {
             capability_id: capability_id.clone(),
             input: HostValue::from_json(&op.input),
             invocation_id: op.invocation_id.clone(),
-            requested_at: op.requested_at,
+            requested_at: if self.choices.takes(Choice::RequestedAtHandlerStart) {
+                self.now
+            } else {
+                op.requested_at
+            },
             semantic_context: self.context.clone(),
-            signal: op.signal.clone().unwrap_or_default(),
+            signal: match &op.signal {
+                Some(signal) => Some(signal.clone()),
+                None if self.choices.takes(Choice::NoSignalWithoutCaller) => None,
+                None => Some(AbortSignal::new()),
+            },
         };
         let answer = match self.bindings.get_mut(&capability_id) {
             Some(binding) => (binding.handler)(request),
@@ -554,10 +602,17 @@ impl Runtime {
             Err(_) if Runtime::operation_aborted(&op) => {
                 return self.fail_op(op, ErrorCode::ExecutionAborted)
             }
+            // CL-B11-6 (IMPL-DEFINED): an AbortError without an abort, read as an abort.
+            Err(HostError {
+                name: HostErrorName::AbortError,
+                ..
+            }) if self.choices.takes(Choice::AbortErrorIsAborted) => {
+                return self.fail_op(op, ErrorCode::ExecutionAborted)
+            }
             Err(_) => return self.fail_op(op, ErrorCode::ExecutionFailed),
             Ok(output) => output,
         };
-        let output = match output.to_plain_json() {
+        let output = match output.to_plain_json_with(self.plain_rules()) {
             Ok(output) => output,
             Err(_) => return self.fail_op(op, ErrorCode::OutputInvalid),
         };
@@ -608,6 +663,10 @@ impl Runtime {
             ticket,
             Outcome::error_with(invocation_id, capability_id, code, issues),
         );
+        // CL-B15-8 is RECOMMENDED: the alternate publishes a revision for every failure.
+        if self.choices.takes(Choice::FailedInvocationBumpsRevision) {
+            self.publish(false);
+        }
     }
 }
 

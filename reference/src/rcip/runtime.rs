@@ -18,7 +18,8 @@ use super::definition::{CapabilityHandle, ConfigError, Definition};
 use super::lifecycle::{Operation, PendingConfirmation, Receipt, Waiting};
 use super::outcome::Outcome;
 use super::snapshot::{ListFilter, LiveStatus, PublishedAvailability, SemanticContext, Snapshot};
-use super::value::{HostValue, ObjectData};
+use super::value::{HostValue, ObjectData, PlainRules};
+use crate::choices::{Choice, Choices};
 
 /// CL-A01-5, CL-B08-1, RCIP-LIFE-CONF-05: two minutes.
 pub const DEFAULT_CONFIRMATION_TTL_MS: u64 = 120_000;
@@ -131,7 +132,9 @@ pub struct HandlerCall {
     pub invocation_id: String,
     pub requested_at: u64,
     pub semantic_context: SemanticContext,
-    pub signal: AbortSignal,
+    /// The caller's signal, a fresh one when the caller gave none, or (the alternate reading,
+    /// `Choice::NoSignalWithoutCaller`) none.
+    pub signal: Option<AbortSignal>,
 }
 
 pub type PolicyFn = Box<dyn FnMut(PolicyCall) -> Answer>;
@@ -186,6 +189,8 @@ pub struct RuntimeOptions {
     pub create_id: Option<CreateIdFn>,
     /// `onEvent(event)` (profile `events`).
     pub on_event: Option<EventFn>,
+    /// Which behaviour to take where the texts leave a choice (`crate::choices`).
+    pub choices: Choices,
 }
 
 /// What `bindCapability` installs: `execute` and optionally `getAvailability` (CL-A04-1).
@@ -210,6 +215,7 @@ pub struct Runtime {
     pub(super) create_id: Option<CreateIdFn>,
     pub(super) id_counters: BTreeMap<String, u64>,
     pub(super) on_event: Option<EventFn>,
+    pub(super) choices: Choices,
     /// The virtual clock, in ms.
     pub(super) now: u64,
     pub(super) context: SemanticContext,
@@ -258,6 +264,7 @@ impl Runtime {
             create_id: options.create_id,
             id_counters: BTreeMap::new(),
             on_event: options.on_event,
+            choices: options.choices,
             now: 0,
             context: SemanticContext::default(),
             bindings: BTreeMap::new(),
@@ -393,7 +400,8 @@ impl Runtime {
     pub fn set_context(&mut self, value: &HostValue) -> Result<(), ConfigError> {
         self.process_aborts_inner();
         let context = self.parse_context(value)?;
-        if context != self.context {
+        let identical_bumps = self.choices.takes(Choice::IdenticalContextBumpsRevision);
+        if self.context_changed(&self.context, &context) || identical_bumps {
             self.context = context;
             self.publish(false);
         }
@@ -421,6 +429,9 @@ impl Runtime {
                 .and_then(|v| v.as_str())
                 .ok_or(ConfigError::ContextInvalid)?;
             if !self.definition.declares_scope(scope) {
+                if self.choices.takes(Choice::UndeclaredScopesDropped) {
+                    continue;
+                }
                 return Err(ConfigError::ContextUndeclaredScope {
                     scope: scope.to_string(),
                 });
@@ -433,6 +444,15 @@ impl Runtime {
             None | Some(HostValue::Undefined) => None,
             Some(HostValue::String(primary)) => Some(primary),
             Some(_) => return Err(ConfigError::ContextInvalid),
+        };
+        let primary = match primary {
+            Some(primary)
+                if !active.contains(&primary)
+                    && self.choices.takes(Choice::UndeclaredScopesDropped) =>
+            {
+                None
+            }
+            other => other,
         };
         if let Some(primary) = &primary {
             if !active.contains(primary) {
@@ -477,6 +497,7 @@ impl Runtime {
             &self.definition,
             self.revision,
             &self.context,
+            &self.relevance_context(),
             &live,
         ));
         self.snapshot = Some(Rc::clone(&snapshot));
@@ -498,9 +519,13 @@ impl Runtime {
     /// `client.subscribe(listener)`: the listener is called with the new snapshot after every
     /// revision change, never at subscription. A listener that throws harms nothing: the error
     /// is swallowed and the other listeners still run.
-    pub fn subscribe(&mut self, listener: ListenerFn) -> SubscriptionId {
+    pub fn subscribe(&mut self, mut listener: ListenerFn) -> SubscriptionId {
         let id = SubscriptionId(self.next_listener);
         self.next_listener += 1;
+        if self.choices.takes(Choice::ListenerCalledAtSubscribe) {
+            let snapshot = self.get_snapshot();
+            let _ = listener(&snapshot);
+        }
         self.listeners.insert(id, listener);
         id
     }
@@ -528,9 +553,46 @@ impl Runtime {
             return;
         }
         let snapshot = self.get_snapshot();
-        for listener in self.listeners.values_mut() {
+        let reverse = self.choices.takes(Choice::ListenersReverseOrder);
+        let listeners: Vec<&mut ListenerFn> = if reverse {
+            self.listeners.values_mut().rev().collect()
+        } else {
+            self.listeners.values_mut().collect()
+        };
+        for listener in listeners {
             // CL-A03-6 listener isolation: a throwing listener changes nothing.
             let _ = listener(&snapshot);
+        }
+    }
+
+    /// Whether `new` is a different context from `old` (CL-B06-1/2, and CL-B06-3 either way).
+    pub(super) fn context_changed(&self, old: &SemanticContext, new: &SemanticContext) -> bool {
+        if !self.choices.takes(Choice::ReorderIsNoChange) {
+            return old != new;
+        }
+        let same_members = old.active_scope_ids.len() == new.active_scope_ids.len()
+            && old
+                .active_scope_ids
+                .iter()
+                .all(|scope| new.active_scope_ids.contains(scope));
+        !(same_members && old.primary_scope_id == new.primary_scope_id)
+    }
+
+    /// The context relevance is computed against (CL-B16-1, CL-B16-3 either way).
+    pub(super) fn relevance_context(&self) -> SemanticContext {
+        super::snapshot::relevance_context(
+            &self.definition,
+            &self.context,
+            self.choices.takes(Choice::ScopeHierarchyRelevance),
+        )
+    }
+
+    /// The plain-JSON rules of CL-B13-4..6 this runtime applies.
+    pub(super) fn plain_rules(&self) -> PlainRules {
+        PlainRules {
+            keep_negative_zero: self.choices.takes(Choice::NegativeZeroKept),
+            reject_shared: self.choices.takes(Choice::SharedReferencesRejected),
+            reject_null_prototype: self.choices.takes(Choice::NullPrototypeRejected),
         }
     }
 
@@ -540,7 +602,7 @@ impl Runtime {
             .bindings
             .get(capability.id())
             .map_or(LiveStatus::Unbound, |b| b.published.clone());
-        super::snapshot::capability_entry(capability.def(), &live, &self.context)
+        super::snapshot::capability_entry(capability.def(), &live, &self.relevance_context())
     }
 
     /// Live availability (CL-B15-7): `None` when unbound.
@@ -578,6 +640,9 @@ impl Runtime {
         }
         let counter = self.id_counters.entry(prefix.to_string()).or_insert(0);
         *counter += 1;
+        if self.choices.takes(Choice::OwnIdFormat) {
+            return format!("rt_{prefix}_{counter}");
+        }
         format!("{prefix}-{counter}")
     }
 

@@ -107,7 +107,41 @@ pub fn is_current(capability: &CapabilityDef, context: &SemanticContext) -> bool
             .any(|scope| context.active_scope_ids.contains(scope))
 }
 
-/// One capability entry of CL-A07-3/4.
+/// The context relevance is computed against: the context itself, or (the alternate reading of
+/// CL-B16-3, `Choice::ScopeHierarchyRelevance`) with every descendant of an active scope added.
+pub fn relevance_context(
+    definition: &Definition,
+    context: &SemanticContext,
+    hierarchy: bool,
+) -> SemanticContext {
+    if !hierarchy {
+        return context.clone();
+    }
+    let mut active = context.active_scope_ids.clone();
+    // Descendants are added until nothing changes; a parent chain is finite, so this ends.
+    loop {
+        let before = active.len();
+        for scope in definition.scopes() {
+            let parent_active = scope
+                .parent_id
+                .as_ref()
+                .is_some_and(|parent| active.contains(parent));
+            if parent_active && !active.contains(&scope.id) {
+                active.push(scope.id.clone());
+            }
+        }
+        if active.len() == before {
+            break;
+        }
+    }
+    SemanticContext {
+        active_scope_ids: active,
+        primary_scope_id: context.primary_scope_id.clone(),
+    }
+}
+
+/// One capability entry of CL-A07-3/4; `context` is the context relevance is computed against
+/// (see [`relevance_context`]).
 pub fn capability_entry(
     capability: &CapabilityDef,
     live: &LiveStatus,
@@ -142,18 +176,20 @@ pub struct Snapshot {
 
 impl Snapshot {
     /// Builds the snapshot of a catalog with the given revision, context and live status
-    /// (`live` in catalog order).
+    /// (`live` in catalog order); relevance is computed against `relevance`
+    /// ([`relevance_context`]).
     pub fn build(
         definition: &Definition,
         revision: u64,
         context: &SemanticContext,
+        relevance: &SemanticContext,
         live: &[LiveStatus],
     ) -> Snapshot {
         let capabilities: Vec<Value> = definition
             .capabilities()
             .iter()
             .zip(live)
-            .map(|(capability, live)| capability_entry(capability.def(), live, context))
+            .map(|(capability, live)| capability_entry(capability.def(), live, relevance))
             .collect();
         let scopes: Vec<Value> = definition
             .scopes()

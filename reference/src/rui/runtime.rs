@@ -43,6 +43,7 @@ use super::framing::{
 };
 use super::graph::{Node, Snapshot};
 use super::limits::Limits;
+use crate::choices::{Choice, Choices};
 use super::records::{parse_record, Record, RecordError};
 use super::transaction::{OpenTransaction, Operation};
 
@@ -82,11 +83,14 @@ pub struct Config {
     pub catalog: Catalog,
     pub limits: Limits,
     pub action_policy: ActionPolicy,
+    /// Which behaviour to take where the texts leave a choice (`crate::choices`).
+    pub choices: Choices,
 }
 
 /// A Rixx UI runtime for one host.
 #[derive(Debug, Clone)]
 pub struct Runtime {
+    choices: Choices,
     catalog: Catalog,
     limits: Limits,
     decoder: Decoder,
@@ -105,6 +109,7 @@ pub struct Runtime {
 impl Runtime {
     pub fn new(config: Config) -> Runtime {
         Runtime {
+            choices: config.choices,
             catalog: config.catalog,
             limits: config.limits,
             decoder: Decoder::new(config.framing),
@@ -279,6 +284,10 @@ impl Runtime {
         {
             if let Some(open) = self.open.take() {
                 self.reject(open, TransactionCode::SupersededByBegin);
+                // CL-D09-3 is RECOMMENDED: the alternate opens nothing until the next begin.
+                if self.choices.takes(Choice::RuiBeginWhileOpenWaits) {
+                    return;
+                }
             }
             self.open = Some(OpenTransaction::begin(
                 transaction_id,
@@ -341,6 +350,7 @@ impl Runtime {
             root_id,
             &self.catalog,
             &self.limits,
+            self.choices.takes(Choice::RuiArrayAppend),
         ) {
             Ok(snapshot) => {
                 let revision = snapshot.revision;

@@ -131,6 +131,7 @@ impl OpenTransaction {
         root_id: String,
         catalog: &Catalog,
         limits: &Limits,
+        append_dash: bool,
     ) -> Result<Snapshot, TransactionCode> {
         if let Some(code) = self.doomed {
             return Err(code);
@@ -160,7 +161,7 @@ impl OpenTransaction {
                 }
                 Operation::Data { pointer, value } => {
                     limits.check_value(&value)?;
-                    if let SetEffect::Appended { len } = pointer::set(&mut data, &pointer, value)? {
+                    if let SetEffect::Appended { len } = pointer::set_with(&mut data, &pointer, value, append_dash)? {
                         limits.check_array_len(len)?;
                     }
                 }

@@ -344,11 +344,13 @@ impl Turn {
         self.next_action += 1;
         if self.mode == Mode::ReadOnly && !is_read(&surface.snapshot(), &action.capability_id) {
             let local_id = format!("assist-local-{}", index + 1);
-            self.outcomes.push(Outcome::error(
-                &local_id,
-                &action.capability_id,
-                ErrorCode::PolicyDenied,
-            ));
+            let code = if self.config.read_only_rejection_not_found() {
+                ErrorCode::CapabilityNotFound
+            } else {
+                ErrorCode::PolicyDenied
+            };
+            self.outcomes
+                .push(Outcome::error(&local_id, &action.capability_id, code));
             return self.end_batch(surface);
         }
         self.invoked += 1;
@@ -361,7 +363,7 @@ impl Turn {
     }
 
     fn end_batch(&mut self, surface: &mut dyn Surface) -> Next {
-        if self.invoked > 0 {
+        if self.invoked > 0 || self.config.summarize_without_actions() {
             self.call(Phase::Summarize, surface)
         } else {
             self.finish(None)

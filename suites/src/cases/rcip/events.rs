@@ -227,7 +227,7 @@ pub fn section() -> Section {
             gate_policy(1, ret(confirm())),
             expect_outcome(
                 "i1",
-                confirmation_required("i1", "notes.delete", "destructive", 120_000),
+                confirmation_required("i1", "notes.delete", "destructive"),
             ),
             resolve("r1", "i1", true),
             gate_policy(2, ret(allow())),

@@ -6,7 +6,7 @@
 use serde_json::{json, Map, Value};
 
 use crate::case::{Case, Section, Strictness};
-use crate::pattern::{any, of_type, subset, unordered};
+use crate::pattern::{any, of_type, present, subset, unordered};
 
 /// A case of `section` with the stable id `rcip.<section>.<slug>.<NNN>`.
 pub fn case(section: &str, slug: &str, serial: u32, description: &str) -> Case {
@@ -287,6 +287,21 @@ impl Setup {
             "policy",
             json!({ "mode": "scripted", "async": async_, "settle": { "throw": "error" } }),
         )
+    }
+
+    /// Every policy call answers by what it is asked (vectors/README.md `by-request`): the
+    /// first of `rules` (`{capability?, confirmed?, settle}`) that matches decides.
+    pub fn policy_by_request(self, rules: Value) -> Setup {
+        self.option("policy", json!({ "mode": "by-request", "rules": rules }))
+    }
+
+    /// The common by-request policy: `confirm` on the first pass, `allow` on the confirmed pass,
+    /// however often and in whichever order the implementation asks.
+    pub fn policy_confirm_then_allow(self) -> Setup {
+        self.policy_by_request(json!([
+            { "confirmed": false, "settle": { "return": { "decision": "confirm" } } },
+            { "confirmed": true, "settle": { "return": { "decision": "allow" } } },
+        ]))
     }
 
     pub fn ttl(self, ms: u64) -> Setup {
@@ -731,17 +746,22 @@ pub fn issue_set(issues: &[(&str, &str)]) -> Value {
     )
 }
 
-/// Canonical confirmation_required outcome (CL-A06) expiring at `expires_at` on the virtual clock.
-pub fn confirmation_required(
-    invocation: impl Into<Value>,
-    capability: &str,
-    effect: &str,
-    expires_at: u64,
-) -> Value {
+/// Canonical confirmation_required outcome (CL-A06). `expiresAt` must be present (CL-A06-4);
+/// its value is a project reading (PRJ-RCIP-CONF-02), checked on its own by the expiry cases.
+pub fn confirmation_required(invocation: impl Into<Value>, capability: &str, effect: &str) -> Value {
     json!({
         "status": "confirmation_required", "invocationId": invocation.into(), "capabilityId": capability,
-        "confirmation": { "id": of_type("string"), "effect": effect, "expiresAt": expires_at }
+        "confirmation": { "id": of_type("string"), "effect": effect, "expiresAt": present() }
     })
+}
+
+/// The `expiresAt` reading of PRJ-RCIP-CONF-02 (issue time plus TTL, in runtime-clock ms), as
+/// its own RECOMMENDED check of outcome `of`: the TTL sentences decide when a confirmation
+/// expires, not how `expiresAt` writes that instant.
+pub fn expect_expires_at(of: &str, ms: Value) -> Value {
+    expect_outcome(of, subset(json!({ "confirmation": subset(json!({ "expiresAt": ms })) })))
+        .strict(Strictness::Recommended)
+        .reqs(&["PRJ-RCIP-CONF-02"])
 }
 
 /// A confirmation_required outcome whose confirmation details are not constrained.
