@@ -254,11 +254,420 @@ pub const TABLE: &[ChoiceRow] = &[
     },
 ];
 
+/// One realistic implementation bug the reference can inject (issue 13): each is modelled on a
+/// sentence (its requirement ids) and on a mistake implementers make. At most one is injected at a
+/// time; the suite must fail at least one REQUIRED check for each (`harness/tests/faults.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Fault {
+    RecheckSkippedAfterPolicy,
+    BindingRecheckSkipped,
+    ContextRecheckSkipped,
+    AvailabilityRecheckSkipped,
+    ApprovalIgnoresBindingChange,
+    ApprovalIgnoresContextChange,
+    ApprovalIgnoresAvailability,
+    ApprovalSkipsPolicy,
+    ConfirmationResolvableTwice,
+    ExpiryOneMsLate,
+    ExpiryNever,
+    TtlTimerOverflow,
+    ExpiryReceiptDropped,
+    CancelReceiptCode,
+    ReceiptCapacitySmall,
+    IdReleasedAtPolicy,
+    IdNeverReleased,
+    CheckOrderSchemaFirst,
+    AbortWaitsForPolicy,
+    HostTextInMessage,
+    OutputSchemaSkipped,
+    OutputCoercedToJson,
+    InputCoercedToJson,
+    PolicyThrowDenied,
+    MalformedDecisionAllows,
+    ThrowAfterAbortFailed,
+    AvailabilityExtrasPublished,
+    ConfirmationIdPublished,
+    SnapshotNotCached,
+    UnbindKeepsRevision,
+    RefreshKeepsRevision,
+    SuccessKeepsRevision,
+    AvailabilityFromSnapshot,
+    UnscopedIsOther,
+    StaleUnbindRemoves,
+    DuplicateBindReplaces,
+    ListenerThrowStopsOthers,
+    ObserverThrowFailsInvocation,
+    EventsOutOfOrder,
+    AssistBatchOverBoundRuns,
+    AssistBatchContinues,
+    AssistSummarizeSkipped,
+    AssistReadOnlyUnfiltered,
+    AssistReadOnlyInvokes,
+    AssistDelayAfterLast,
+    RuiRevisionGapAccepted,
+    RuiStaleBaseAccepted,
+    RuiPartialApply,
+    RuiDuplicateNodeAccepted,
+    RuiCycleAccepted,
+    RuiOperationLimitIgnored,
+    RuiStreamEndCommits,
+    RuiUnknownComponentAccepted,
+}
+
+/// A row of the fault catalog.
+#[derive(Debug, Clone, Copy)]
+pub struct FaultRow {
+    pub fault: Fault,
+    pub name: &'static str,
+    pub requirements: &'static [&'static str],
+    pub description: &'static str,
+}
+
+/// The fault catalog (`reference-driver --fault list`).
+pub const FAULTS: &[FaultRow] = &[
+    FaultRow {
+        fault: Fault::RecheckSkippedAfterPolicy,
+        name: "recheck-skipped-after-policy",
+        requirements: &["CL-B05-1", "RCIP-LIFE-POLICY-04"],
+        description: "after an asynchronous policy settles nothing is rechecked",
+    },
+    FaultRow {
+        fault: Fault::BindingRecheckSkipped,
+        name: "binding-recheck-skipped",
+        requirements: &["CL-B05-2", "RCIP-LIFE-POLICY-05"],
+        description: "after policy, a changed or removed binding is not noticed",
+    },
+    FaultRow {
+        fault: Fault::ContextRecheckSkipped,
+        name: "context-recheck-skipped",
+        requirements: &["CL-B05-1", "RCIP-LIFE-POLICY-06"],
+        description: "after policy, a changed semantic context is not noticed",
+    },
+    FaultRow {
+        fault: Fault::AvailabilityRecheckSkipped,
+        name: "availability-recheck-skipped",
+        requirements: &["CL-B05-1", "RCIP-LIFE-POLICY-07"],
+        description: "after policy, lost availability is not noticed",
+    },
+    FaultRow {
+        fault: Fault::ApprovalIgnoresBindingChange,
+        name: "approval-ignores-binding-change",
+        requirements: &["CL-B07-4", "RCIP-LIFE-CONF-04"],
+        description: "approval runs although the binding changed while pending",
+    },
+    FaultRow {
+        fault: Fault::ApprovalIgnoresContextChange,
+        name: "approval-ignores-context-change",
+        requirements: &["CL-B07-4", "RCIP-LIFE-CONF-04"],
+        description: "approval runs although the context changed while pending",
+    },
+    FaultRow {
+        fault: Fault::ApprovalIgnoresAvailability,
+        name: "approval-ignores-availability",
+        requirements: &["CL-B07-3", "RCIP-LIFE-CONF-03"],
+        description: "approval does not recheck live availability",
+    },
+    FaultRow {
+        fault: Fault::ApprovalSkipsPolicy,
+        name: "approval-skips-policy",
+        requirements: &["CL-B07-3", "RCIP-PROTO-LIFE-06"],
+        description: "approval runs the handler without the confirmed policy pass",
+    },
+    FaultRow {
+        fault: Fault::ConfirmationResolvableTwice,
+        name: "confirmation-resolvable-twice",
+        requirements: &["CL-B07-1", "RCIP-LIFE-CONF-02"],
+        description: "an approved confirmation can be approved again",
+    },
+    FaultRow {
+        fault: Fault::ExpiryOneMsLate,
+        name: "expiry-one-ms-late",
+        requirements: &["CL-B08-1", "RCIP-LIFE-CONF-05"],
+        description: "a confirmation is still pending 1 ms after its TTL ran out",
+    },
+    FaultRow {
+        fault: Fault::ExpiryNever,
+        name: "expiry-never",
+        requirements: &["CL-B08-2", "RCIP-LIFE-CONF-06"],
+        description: "a pending confirmation never expires",
+    },
+    FaultRow {
+        fault: Fault::TtlTimerOverflow,
+        name: "ttl-timer-overflow",
+        requirements: &["CL-B08-1", "CL-A01-5"],
+        description: "a TTL of 2^31 ms or more expires at once (a 32-bit timer overflow)",
+    },
+    FaultRow {
+        fault: Fault::ExpiryReceiptDropped,
+        name: "expiry-receipt-dropped",
+        requirements: &["CL-B08-3", "RCIP-LIFE-CONF-07"],
+        description: "an expired confirmation leaves no receipt (CONFIRMATION_NOT_FOUND)",
+    },
+    FaultRow {
+        fault: Fault::CancelReceiptCode,
+        name: "cancel-receipt-code",
+        requirements: &["CL-B09-2"],
+        description: "a cancelled confirmation's receipt answers CONFIRMATION_EXPIRED",
+    },
+    FaultRow {
+        fault: Fault::ReceiptCapacitySmall,
+        name: "receipt-capacity-small",
+        requirements: &["CL-B10-1", "RCIP-LIFE-CONF-07"],
+        description: "only the latest 128 receipts are kept",
+    },
+    FaultRow {
+        fault: Fault::IdReleasedAtPolicy,
+        name: "id-released-at-policy",
+        requirements: &["CL-B04-1", "RCIP-LIFE-POLICY-01"],
+        description: "an invocation id is released when the policy starts",
+    },
+    FaultRow {
+        fault: Fault::IdNeverReleased,
+        name: "id-never-released",
+        requirements: &["CL-B04-5"],
+        description: "an invocation id stays reserved after it settles",
+    },
+    FaultRow {
+        fault: Fault::CheckOrderSchemaFirst,
+        name: "check-order-schema-first",
+        requirements: &["CL-B03-1", "RCIP-PROTO-LIFE-03"],
+        description: "the input schema is checked before binding and availability",
+    },
+    FaultRow {
+        fault: Fault::AbortWaitsForPolicy,
+        name: "abort-waits-for-policy",
+        requirements: &["CL-B11-1", "RCIP-LIFE-CANCEL-02"],
+        description: "an abort during the policy wait settles only when the policy does",
+    },
+    FaultRow {
+        fault: Fault::HostTextInMessage,
+        name: "host-text-in-message",
+        requirements: &["CL-B02-2"],
+        description: "a handler's error text reaches the outcome message",
+    },
+    FaultRow {
+        fault: Fault::OutputSchemaSkipped,
+        name: "output-schema-skipped",
+        requirements: &["CL-B12-1", "RCIP-LIFE-OUTPUT-01"],
+        description: "handler output is not validated against the output schema",
+    },
+    FaultRow {
+        fault: Fault::OutputCoercedToJson,
+        name: "output-coerced-to-json",
+        requirements: &["CL-B12-1", "CL-B13-1"],
+        description: "non-JSON output is coerced as JSON.stringify would (NaN to null, undefined dropped)",
+    },
+    FaultRow {
+        fault: Fault::InputCoercedToJson,
+        name: "input-coerced-to-json",
+        requirements: &["CL-B13-1", "CL-B13-2"],
+        description: "non-JSON input is coerced as JSON.stringify would instead of INPUT_INVALID",
+    },
+    FaultRow {
+        fault: Fault::PolicyThrowDenied,
+        name: "policy-throw-denied",
+        requirements: &["CL-B12-3"],
+        description: "a throwing policy gives denied POLICY_DENIED",
+    },
+    FaultRow {
+        fault: Fault::MalformedDecisionAllows,
+        name: "malformed-decision-allows",
+        requirements: &["CL-B12-3", "CL-A05-2"],
+        description: "an unknown policy decision is treated as allow",
+    },
+    FaultRow {
+        fault: Fault::ThrowAfterAbortFailed,
+        name: "throw-after-abort-failed",
+        requirements: &["CL-B11-5", "RCIP-LIFE-CANCEL-09"],
+        description: "a handler throwing after an abort gives EXECUTION_FAILED",
+    },
+    FaultRow {
+        fault: Fault::AvailabilityExtrasPublished,
+        name: "availability-extras-published",
+        requirements: &["CL-B17-1", "RCIP-PROTO-SNAP-08"],
+        description: "every member the host's availability returned is published",
+    },
+    FaultRow {
+        fault: Fault::ConfirmationIdPublished,
+        name: "confirmation-id-published",
+        requirements: &["CL-B17-2", "RCIP-PROTO-SNAP-09"],
+        description: "the snapshot lists pending confirmation ids",
+    },
+    FaultRow {
+        fault: Fault::SnapshotNotCached,
+        name: "snapshot-not-cached",
+        requirements: &["CL-B15-5"],
+        description: "getSnapshot returns a new object every call",
+    },
+    FaultRow {
+        fault: Fault::UnbindKeepsRevision,
+        name: "unbind-keeps-revision",
+        requirements: &["CL-B15-2"],
+        description: "an effective unbind publishes no revision",
+    },
+    FaultRow {
+        fault: Fault::RefreshKeepsRevision,
+        name: "refresh-keeps-revision",
+        requirements: &["CL-B15-3", "RCIP-PROTO-SURF-10"],
+        description: "refresh publishes no revision",
+    },
+    FaultRow {
+        fault: Fault::SuccessKeepsRevision,
+        name: "success-keeps-revision",
+        requirements: &["CL-B15-4"],
+        description: "a successful invocation publishes no revision",
+    },
+    FaultRow {
+        fault: Fault::AvailabilityFromSnapshot,
+        name: "availability-from-snapshot",
+        requirements: &["CL-B15-7", "RCIP-LIFE-AVAIL-01"],
+        description: "invoke checks the published availability instead of the live one",
+    },
+    FaultRow {
+        fault: Fault::UnscopedIsOther,
+        name: "unscoped-is-other",
+        requirements: &["CL-B16-1"],
+        description: "a capability without scopes is relevance other",
+    },
+    FaultRow {
+        fault: Fault::StaleUnbindRemoves,
+        name: "stale-unbind-removes",
+        requirements: &["CL-B20-2", "RCIP-LIFE-BIND-03"],
+        description: "a stale unbind function removes the newer binding",
+    },
+    FaultRow {
+        fault: Fault::DuplicateBindReplaces,
+        name: "duplicate-bind-replaces",
+        requirements: &["CL-B20-1", "RCIP-LIFE-BIND-02"],
+        description: "a second live binding replaces the first instead of throwing",
+    },
+    FaultRow {
+        fault: Fault::ListenerThrowStopsOthers,
+        name: "listener-throw-stops-others",
+        requirements: &["PRJ-RCIP-SUB-02", "CL-A03-6"],
+        description: "a throwing listener keeps later listeners from being notified",
+    },
+    FaultRow {
+        fault: Fault::ObserverThrowFailsInvocation,
+        name: "observer-throw-fails-invocation",
+        requirements: &["CL-B23-2"],
+        description: "an onEvent observer that throws fails the invocation",
+    },
+    FaultRow {
+        fault: Fault::EventsOutOfOrder,
+        name: "events-out-of-order",
+        requirements: &["PRJ-RCIP-EVT-01", "CL-B23-1"],
+        description: "started is emitted after the terminal event",
+    },
+    FaultRow {
+        fault: Fault::AssistBatchOverBoundRuns,
+        name: "assist-batch-over-bound-runs",
+        requirements: &["CL-C01-4", "RCIP-PROTO-ASSIST-05"],
+        description: "a batch over the declared bound N is executed",
+    },
+    FaultRow {
+        fault: Fault::AssistBatchContinues,
+        name: "assist-batch-continues",
+        requirements: &["CL-C02-2", "RCIP-PROTO-ASSIST-07"],
+        description: "the batch continues after an outcome other than succeeded",
+    },
+    FaultRow {
+        fault: Fault::AssistSummarizeSkipped,
+        name: "assist-summarize-skipped",
+        requirements: &["CL-C04-1"],
+        description: "no summarize call after a batch whose actions ran",
+    },
+    FaultRow {
+        fault: Fault::AssistReadOnlyUnfiltered,
+        name: "assist-read-only-unfiltered",
+        requirements: &["CL-C05-1"],
+        description: "in read-only mode the callback's snapshot lists every capability",
+    },
+    FaultRow {
+        fault: Fault::AssistReadOnlyInvokes,
+        name: "assist-read-only-invokes",
+        requirements: &["CL-C05-2"],
+        description: "in read-only mode a non-read action goes through invoke",
+    },
+    FaultRow {
+        fault: Fault::AssistDelayAfterLast,
+        name: "assist-delay-after-last",
+        requirements: &["CL-C03-2"],
+        description: "a delay runs after the last action before summarize",
+    },
+    FaultRow {
+        fault: Fault::RuiRevisionGapAccepted,
+        name: "rui-revision-gap-accepted",
+        requirements: &["CL-D02-5", "RUI-COMMIT-01"],
+        description: "a commit with newRevision past baseRevision + 1 is accepted",
+    },
+    FaultRow {
+        fault: Fault::RuiStaleBaseAccepted,
+        name: "rui-stale-base-accepted",
+        requirements: &["CL-D02-4", "RUI-RECOV-05"],
+        description: "a transaction on a stale base revision commits",
+    },
+    FaultRow {
+        fault: Fault::RuiPartialApply,
+        name: "rui-partial-apply",
+        requirements: &["CL-D02-8", "RUI-COMMIT-04", "RUI-RECOV-06"],
+        description: "a transaction failing at commit applies the operations before the failure",
+    },
+    FaultRow {
+        fault: Fault::RuiDuplicateNodeAccepted,
+        name: "rui-duplicate-node-accepted",
+        requirements: &["CL-D02-7"],
+        description: "a node id defined twice in one transaction is accepted",
+    },
+    FaultRow {
+        fault: Fault::RuiCycleAccepted,
+        name: "rui-cycle-accepted",
+        requirements: &["RUI-INV-03"],
+        description: "a child cycle is committed",
+    },
+    FaultRow {
+        fault: Fault::RuiOperationLimitIgnored,
+        name: "rui-operation-limit-ignored",
+        requirements: &["CL-D04-3"],
+        description: "the operations-per-transaction bound is not enforced",
+    },
+    FaultRow {
+        fault: Fault::RuiStreamEndCommits,
+        name: "rui-stream-end-commits",
+        requirements: &["CL-D05-6"],
+        description: "a stream ending inside a transaction keeps its staging for the next feed",
+    },
+    FaultRow {
+        fault: Fault::RuiUnknownComponentAccepted,
+        name: "rui-unknown-component-accepted",
+        requirements: &["CL-D05-8", "RUI-RECOV-07"],
+        description: "a node of an undeclared component is committed",
+    },
+];
+
+impl Fault {
+    /// The fault of a catalog name.
+    pub fn named(name: &str) -> Option<Fault> {
+        FAULTS.iter().find(|row| row.name == name).map(|row| row.fault)
+    }
+
+    pub fn name(self) -> &'static str {
+        FAULTS
+            .iter()
+            .find(|row| row.fault == self)
+            .map_or("", |row| row.name)
+    }
+}
+
 /// Which behaviour the reference takes at each open point: the default everywhere, or the
 /// alternate at the rows it names.
+/// The reference's configuration at its open points: the behaviour it takes at each row of
+/// [`TABLE`], and at most one injected [`Fault`] (ARCHITECTURE "Choices and faults in the
+/// reference": one value given at construction, consulted at named decision points).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Choices {
     alternate: BTreeSet<Choice>,
+    fault: Option<Fault>,
 }
 
 impl Choices {
@@ -271,6 +680,7 @@ impl Choices {
     pub fn alternate() -> Choices {
         Choices {
             alternate: TABLE.iter().map(|row| row.choice).collect(),
+            fault: None,
         }
     }
 
@@ -278,6 +688,7 @@ impl Choices {
     pub fn only(choices: &[Choice]) -> Choices {
         Choices {
             alternate: choices.iter().copied().collect(),
+            fault: None,
         }
     }
 
@@ -286,9 +697,24 @@ impl Choices {
         self.alternate.contains(&choice)
     }
 
-    /// Whether every row takes its default.
+    /// Whether every row takes its default and no fault is injected.
     pub fn is_default(&self) -> bool {
-        self.alternate.is_empty()
+        self.alternate.is_empty() && self.fault.is_none()
+    }
+
+    /// These choices with `fault` injected (replacing any other).
+    pub fn with_fault(mut self, fault: Fault) -> Choices {
+        self.fault = Some(fault);
+        self
+    }
+
+    /// Whether `fault` is the injected fault.
+    pub fn injects(&self, fault: Fault) -> bool {
+        self.fault == Some(fault)
+    }
+
+    pub fn fault(&self) -> Option<Fault> {
+        self.fault
     }
 }
 
@@ -312,6 +738,20 @@ mod tests {
             assert_ne!(row.default, row.alternate, "{}", row.name);
         }
         assert!(TABLE.len() >= 25, "the table has {} rows", TABLE.len());
+    }
+
+    #[test]
+    fn every_fault_has_one_row_with_a_unique_name_and_a_sentence() {
+        let mut names = BTreeSet::new();
+        for row in FAULTS {
+            assert!(names.insert(row.name), "duplicate fault {}", row.name);
+            assert!(!row.requirements.is_empty(), "{} cites nothing", row.name);
+            assert_eq!(Fault::named(row.name), Some(row.fault));
+            assert_eq!(row.fault.name(), row.name);
+        }
+        assert!(FAULTS.len() >= 40, "the catalog has {} faults", FAULTS.len());
+        let faulty = Choices::default().with_fault(Fault::ExpiryNever);
+        assert!(faulty.injects(Fault::ExpiryNever) && !faulty.is_default());
     }
 
     #[test]

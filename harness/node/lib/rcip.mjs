@@ -50,6 +50,7 @@ const STEP_MEMBERS = {
   'expect:caller-input': { required: ['of'], optional: [] },
   'expect:preflight': { required: ['of'], optional: [] },
   'expect:snapshot': { required: [], optional: ['of'] },
+  'expect:snapshot-text': { required: [], optional: ['of'] },
   'expect:snapshot-relation': { required: ['a', 'b'], optional: [] },
   'expect:list': { required: ['of'], optional: [] },
   'expect:notifications': { required: ['of'], optional: [] },
@@ -668,6 +669,29 @@ export class RcipCase {
         return call === undefined ? null : call.context;
       }
       case 'expect:caller-input': return toWire(lookup(this.inputs, handleName(step, 'of'), 'invocation'));
+      case 'expect:snapshot-text': {
+        // The snapshot's own JSON text, as a consumer serialising it would see it (CL-B17-2).
+        let snapshot;
+        if (step.of !== undefined) {
+          const taken = lookup(this.snapshots, handleName(step, 'of'), 'snapshot');
+          if (taken.threw) return 'threw';
+          snapshot = taken.value;
+        } else {
+          try {
+            snapshot = this.runtimeOf(step).client.getSnapshot();
+          } catch (error) {
+            if (error instanceof AdapterError) throw error;
+            this.hooks.log(`getSnapshot threw: ${describeError(error)}`);
+            return 'threw';
+          }
+        }
+        try {
+          return JSON.stringify(snapshot) ?? '';
+        } catch (error) {
+          this.hooks.log(`JSON.stringify of the snapshot threw: ${describeError(error)}`);
+          return 'threw';
+        }
+      }
       case 'expect:snapshot': {
         if (step.of !== undefined) {
           const snapshot = lookup(this.snapshots, handleName(step, 'of'), 'snapshot');

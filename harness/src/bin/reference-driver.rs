@@ -4,8 +4,9 @@
 //!
 //! `--choices alternate` takes the other admissible behaviour at every open point of the texts
 //! (`reference::choices`, issue 12): CI runs the whole suite through it too and requires no
-//! `fail` and no `errored`. `--choices list` prints the table of choices. An unknown argument is
-//! a usage error (exit 2).
+//! `fail` and no `errored`. `--choices list` prints the table of choices. `--fault NAME` injects
+//! one bug of the fault catalog (issue 13), `--fault list` prints it. An unknown argument or
+//! fault is a usage error (exit 2).
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
@@ -17,7 +18,7 @@ use serde_json::Value;
 use harness::adapter::{Adapter, Protocol};
 use harness::adapters::reference::ReferenceAdapter;
 use harness::driver;
-use reference::choices::{Choices, TABLE};
+use reference::choices::{Choices, Fault, FAULTS, TABLE};
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Reading {
@@ -39,6 +40,18 @@ struct Cli {
     /// Which behaviour to take where the texts leave a choice.
     #[arg(long, value_enum, default_value = "default")]
     choices: Reading,
+    /// Inject one realistic bug of the fault catalog (issue 13); `list` prints the catalog.
+    #[arg(long, value_name = "NAME")]
+    fault: Option<String>,
+}
+
+/// The fault catalog as text: name, requirement ids, description, tab-separated.
+fn fault_catalog() -> String {
+    let mut out = String::from("fault\trequirements\tdescription\n");
+    for row in FAULTS {
+        out.push_str(&format!("{}\t{}\t{}\n", row.name, row.requirements.join(","), row.description));
+    }
+    out
 }
 
 /// The table of choices as text: one row per open point, tab-separated.
@@ -95,6 +108,20 @@ fn main() -> ExitCode {
         }
         Reading::Default => Choices::default(),
         Reading::Alternate => Choices::alternate(),
+    };
+    let choices = match cli.fault.as_deref() {
+        None => choices,
+        Some("list") => {
+            print!("{}", fault_catalog());
+            return ExitCode::SUCCESS;
+        }
+        Some(name) => match Fault::named(name) {
+            Some(fault) => choices.with_fault(fault),
+            None => {
+                eprintln!("error: unknown fault '{name}' (reference-driver --fault list prints the catalog)");
+                return ExitCode::from(2);
+            }
+        },
     };
     serve(ReferenceAdapter::with_choices(choices));
     ExitCode::SUCCESS

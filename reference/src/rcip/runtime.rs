@@ -19,7 +19,7 @@ use super::lifecycle::{Operation, PendingConfirmation, Receipt, Waiting};
 use super::outcome::Outcome;
 use super::snapshot::{ListFilter, LiveStatus, PublishedAvailability, SemanticContext, Snapshot};
 use super::value::{HostValue, ObjectData, PlainRules};
-use crate::choices::{Choice, Choices};
+use crate::choices::{Choice, Choices, Fault};
 
 /// CL-A01-5, CL-B08-1, RCIP-LIFE-CONF-05: two minutes.
 pub const DEFAULT_CONFIRMATION_TTL_MS: u64 = 120_000;
@@ -216,6 +216,8 @@ pub struct Runtime {
     pub(super) id_counters: BTreeMap<String, u64>,
     pub(super) on_event: Option<EventFn>,
     pub(super) choices: Choices,
+    /// Whether the `onEvent` observer ever threw (only read by an injected fault).
+    pub(super) observer_threw: bool,
     /// The virtual clock, in ms.
     pub(super) now: u64,
     pub(super) context: SemanticContext,
@@ -265,6 +267,7 @@ impl Runtime {
             id_counters: BTreeMap::new(),
             on_event: options.on_event,
             choices: options.choices,
+            observer_threw: false,
             now: 0,
             context: SemanticContext::default(),
             bindings: BTreeMap::new(),
@@ -357,7 +360,7 @@ impl Runtime {
         if !own {
             return Err(ConfigError::BindNotCatalogDefinition { capability: id });
         }
-        if self.bindings.contains_key(&id) {
+        if self.bindings.contains_key(&id) && !self.choices.injects(Fault::DuplicateBindReplaces) {
             return Err(ConfigError::BindDuplicate { capability: id });
         }
         let binding_id = self.next_binding;
@@ -368,7 +371,7 @@ impl Runtime {
             availability: spec.availability,
             published: LiveStatus::BoundAlwaysAvailable,
         };
-        binding.published = read_published(&mut binding);
+        binding.published = read_published(&mut binding, self.choices.injects(Fault::AvailabilityExtrasPublished));
         self.bindings.insert(id.clone(), binding);
         self.publish(false);
         Ok(BindingToken {
@@ -382,13 +385,16 @@ impl Runtime {
     /// new revision, CL-B15-2).
     pub fn unbind(&mut self, token: &BindingToken) -> bool {
         self.process_aborts_inner();
+        let stale_removes = self.choices.injects(Fault::StaleUnbindRemoves);
         let live = self
             .bindings
             .get(&token.capability)
-            .is_some_and(|b| b.id == token.binding);
+            .is_some_and(|b| b.id == token.binding || stale_removes);
         if live {
             self.bindings.remove(&token.capability);
-            self.publish(false);
+            if !self.choices.injects(Fault::UnbindKeepsRevision) {
+                self.publish(false);
+            }
         }
         live
     }
@@ -471,6 +477,10 @@ impl Runtime {
     /// (CL-B15-3, RCIP-PROTO-SURF-10).
     pub fn refresh(&mut self) {
         self.process_aborts_inner();
+        if self.choices.injects(Fault::RefreshKeepsRevision) {
+            self.reread_availability();
+            return;
+        }
         self.publish(true);
     }
 
@@ -493,15 +503,46 @@ impl Runtime {
                     .map_or(LiveStatus::Unbound, |b| b.published.clone())
             })
             .collect();
-        let snapshot = Rc::new(Snapshot::build(
+        let mut snapshot = Snapshot::build(
             &self.definition,
             self.revision,
             &self.context,
             &self.relevance_context(),
             &live,
-        ));
-        self.snapshot = Some(Rc::clone(&snapshot));
+        );
+        self.inject_snapshot_faults(&mut snapshot);
+        let snapshot = Rc::new(snapshot);
+        if !self.choices.injects(Fault::SnapshotNotCached) {
+            self.snapshot = Some(Rc::clone(&snapshot));
+        }
         snapshot
+    }
+
+    /// The snapshot faults of the catalog: leaked confirmation ids, unscoped entries as `other`.
+    fn inject_snapshot_faults(&self, snapshot: &mut Snapshot) {
+        match self.choices.fault() {
+            Some(Fault::ConfirmationIdPublished) => {
+                let ids: Vec<Value> = self.confirmations.keys().map(|id| Value::from(id.as_str())).collect();
+                snapshot.edit(|json| {
+                    if let Some(object) = json.as_object_mut() {
+                        object.insert("pendingConfirmations".into(), Value::Array(ids));
+                    }
+                });
+            }
+            Some(Fault::UnscopedIsOther) => snapshot.edit(|json| {
+                let entries = json.get_mut("capabilities").and_then(Value::as_array_mut);
+                for entry in entries.into_iter().flatten() {
+                    let unscoped = entry
+                        .get("scopeIds")
+                        .and_then(Value::as_array)
+                        .is_some_and(|scopes| scopes.is_empty());
+                    if unscoped {
+                        entry["relevance"] = Value::from("other");
+                    }
+                }
+            }),
+            _ => {}
+        }
     }
 
     /// `client.listCapabilities(filter)`: the current snapshot's entries that pass the filter,
@@ -543,9 +584,7 @@ impl Runtime {
     /// snapshot, and notifies listeners (each isolated from the others' failures).
     pub(super) fn publish(&mut self, reread_availability: bool) {
         if reread_availability {
-            for binding in self.bindings.values_mut() {
-                binding.published = read_published(binding);
-            }
+            self.reread_availability();
         }
         self.revision += 1;
         self.snapshot = None;
@@ -559,9 +598,20 @@ impl Runtime {
         } else {
             self.listeners.values_mut().collect()
         };
+        let stop_at_throw = self.choices.injects(Fault::ListenerThrowStopsOthers);
         for listener in listeners {
             // CL-A03-6 listener isolation: a throwing listener changes nothing.
-            let _ = listener(&snapshot);
+            if listener(&snapshot).is_err() && stop_at_throw {
+                break;
+            }
+        }
+    }
+
+    /// Reads every binding's availability into what the next snapshot publishes.
+    fn reread_availability(&mut self) {
+        let extras = self.choices.injects(Fault::AvailabilityExtrasPublished);
+        for binding in self.bindings.values_mut() {
+            binding.published = read_published(binding, extras);
         }
     }
 
@@ -607,7 +657,14 @@ impl Runtime {
 
     /// Live availability (CL-B15-7): `None` when unbound.
     pub(super) fn live_available(&mut self, capability: &str) -> Option<bool> {
+        let from_snapshot = self.choices.injects(Fault::AvailabilityFromSnapshot);
         let binding = self.bindings.get_mut(capability)?;
+        if from_snapshot {
+            return Some(match &binding.published {
+                LiveStatus::Bound(published) => published.available,
+                _ => true,
+            });
+        }
         Some(match binding.availability.as_mut() {
             None => true,
             Some(read) => match read() {
@@ -654,7 +711,9 @@ impl Runtime {
                 invocation_id: invocation_id.to_string(),
                 capability_id: capability_id.to_string(),
             };
-            let _ = observer(&event);
+            if observer(&event).is_err() {
+                self.observer_threw = true;
+            }
         }
     }
 
@@ -670,12 +729,20 @@ impl Runtime {
     }
 
     pub(super) fn release(&mut self, invocation_id: &str) {
+        if self.choices.injects(Fault::IdNeverReleased) {
+            return;
+        }
         self.reserved.remove(invocation_id);
     }
 
     pub(super) fn remember(&mut self, receipt: Receipt) {
         self.receipts.push_back(receipt);
-        while self.receipts.len() > RECEIPT_CAPACITY {
+        let capacity = if self.choices.injects(Fault::ReceiptCapacitySmall) {
+            RECEIPT_CAPACITY / 2
+        } else {
+            RECEIPT_CAPACITY
+        };
+        while self.receipts.len() > capacity {
             self.receipts.pop_front();
         }
     }
@@ -693,10 +760,12 @@ impl Runtime {
     }
 }
 
-fn read_published(binding: &mut Binding) -> LiveStatus {
+/// What a binding publishes; `extras` (an injected fault) keeps every member the host returned.
+fn read_published(binding: &mut Binding, extras: bool) -> LiveStatus {
     match binding.availability.as_mut() {
         None => LiveStatus::BoundAlwaysAvailable,
         Some(read) => LiveStatus::Bound(match read() {
+            Ok(value) if extras => PublishedAvailability::from_host_unredacted(&value),
             Ok(value) => PublishedAvailability::from_host(&value),
             Err(_) => PublishedAvailability::unavailable(),
         }),

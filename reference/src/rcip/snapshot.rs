@@ -49,6 +49,9 @@ pub struct PublishedAvailability {
     pub available: bool,
     pub reason: Option<String>,
     pub reason_code: Option<String>,
+    /// Only under the injected fault `availability-extras-published`: the whole object the host
+    /// returned, as JSON text, published instead of the redacted fields.
+    pub unredacted: Option<String>,
 }
 
 impl PublishedAvailability {
@@ -61,9 +64,17 @@ impl PublishedAvailability {
                 available,
                 reason: text("reason"),
                 reason_code: text("reasonCode"),
+                unredacted: None,
             },
             None => PublishedAvailability::unavailable(),
         }
+    }
+
+    /// [`PublishedAvailability::from_host`] without the redaction (an injected fault).
+    pub fn from_host_unredacted(value: &HostValue) -> PublishedAvailability {
+        let mut published = PublishedAvailability::from_host(value);
+        published.unredacted = value.to_plain_json().ok().map(|json| json.to_string());
+        published
     }
 
     pub fn unavailable() -> PublishedAvailability {
@@ -71,10 +82,14 @@ impl PublishedAvailability {
             available: false,
             reason: None,
             reason_code: None,
+            unredacted: None,
         }
     }
 
     pub fn to_json(&self) -> Value {
+        if let Some(whole) = self.unredacted.as_deref().and_then(|text| serde_json::from_str(text).ok()) {
+            return whole;
+        }
         let mut object = Map::new();
         object.insert("available".into(), json!(self.available));
         if let Some(reason) = &self.reason {
@@ -205,6 +220,11 @@ impl Snapshot {
             "capabilities": capabilities,
         });
         Snapshot { revision, json }
+    }
+
+    /// Changes the published JSON (only the injected snapshot faults do).
+    pub(super) fn edit(&mut self, change: impl FnOnce(&mut Value)) {
+        change(&mut self.json);
     }
 
     pub fn revision(&self) -> u64 {

@@ -278,6 +278,16 @@ impl HostValue {
         copier.copy(self, &mut String::new())
     }
 
+    /// What `JSON.parse(JSON.stringify(value))` gives, as a careless implementation's plain-JSON
+    /// "check" would (the injected faults `input-coerced-to-json`, `output-coerced-to-json`):
+    /// NaN and ±Infinity become `null`, members that are undefined, functions or symbols are
+    /// dropped (array items become `null`), holes become `null`, class instances and
+    /// null-prototype objects become plain objects. `None` where stringify throws (cycles, bigint)
+    /// or the value itself has no JSON text.
+    pub fn to_stringified_json(&self) -> Option<Value> {
+        stringify(self, &mut Vec::new(), 0)
+    }
+
     /// Whether [`HostValue::to_plain_json`] would succeed.
     pub fn is_plain_json(&self) -> bool {
         self.to_plain_json().is_ok()
@@ -513,6 +523,53 @@ impl Copier {
                 }
                 Ok(Value::Object(out))
             }
+        }
+    }
+}
+
+fn stringify(value: &HostValue, ancestors: &mut Vec<usize>, depth: usize) -> Option<Value> {
+    if depth > MAX_JSON_DEPTH {
+        return None;
+    }
+    match value {
+        HostValue::Null => Some(Value::Null),
+        HostValue::Bool(b) => Some(Value::Bool(*b)),
+        HostValue::String(s) => Some(Value::String(s.clone())),
+        HostValue::Number(n) => Some(json_number(*n).unwrap_or(Value::Null)),
+        HostValue::Undefined | HostValue::Function | HostValue::Symbol => None,
+        HostValue::BigInt(_) => None,
+        HostValue::Object(object) => {
+            let address = object.address();
+            if ancestors.contains(&address) {
+                return None;
+            }
+            ancestors.push(address);
+            let out = object.with(|data| match data {
+                ObjectData::Array { items } => items
+                    .iter()
+                    .map(|item| match item {
+                        Some(HostValue::BigInt(_)) => Err(()),
+                        Some(item) => Ok(stringify(item, ancestors, depth + 1).unwrap_or(Value::Null)),
+                        None => Ok(Value::Null),
+                    })
+                    .collect::<Result<Vec<_>, ()>>()
+                    .ok()
+                    .map(Value::Array),
+                ObjectData::Object { members, .. } => {
+                    let mut out = Map::new();
+                    for (key, member) in members {
+                        if matches!(member, HostValue::BigInt(_)) {
+                            return None;
+                        }
+                        if let Some(json) = stringify(member, ancestors, depth + 1) {
+                            out.insert(key.clone(), json);
+                        }
+                    }
+                    Some(Value::Object(out))
+                }
+            });
+            ancestors.pop();
+            out
         }
     }
 }

@@ -43,7 +43,7 @@ use super::framing::{
 };
 use super::graph::{Node, Snapshot};
 use super::limits::Limits;
-use crate::choices::{Choice, Choices};
+use crate::choices::{Choice, Choices, Fault};
 use super::records::{parse_record, Record, RecordError};
 use super::transaction::{OpenTransaction, Operation};
 
@@ -149,6 +149,9 @@ impl Runtime {
         self.decoder.finish(&mut frames);
         self.drain(&mut frames);
         self.frames = frames;
+        if self.choices.injects(Fault::RuiStreamEndCommits) {
+            return;
+        }
         if let Some(open) = self.open.take() {
             self.reject(open, TransactionCode::Interrupted);
         }
@@ -338,19 +341,23 @@ impl Runtime {
             // Handled above; kept in the match so a new record kind cannot be forgotten here.
             Record::Begin { .. } => return,
         };
-        open.stage(operation, &self.limits);
+        open.stage(operation, &self.limits, &self.choices);
         self.open = Some(open);
     }
 
     fn commit(&mut self, open: OpenTransaction, new_revision: u64, root_id: String) {
         let transaction_id = open.transaction_id().to_string();
+        let partial = self
+            .choices
+            .injects(Fault::RuiPartialApply)
+            .then(|| open.apply_partially(&self.committed));
         match open.commit(
             &self.committed,
             new_revision,
             root_id,
             &self.catalog,
             &self.limits,
-            self.choices.takes(Choice::RuiArrayAppend),
+            &self.choices,
         ) {
             Ok(snapshot) => {
                 let revision = snapshot.revision;
@@ -362,6 +369,9 @@ impl Runtime {
                 });
             }
             Err(code) => {
+                if let Some(partial) = partial {
+                    self.committed = partial;
+                }
                 self.transactions.push(TransactionResult {
                     transaction_id,
                     outcome: TransactionOutcome::Rejected(code),

@@ -35,10 +35,10 @@ impl ReferenceAdapter {
     /// The reference taking `choices` at the open points of the texts
     /// (`reference::choices`; `Choices::alternate()` is the alternate reference of issue 12).
     pub fn with_choices(choices: Choices) -> ReferenceAdapter {
-        let name = if choices.is_default() {
-            "reference"
-        } else {
-            "reference (alternate choices)"
+        let name = match choices.fault() {
+            Some(fault) => format!("reference (fault {})", fault.name()),
+            None if choices.is_default() => "reference".to_string(),
+            None => "reference (alternate choices)".to_string(),
         };
         let mut profiles = BTreeSet::new();
         for profile in rcip::PROFILES.iter().chain(rui::PROFILES).chain(assist::PROFILES) {
@@ -46,7 +46,7 @@ impl ReferenceAdapter {
         }
         ReferenceAdapter {
             implementation: Implementation {
-                name: name.into(),
+                name,
                 version: env!("CARGO_PKG_VERSION").into(),
                 protocols: [Protocol::Rcip, Protocol::Rui].into_iter().collect(),
                 profiles,

@@ -1089,15 +1089,22 @@ impl RcipCase {
                     .cloned()
                     .ok_or_else(|| error(&format!("unknown preflight handle '{of}'")))?
             }
-            "snapshot" => match step.get("of").and_then(Value::as_str) {
-                Some(name) => self
-                    .snapshots
-                    .get(name)
-                    .ok_or_else(|| error(&format!("unknown snapshot handle '{name}'")))?
-                    .json()
-                    .clone(),
-                None => self.slot(index)?.runtime.get_snapshot().json().clone(),
-            },
+            "snapshot" | "snapshot-text" => {
+                let json = match step.get("of").and_then(Value::as_str) {
+                    Some(name) => self
+                        .snapshots
+                        .get(name)
+                        .ok_or_else(|| error(&format!("unknown snapshot handle '{name}'")))?
+                        .json()
+                        .clone(),
+                    None => self.slot(index)?.runtime.get_snapshot().json().clone(),
+                };
+                if observation == "snapshot-text" {
+                    Value::String(json.to_string())
+                } else {
+                    json
+                }
+            }
             "snapshot-relation" => {
                 let a = self.snapshot_handle(field(step, "a")?)?;
                 let b = self.snapshot_handle(field(step, "b")?)?;

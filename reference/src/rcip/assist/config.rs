@@ -3,7 +3,7 @@
 //! each clamped to 0..10000). Requested values outside the ranges are clamped, never rejected,
 //! so building an orchestrator cannot fail.
 
-use crate::choices::{Choice, Choices};
+use crate::choices::{Choice, Choices, Fault};
 
 /// RECOMMENDED default of the batch bound N (CL-C01-3).
 pub const DEFAULT_BATCH_BOUND: usize = 8;
@@ -80,6 +80,8 @@ pub struct AssistConfig {
     /// CL-C05-3 (RECOMMENDED denied `POLICY_DENIED`): the alternate fails the local rejection
     /// with `CAPABILITY_NOT_FOUND`.
     read_only_rejection_not_found: bool,
+    /// At most one injected fault of the catalog (`crate::choices::FAULTS`).
+    fault: Option<Fault>,
 }
 
 impl Default for AssistConfig {
@@ -115,7 +117,13 @@ impl AssistConfig {
             long_ms: delays.long.map_or(long, clamp_delay),
             summarize_without_actions: choices.takes(Choice::AssistSummarizeWithoutActions),
             read_only_rejection_not_found: choices.takes(Choice::AssistReadOnlyRejectionFailed),
+            fault: choices.fault(),
         }
+    }
+
+    /// Whether `fault` is injected.
+    pub fn injects(&self, fault: Fault) -> bool {
+        self.fault == Some(fault)
     }
 
     /// Whether a batch that ended before any action went through `invoke` is summarized.
