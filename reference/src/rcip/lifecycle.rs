@@ -556,6 +556,8 @@ impl Runtime {
         let overflowed = self.ttl_ms >= 1 << 31 && self.choices.injects(Fault::TtlTimerOverflow);
         let expires_at = if overflowed {
             self.now
+        } else if self.choices.injects(Fault::ExpiryOneMsLate) {
+            self.now.saturating_add(self.ttl_ms).saturating_add(1)
         } else {
             self.now.saturating_add(self.ttl_ms)
         };
