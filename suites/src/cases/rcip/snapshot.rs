@@ -489,10 +489,14 @@ fn facts() -> Vec<Case> {
                             ("notes.create", json!({ "bound": true, "available": false, "relevance": "current" })),
                             ("settings.read", json!({ "bound": true, "available": true, "relevance": "other" })),
                             ("help.show", json!({ "bound": false, "relevance": "current" })),
-                            ("notes.share", json!({ "bound": false, "relevance": "other" })),
+                            ("notes.share", json!({ "bound": false })),
                         ],
                     ),
-                ),
+                )
+                .note("notes.share's scope is a child of the active one: its relevance is the next check"),
+                expect_snapshot(None, snapshot_caps(&ids(), &[("notes.share", json!({ "relevance": "other" }))]))
+                    .strict(Strictness::Recommended)
+                    .reqs(&["CL-B16-3"]),
             ]),
         c("facts", 2, "An unbound capability is published as not available")
             .requirements(&["PRJ-RCIP-SNAP-01", "RCIP-PROTO-SNAP-04", "CL-B20-4"])
@@ -646,13 +650,16 @@ fn relevance() -> Vec<Case> {
                 snapshot_caps(
                     &ids(),
                     &rel(&[
-                        ("notes.list", "other"),
                         ("notes.share", "current"),
                         ("settings.read", "current"),
                         ("help.show", "current"),
                     ]),
                 ),
             ),
+            expect_snapshot(None, snapshot_caps(&ids(), &rel(&[("notes.list", "other")])))
+                .strict(Strictness::Recommended)
+                .reqs(&["CL-B16-3"])
+                .note("notes.list's scope is the parent of the active notes.editor"),
         ]),
         c(
             "relevance",
