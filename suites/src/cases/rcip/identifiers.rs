@@ -188,11 +188,11 @@ fn scope_and_application_ids() -> Vec<Case> {
             .cap(Cap::new("notes.list", "read"))
     };
     let scope = |id: &str| {
-        Def::new("notes")
+        Def::new("notes-app")
             .scope(id, None)
             .cap(Cap::new("notes.list", "read"))
     };
-    let valid_scope = Def::new("notes")
+    let valid_scope = Def::new("notes-app")
         .scope("notes.editor_main-panel", None)
         .cap(Cap::new("notes.list", "read").scopes(&["notes.editor_main-panel"]));
     vec![

@@ -297,7 +297,7 @@ pub fn section() -> Section {
 /// Scoped capabilities only (no globally relevant or child-scoped ones, whose treatment by
 /// `scopeId` neither text decides).
 fn scoped() -> Def {
-    Def::new("notes")
+    Def::new("notes-app")
         .scope("notes", None)
         .scope("settings", None)
         .scope("archive", None)

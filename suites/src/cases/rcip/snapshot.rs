@@ -67,7 +67,7 @@ fn shape() -> Vec<Case> {
             subset(json!({
                 "protocolVersion": "1.0",
                 "revision": crate::pattern::of_type("integer"),
-                "application": subset(json!({ "id": "notes" })),
+                "application": subset(json!({ "id": "notes-app" })),
                 "scopes": [subset(json!({ "id": "notes" }))],
                 "context": { "activeScopeIds": ["notes"], "primaryScopeId": "notes" },
                 "capabilities": [subset(entry)]
@@ -618,7 +618,7 @@ fn relevance() -> Vec<Case> {
         .requirements(&["CL-B16-1", "RCIP-PROTO-SNAP-05"])
         .setup(
             Setup::new(
-                &Def::new("notes")
+                &Def::new("notes-app")
                     .scope("notes", None)
                     .scope("settings", None)
                     .cap(Cap::new("notes.export", "read").scopes(&["notes", "settings"]))
