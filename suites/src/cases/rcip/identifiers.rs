@@ -1,7 +1,9 @@
 //! Section `rcip.identifiers`: the identifier grammar of RCIP-PROTO-ID-01..04 and CL-B18-1..4 for
 //! application, scope and capability ids: valid ids are accepted and published verbatim, invalid
 //! ids make creation throw (CL-B18-5), ids are case-sensitive, and the IMPL-DEFINED runs of
-//! capitals or digits (CL-B18-9) are accepted or rejected at creation.
+//! capitals or digits (CL-B18-9) are accepted or rejected at creation. Cases about id syntax give
+//! the application, its scope and its capabilities distinct ids; whether ids of different kinds
+//! share one namespace is IMPL-DEFINED (PRJ-RCIP-ID-01) and has its own cases (`shared-namespace`).
 
 use serde_json::json;
 
