@@ -219,7 +219,7 @@ fn definition(model: &InvocationModel) -> Value {
         .collect();
     json!({
         "protocolVersion": "1.0",
-        "application": { "id": "tasks", "name": "Tasks", "description": "The invocation model's application" },
+        "application": { "id": "tasks-app", "name": "Tasks", "description": "The invocation model's application" },
         "scopes": [
             { "id": "tasks", "title": "Tasks", "description": "The tasks area" },
             { "id": "archive", "title": "Archive", "description": "The archive area" }

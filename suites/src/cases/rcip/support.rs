@@ -175,7 +175,7 @@ pub fn notes() -> Def {
         "required": ["id"],
         "additionalProperties": false
     });
-    Def::new("notes")
+    Def::new("notes-app")
         .scope("notes", None)
         .scope("notes.editor", Some("notes"))
         .scope("settings", None)
@@ -225,7 +225,7 @@ pub fn notes() -> Def {
 /// The smallest useful definition: one application, one scope, the given capabilities.
 pub fn single(caps: Vec<Cap>) -> Def {
     caps.into_iter()
-        .fold(Def::new("notes").scope("notes", None), Def::cap)
+        .fold(Def::new("notes-app").scope("notes", None), Def::cap)
 }
 
 // ---------------------------------------------------------------------------------------------
