@@ -171,7 +171,7 @@ pub const TABLE: &[ChoiceRow] = &[
     ChoiceRow {
         choice: Choice::NoSignalWithoutCaller,
         name: "no-signal-without-caller",
-        requirements: &["CL-A04-3"],
+        requirements: &["PRJ-RCIP-EXEC-02", "CL-A04-3"],
         default: "a handler gets a fresh signal when the caller passed none",
         alternate: "a handler's ctx has no signal when the caller passed none",
     },

@@ -22,6 +22,8 @@ import { compileSchema } from './schema.mjs';
 const DEFAULT_CONFIRMATION_TTL_MS = 120000;
 /** RCIP-LIFE: "The runtime retains only the latest 256 non-sensitive expiry/cancellation receipts." */
 const RECEIPT_LIMIT = 256;
+/** The longest delay a JavaScript timer holds: 2^31 - 1 ms. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 function isRecord(value) {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -373,13 +375,31 @@ export function createRcipRuntime(definition, options) {
     }
   }
 
+  /**
+   * B08: the expiry timer. A timer delay of 2^31 ms or more overflows in JavaScript (the callback
+   * then runs at once), so a long TTL is waited for in steps no longer than that; `inv.timer`
+   * always holds the current step, which `clearTimeout` cancels.
+   */
+  function armExpiry(inv, expiresAt) {
+    const left = expiresAt - Date.now();
+    if (left <= 0) {
+      release(inv, 'CONFIRMATION_EXPIRED');
+      return;
+    }
+    const step = Math.min(left, MAX_TIMER_MS);
+    inv.timer = setTimeout(() => {
+      if (step === left) release(inv, 'CONFIRMATION_EXPIRED');
+      else armExpiry(inv, expiresAt);
+    }, step);
+  }
+
   /** Lifecycle 5: the operation is captured and parked until the host resolves it. */
   function requestConfirmation(inv) {
     const confirmationId = nextId('confirmation');
     const expiresAt = Date.now() + settings.confirmationTtlMs;
     inv.phase = 'confirmation';
     inv.confirmationId = confirmationId;
-    inv.timer = setTimeout(() => release(inv, 'CONFIRMATION_EXPIRED'), settings.confirmationTtlMs);
+    armExpiry(inv, expiresAt);
     // B09: aborting the original signal cancels the pending confirmation at once.
     watchAbort(inv, () => {
       if (inv.phase === 'confirmation') release(inv, 'EXECUTION_ABORTED');

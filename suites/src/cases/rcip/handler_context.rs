@@ -52,6 +52,7 @@ pub fn section() -> Section {
             "CL-A04-5",
             "CL-A04-6",
             "PRJ-RCIP-EXEC-01",
+            "PRJ-RCIP-EXEC-02",
         ])
         .setup(Setup::new(&notes()).policy(allow()).to_json())
         .steps([
@@ -64,7 +65,7 @@ pub fn section() -> Section {
                 1,
                 handler_context("i1", 250, context(&["notes"], Some("notes"))),
             )
-            .note("no caller signal: ctx still holds one, not aborted"),
+            .note("no caller signal: ctx holds an unaborted signal or none (PRJ-RCIP-EXEC-02)"),
         ]),
         c(
             "requested-at",

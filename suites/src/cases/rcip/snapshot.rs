@@ -783,6 +783,25 @@ fn redaction() -> Vec<Case> {
                 expect_snapshot(None, subset(no_private.clone())),
                 expect_snapshot(None, snapshot_caps(&ids(), &[("notes.delete", no_private)])),
             ]),
+        // Whatever member a leak would use, the ids and policy text never appear in the JSON text
+        // of a snapshot (CL-B17-2, RCIP-PROTO-SNAP-09).
+        c("redaction", 5, "No confirmation id or policy text appears in snapshot JSON")
+            .requirements(&["CL-B17-2", "RCIP-PROTO-SNAP-09"])
+            .setup(
+                Setup::new(&notes())
+                    .sequential_ids()
+                    .policy(json!({ "decision": "confirm", "reason": "policy-data-5c1e" }))
+                    .to_json(),
+            )
+            .steps([
+                bind("notes.delete", "b1", returns(json!({ "deleted": true }))),
+                invoke("i1", "notes.delete", json!({ "id": "n1" })),
+                expect_outcome("i1", confirmation_any("i1", "notes.delete")),
+                refresh(),
+                get_snapshot("s1"),
+                expect_snapshot_text(Some("s1"), "confirmation-1"),
+                expect_snapshot_text(Some("s1"), "policy-data-5c1e"),
+            ]),
         c("redaction", 4, "Extra host fields are dropped; entries hold only CL-A07 members")
             .requirements(&["CL-B17-1", "CL-B17-2", "RCIP-PROTO-SNAP-08", "CL-A07-3", "CL-A07-4"])
             .setup(Setup::new(&single(vec![Cap::new("notes.list", "read").scopes(&["notes"]).tags(&["a"])])).to_json())

@@ -610,7 +610,12 @@ fn calls(kind: &str, capability: Option<&str>, is: Value) -> Value {
 }
 
 pub fn expect_signal(call: u32, aborted: bool) -> Value {
-    json!({ "expect": "handler-signal", "call": call, "is": aborted })
+    expect_handler_signal_is(call, json!(aborted))
+}
+
+/// `handler-signal` of call `call` matched with a pattern (`null`: ctx held no signal).
+pub fn expect_handler_signal_is(call: u32, is: Value) -> Value {
+    json!({ "expect": "handler-signal", "call": call, "is": is })
 }
 
 /// What the `ctx` of handler call `call` carried at call time (CL-A04-3..6).
@@ -619,10 +624,13 @@ pub fn expect_handler_context(call: u32, is: Value) -> Value {
 }
 
 /// The canonical `handler-context` of a handler whose signal was not aborted at call time.
+/// The `handler-context` of a call made without a caller signal: ctx holds an unaborted signal
+/// or none (PRJ-RCIP-EXEC-02, IMPL-DEFINED).
 pub fn handler_context(invocation: &str, requested_at: u64, semantic_context: Value) -> Value {
     json!({
         "invocationId": invocation, "requestedAt": requested_at,
-        "semanticContext": semantic_context, "signalAborted": false
+        "semanticContext": semantic_context,
+        "signalAborted": crate::pattern::one_of([json!(false), Value::Null])
     })
 }
 
@@ -659,6 +667,15 @@ pub fn would_fail(capability: &str, code: &str) -> Value {
 }
 
 /// A fresh `getSnapshot()` (no handle) or snapshot `of`.
+/// The JSON text of snapshot `of` (or a fresh one) never contains `text` (CL-B17-2).
+pub fn expect_snapshot_text(of: Option<&str>, text: &str) -> Value {
+    let mut step = json!({ "expect": "snapshot-text", "is": { "$match": "excludes", "text": text } });
+    if let Some(of) = of {
+        step["of"] = json!(of);
+    }
+    step
+}
+
 pub fn expect_snapshot(of: Option<&str>, is: Value) -> Value {
     match of {
         Some(of) => json!({ "expect": "snapshot", "of": of, "is": is }),
