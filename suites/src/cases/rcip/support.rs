@@ -416,6 +416,8 @@ pub trait StepExt {
     fn note(self, text: &str) -> Value;
     /// For `bind` and `set-context`: whether the call must throw.
     fn throws(self, throws: bool) -> Value;
+    /// For `bind` and `set-context`: the call may throw or not (IMPL-DEFINED).
+    fn may_throw(self) -> Value;
     /// Runs the step on a runtime made by `create-runtime`.
     fn on(self, runtime: &str) -> Value;
 }
@@ -432,6 +434,9 @@ impl StepExt for Value {
     }
     fn throws(self, throws: bool) -> Value {
         with(self, "throws", json!(throws))
+    }
+    fn may_throw(self) -> Value {
+        with(self, "throws", json!("may"))
     }
     fn on(self, runtime: &str) -> Value {
         with(self, "runtime", json!(runtime))
