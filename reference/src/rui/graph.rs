@@ -1,13 +1,13 @@
 //! The committed snapshot and the graph invariants (CL-D02-1/2/8; spec "Graph invariants",
 //! RUI-INV-01..07). A snapshot starts empty: revision 0, no root, no nodes, data `{}`.
 //!
-//! Structural invariants, checked over the graph reachable from the root ([`check_structure`]):
-//! the root exists (`ROOT_MISSING`), every child reference of a reachable node resolves
-//! (`CHILD_UNRESOLVED`), the reachable graph is acyclic (`GRAPH_CYCLE`) and no deeper than
+//! Structural invariants ([`check_structure`]): the root exists (`ROOT_MISSING`), every child
+//! reference of every node resolves, reachable or not (`CHILD_UNRESOLVED`: "Every structural child
+//! reference resolves" has no restriction, while the next invariant restricts acyclicity to the
+//! reachable graph; issue 15), the reachable graph is acyclic (`GRAPH_CYCLE`) and no deeper than
 //! `maxDepth` nodes (`LIMIT_DEPTH`). A node reachable along two paths is allowed (the texts require
-//! acyclicity, not a tree). Unreachable nodes stay in the graph (node ids are stable) and are not
-//! walked, so a dangling child of an unreachable node is allowed (decision, following the stable
-//! code list: "a child reference of a reachable node").
+//! acyclicity, not a tree). Unreachable nodes stay in the graph (node ids are stable); a cycle
+//! among them is allowed.
 //!
 //! Per-node invariants ([`check_node`]), for every node: id length, no duplicate in its child
 //! list (`DUPLICATE_CHILD`), child list length and child id lengths, props within the limits, and
@@ -131,15 +131,22 @@ enum Visit {
     Done(usize),
 }
 
-/// Root exists, children of reachable nodes resolve, reachable graph acyclic and within
-/// `maxDepth`. Iterative (no recursion on input), O(reachable nodes + edges); the path never
-/// grows past `maxDepth + 1` nodes.
+/// Root exists, every child reference of every node resolves (reachable or not: "Every
+/// structural child reference resolves", RUI-INV-03), reachable graph acyclic and within
+/// `maxDepth`. Iterative (no recursion on input), O(nodes + edges); the path never grows past
+/// `maxDepth + 1` nodes.
 pub fn check_structure(
     nodes: &BTreeMap<String, Node>,
     root: &str,
     limits: &Limits,
 ) -> Result<(), TransactionCode> {
     let root_node = nodes.get(root).ok_or(TransactionCode::RootMissing)?;
+    let dangling = nodes
+        .values()
+        .any(|node| node.children.iter().any(|child| !nodes.contains_key(child)));
+    if dangling {
+        return Err(TransactionCode::ChildUnresolved);
+    }
     // Lookup only; never iterated, so its order decides nothing.
     let mut visits: HashMap<&str, Visit> = HashMap::new();
     // The current path: each node with the index of its next child to visit and its height so far.

@@ -97,6 +97,20 @@ pub fn section() -> Section {
             &["RUI-INV-04"],
         ),
         cycle_via_later_commit(),
+        // "Every structural child reference resolves" holds for every node, reachable or not
+        // (only acyclicity is restricted to the reachable graph): issue 15.
+        alone(
+            "child-unresolved-unreachable",
+            "an unreachable node's child that names no node is rejected",
+            Tx::begin("t1", 0)
+                .node("r", "Stack", json!({}), &[])
+                .node("u", "Box", json!({}), &["ghost"])
+                .commit(1, "r"),
+            code::CHILD_UNRESOLVED,
+            3,
+            &["RUI-INV-03", "PRJ-RUI-GRAPH-06"],
+        ),
+        delete_leaves_unreachable_dangling(),
         alone(
             "duplicate-child",
             "a child list naming one id twice is rejected",
@@ -302,6 +316,45 @@ fn cycle_via_later_commit() -> Case {
         &tx,
         "t1",
         json!(code::GRAPH_CYCLE),
+        Found::AtOrAfter(2),
+    ))
+}
+
+/// Deleting a node an unreachable node still lists leaves a child reference that resolves to
+/// nothing: the transaction fails and the committed graph stays (RUI-INV-03, issue 15).
+fn delete_leaves_unreachable_dangling() -> Case {
+    let prior = vec![Tx::begin("t0", 0)
+        .node("r", "Stack", json!({}), &[])
+        .node("u", "Box", json!({}), &["x"])
+        .node("x", "Box", json!({}), &[])
+        .commit(1, "r")];
+    let state = State::new(
+        1,
+        "r",
+        nodes(vec![
+            ("r", n("Stack", json!({}), &[])),
+            ("u", n("Box", json!({}), &["x"])),
+            ("x", n("Box", json!({}), &[])),
+        ]),
+        json!({}),
+    );
+    let tx = Tx::begin("t1", 1).delete_node("x").commit(2, "r");
+    case(
+        SECTION,
+        "delete-leaves-unreachable-dangling",
+        1,
+        F,
+        "deleting a node an unreachable node lists is rejected",
+        &["RUI-INV-03", "CL-D02-8", "PRJ-RUI-GRAPH-03", "RUI-RECOV-06"],
+    )
+    .steps(failing_after(
+        F,
+        &prior,
+        vec![committed("t0", 1)],
+        state,
+        &tx,
+        "t1",
+        json!(code::CHILD_UNRESOLVED),
         Found::AtOrAfter(2),
     ))
 }
