@@ -79,10 +79,6 @@ fn failed(invocation: Value, capability: Value, code: &str) -> Value {
     json!({ "status": "failed", "invocationId": invocation, "capabilityId": capability, "code": code, "validationIssues": { "$match": "any" } })
 }
 
-fn denied(code: &str) -> Value {
-    json!({ "status": "denied", "invocationId": "inv", "capabilityId": "tasks.purge", "code": code, "validationIssues": { "$match": "any" } })
-}
-
 fn anonymous(code: &str) -> Value {
     let string = json!({ "$match": "type", "type": "string" });
     failed(string.clone(), string, code)
