@@ -65,7 +65,6 @@ fn case(setup: Value, steps: Vec<Value>, profiles: &[&str]) -> Case {
         setup,
         steps,
         notes: None,
-        raw: Value::Null,
     }
 }
 

@@ -1,10 +1,15 @@
 //! The bundled reference as a driver-protocol executable (`harness/driver/README.md`): reads
 //! requests from stdin, answers on stdout. CI runs the whole suite through it with the process
 //! adapter and requires the same verdict for every case as in-process.
+//!
+//! Its options are parsed by clap (as every CLI of the project): an unknown argument is a usage
+//! error (exit 2), never silently ignored, and a new option is one field of `Options`. A request
+//! that is not UTF-8 or not JSON gets an `error` reply; the driver goes on with the next line.
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
 
+use clap::Parser;
 use serde_json::Value;
 
 use harness::adapter::{Adapter, Protocol};
@@ -41,7 +46,14 @@ fn handle(adapter: &mut ReferenceAdapter, request: &Value) -> Option<Value> {
     }
 }
 
+/// The bundled reference as a driver-protocol adapter: requests on stdin, responses on stdout.
+#[derive(Parser)]
+#[command(name = "reference-driver", version, about)]
+struct Options {}
+
 fn main() {
+    // An unknown argument prints usage and exits 2 (clap).
+    let Options {} = Options::parse();
     let mut adapter = ReferenceAdapter::new();
     // A buffered reader of our own over stdin, so it can tell whether a request is already
     // buffered before waiting awake for the next one (driver::spin_until_readable).
@@ -52,11 +64,24 @@ fn main() {
         if requests.buffer().is_empty() {
             driver::spin_until_readable(requests.get_ref());
         }
-        let mut line = String::new();
-        match requests.read_line(&mut line) {
+        let mut bytes = Vec::new();
+        match requests.read_until(b'\n', &mut bytes) {
             Ok(0) | Err(_) => return,
             Ok(_) => {}
         }
+        let line = match String::from_utf8(bytes) {
+            Ok(line) => line,
+            Err(e) => {
+                let reply = driver::encode_reply(Err(format!(
+                    "request is not valid UTF-8 (byte {})",
+                    e.utf8_error().valid_up_to()
+                )));
+                if writeln!(stdout, "{reply}").and_then(|_| stdout.flush()).is_err() {
+                    return;
+                }
+                continue;
+            }
+        };
         if line.trim().is_empty() {
             continue;
         }
