@@ -138,3 +138,61 @@ fn an_adapter_that_never_answers_is_stopped_by_the_circuit_breaker_and_leaves_no
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn shards_partition_the_selection_and_their_merged_reports_equal_the_unsharded_run() {
+    let dir = scratch("shards");
+    let path = |name: &str| dir.join(name).display().to_string();
+    let section = "rcip.policy-race";
+    let output = conformance(&["run", "--quiet", "--section", section, "--report", &path("full.json"), "--markdown", &path("full.md")]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let mut ids_of_shards = Vec::new();
+    for k in 1..=3 {
+        let shard = format!("{k}/3");
+        let report = path(&format!("shard{k}.json"));
+        let output = conformance(&["run", "--quiet", "--section", section, "--shard", &shard, "--report", &report]);
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(stdout.contains(&"not certified (partial run"), "a shard certifies nothing: {stdout}");
+        assert!(stdout.contains(&format!("--shard {shard}")), "{stdout}");
+        let text = std::fs::read_to_string(&report).unwrap();
+        let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+        ids_of_shards.push(json["cases"].as_array().unwrap().iter().map(|c| c["id"].to_string()).collect::<Vec<_>>());
+    }
+    let total: usize = ids_of_shards.iter().map(Vec::len).sum();
+    let full: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path("full.json")).unwrap()).unwrap();
+    assert_eq!(total, full["cases"].as_array().unwrap().len(), "the shards partition the selection");
+    assert!(ids_of_shards.iter().all(|ids| !ids.is_empty()));
+
+    let (s1, s2, s3) = (path("shard1.json"), path("shard2.json"), path("shard3.json"));
+    let output = conformance(&[
+        "report", "--merge", &s3, &s1, &s2, "--report", &path("merged.json"), "--markdown", &path("merged.md"),
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(std::fs::read_to_string(path("merged.json")).unwrap(), std::fs::read_to_string(path("full.json")).unwrap());
+    assert_eq!(std::fs::read_to_string(path("merged.md")).unwrap(), std::fs::read_to_string(path("full.md")).unwrap());
+
+    // A missing or repeated shard is refused.
+    let output = conformance(&["report", "--merge", &s1, &s2]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("shard(s) 3/3 missing"), "{}", stderr(&output));
+    let output = conformance(&["report", "--merge", &s1, &s1, &s2, &s3]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("given twice"), "{}", stderr(&output));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_shard_keeps_its_cases_when_others_are_added() {
+    use harness::select::Shard;
+    // Membership depends on the case id alone.
+    let ids: Vec<String> = (0..200).map(|i| format!("rcip.demo.case.{i:03}")).collect();
+    let before: Vec<u64> = ids.iter().map(|id| Shard::of(id, 4)).collect();
+    let mut more = ids.clone();
+    more.push("rcip.demo.new.001".into());
+    let after: Vec<u64> = more.iter().take(200).map(|id| Shard::of(id, 4)).collect();
+    assert_eq!(before, after);
+    assert!((1..=4).all(|k| before.contains(&k)), "every shard gets cases");
+    assert_eq!(Shard::parse("2/4"), Ok(Shard { index: 2, count: 4 }));
+    assert!(Shard::parse("0/4").is_err() && Shard::parse("5/4").is_err() && Shard::parse("x").is_err());
+}
