@@ -48,9 +48,29 @@ pub struct Requirement {
     pub clarified_by: Vec<String>,
 }
 
-/// One case, as loaded.
+/// One case, as loaded. The setup and steps are kept as compact JSON text and parsed when the
+/// case runs or is explained: a parsed step costs several times its text, so a large vector set
+/// (52 MB in issue 14) is held at about the size of its compact text, not of its parsed tree.
 #[derive(Debug, Clone)]
 pub struct Case {
+    pub id: String,
+    pub protocol: Protocol,
+    pub section: String,
+    pub file: PathBuf,
+    pub description: String,
+    pub requirements: Vec<String>,
+    pub strictness: String,
+    pub profiles: Vec<String>,
+    pub notes: Option<String>,
+    /// Every requirement id the case cites, at case level and on its steps, sorted.
+    pub cited: Vec<String>,
+    /// `[setup, steps]` as compact JSON.
+    body: Box<str>,
+}
+
+/// Everything a case is made of, for building one outside the loader (tests, translators).
+#[derive(Debug, Clone)]
+pub struct CaseParts {
     pub id: String,
     pub protocol: Protocol,
     pub section: String,
@@ -62,6 +82,46 @@ pub struct Case {
     pub setup: Value,
     pub steps: Vec<Value>,
     pub notes: Option<String>,
+}
+
+impl From<CaseParts> for Case {
+    fn from(parts: CaseParts) -> Case {
+        let mut cited = parts.requirements.clone();
+        for step in &parts.steps {
+            cited.extend(texts(step, "requirements"));
+        }
+        cited.sort();
+        cited.dedup();
+        let body = serde_json::to_string(&(&parts.setup, &parts.steps)).unwrap_or_else(|_| "[null,[]]".into());
+        Case {
+            id: parts.id,
+            protocol: parts.protocol,
+            section: parts.section,
+            file: parts.file,
+            description: parts.description,
+            requirements: parts.requirements,
+            strictness: parts.strictness,
+            profiles: parts.profiles,
+            notes: parts.notes,
+            cited,
+            body: body.into_boxed_str(),
+        }
+    }
+}
+
+impl Case {
+    /// The setup and the steps, parsed (the text was produced from values, so it parses).
+    pub fn body(&self) -> (Value, Vec<Value>) {
+        serde_json::from_str(&self.body).unwrap_or((Value::Null, Vec::new()))
+    }
+
+    pub fn setup(&self) -> Value {
+        self.body().0
+    }
+
+    pub fn steps(&self) -> Vec<Value> {
+        self.body().1
+    }
 }
 
 /// Everything a vector directory holds.
@@ -406,7 +466,7 @@ fn case_of(
     if let Some((pointer, message)) = crate::handles::undefined_handle(&steps) {
         return Err(error(&pointer, message));
     }
-    Ok(Case {
+    Ok(Case::from(CaseParts {
         protocol,
         section: section.to_string(),
         file: path.to_path_buf(),
@@ -418,5 +478,5 @@ fn case_of(
         steps,
         notes: members.get("notes").and_then(Value::as_str).map(str::to_string),
         id,
-    })
+    }))
 }

@@ -450,9 +450,10 @@ fn explain(vectors: &Vectors, id: &str) -> ExitCode {
             }
         }
     }
-    println!("\nsetup:\n{}", serde_json::to_string_pretty(&case.setup).unwrap_or_default());
+    let (setup, steps) = case.body();
+    println!("\nsetup:\n{}", serde_json::to_string_pretty(&setup).unwrap_or_default());
     println!("\nsteps (actions, then `expect` steps with the pattern the observation must match):");
-    for (i, step) in case.steps.iter().enumerate() {
+    for (i, step) in steps.iter().enumerate() {
         println!("  {i:>3} {}", serde_json::to_string(step).unwrap_or_default());
     }
     ExitCode::SUCCESS

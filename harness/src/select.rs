@@ -62,20 +62,12 @@ fn any_or_empty(criteria: &[String], test: impl Fn(&str) -> bool) -> bool {
 
 /// Requirement ids a case cites, at case level and on its steps.
 pub fn cited_requirements(case: &Case) -> Vec<String> {
-    let mut ids = case.requirements.clone();
-    for step in &case.steps {
-        if let Some(list) = step.get("requirements").and_then(serde_json::Value::as_array) {
-            ids.extend(list.iter().filter_map(|v| v.as_str()).map(str::to_string));
-        }
-    }
-    ids.sort();
-    ids.dedup();
-    ids
+    case.cited.clone()
 }
 
 impl Selection {
     pub fn matches(&self, case: &Case) -> bool {
-        let cited = cited_requirements(case);
+        let cited = &case.cited;
         any_or_empty(&self.prefixes, |p| case.id.starts_with(p))
             && any_or_empty(&self.sections, |s| case.section == s)
             && any_or_empty(&self.requirements, |r| cited.iter().any(|c| c == r || c.starts_with(&format!("{r}-"))))

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use harness::adapter::{Adapter, AdapterError, Implementation, Protocol, Reply};
 use harness::certification;
 use harness::expectations::{baseline, Expectations};
-use harness::loader::{Case, LoadError, Vectors};
+use harness::loader::{Case, CaseParts, LoadError, Vectors};
 use harness::report::{Run, Scope};
 use harness::runner::{run_case, CaseResult};
 use harness::verdict::Verdict;
@@ -51,7 +51,7 @@ fn echo() -> Echo {
 }
 
 fn case(id: &str, strictness: &str, profiles: &[&str], answer: Value) -> Case {
-    Case {
+    Case::from(CaseParts {
         id: id.into(),
         protocol: Protocol::Rcip,
         section: id.rsplitn(3, '.').nth(2).unwrap_or("rcip").into(),
@@ -63,7 +63,7 @@ fn case(id: &str, strictness: &str, profiles: &[&str], answer: Value) -> Case {
         setup: json!({ "answer": answer }),
         steps: vec![json!({"expect": "outcome", "of": "i1", "is": "ok"})],
         notes: None,
-    }
+    })
 }
 
 fn judge(cases: &[Case]) -> Vec<CaseResult> {

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use harness::adapter::{Adapter, AdapterError, Implementation, Protocol, Reply};
-use harness::loader::Case;
+use harness::loader::{Case, CaseParts};
 use harness::runner::run_case;
 use harness::verdict::Verdict;
 use serde_json::{json, Value};
@@ -53,7 +53,7 @@ impl Adapter for Scripted {
 }
 
 fn case(setup: Value, steps: Vec<Value>, profiles: &[&str]) -> Case {
-    Case {
+    Case::from(CaseParts {
         id: "rcip.test.case.001".into(),
         protocol: Protocol::Rcip,
         section: "rcip.test".into(),
@@ -65,7 +65,7 @@ fn case(setup: Value, steps: Vec<Value>, profiles: &[&str]) -> Case {
         setup,
         steps,
         notes: None,
-    }
+    })
 }
 
 fn outcome_step(strictness: Option<&str>) -> Value {
