@@ -161,3 +161,31 @@ fn impl_defined_alternatives_are_reported() {
     assert_eq!(result.verdict, Verdict::Pass);
     assert_eq!(result.alternatives.len(), 1);
 }
+
+#[test]
+fn an_observation_beyond_the_driver_bound_is_errored_in_process_as_over_stdio() {
+    // 600,000 invalid JSON Lines frames, each quarantined: the observation's JSON would pass the
+    // 16 MiB response bound of the driver protocol, so the reference refuses to build it.
+    let setup = json!({ "framing": "jsonl", "catalog": { "id": "demo@1.0.0", "components": {
+        "Box": { "props": { "type": "object" }, "children": true } } } });
+    let steps = vec![
+        json!({ "feed": "bytes", "data": { "text": "x\n".repeat(600_000) } }),
+        json!({ "expect": "quarantine", "is": { "$match": "type", "type": "array" } }),
+    ];
+    let case = Case::from(CaseParts {
+        id: "rui.memory.quarantine.001".into(),
+        protocol: Protocol::Rui,
+        section: "rui.memory".into(),
+        file: PathBuf::from("memory.json"),
+        description: "a flood of invalid frames".into(),
+        requirements: vec!["CL-D05-1".into()],
+        strictness: "REQUIRED".into(),
+        profiles: vec!["jsonl".into()],
+        setup,
+        steps,
+        notes: None,
+    });
+    let result = run_case(&mut harness::adapters::reference::ReferenceAdapter::new(), &case);
+    assert_eq!(result.verdict, Verdict::Errored, "{:?}", result.reason);
+    assert!(result.reason.unwrap_or_default().contains("more than the driver protocol's bound"));
+}
