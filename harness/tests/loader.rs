@@ -201,3 +201,26 @@ fn the_bundled_vectors_load_without_error() {
     assert!(vectors.errors.is_empty(), "{:?}", errors_of(&vectors));
     assert!(vectors.cases.len() > 1000);
 }
+
+#[test]
+fn the_new_matchers_are_part_of_the_format() {
+    let dir = scratch("matchers");
+    let mut case = good_case("rcip.demo.x.001");
+    case["steps"] = json!([
+        { "client": "list", "as": "l" },
+        { "expect": "list", "of": "l", "is": { "$match": "contains", "items": ["a"], "ordered": true } },
+        { "expect": "list", "of": "l", "is": { "$match": "lacks", "items": ["b"] } },
+        { "expect": "list", "of": "l", "is": { "$match": "prefix", "items": [{ "$match": "not", "pattern": "c" }] } }
+    ]);
+    let mut wrong = good_case("rcip.demo.x.002");
+    wrong["steps"] = json!([
+        { "client": "list", "as": "l" },
+        { "expect": "list", "of": "l", "is": { "$match": "prefix", "items": [] } }
+    ]);
+    fs::write(dir.join("rcip/a.json"), file_with(json!([case]))).unwrap();
+    fs::write(dir.join("rcip/b.json"), file_with(json!([wrong]))).unwrap();
+    let vectors = Vectors::load(&dir).unwrap();
+    let errors = errors_of(&vectors);
+    assert!(!errors.iter().any(|e| e.contains("a.json")), "{errors:?}");
+    assert!(errors.iter().any(|e| e.contains("b.json at /cases/0/steps/1")), "an empty prefix is refused: {errors:?}");
+}
