@@ -146,8 +146,20 @@ impl Vectors {
     /// other problem (a protocol directory that cannot be read, a file that is not a regular
     /// file, a bad vector file or case, no case at all) is recorded in `errors`, and any error
     /// makes a run exit 2.
+    ///
+    /// A hand-written vector set may leave out `schema/` and `requirements.json`: the format
+    /// schemas and the requirement register bundled with this build are used instead (so its
+    /// cases cite the register's ids); a set with a register of its own cites that one's.
     pub fn load(root: &Path) -> Result<Vectors, LoadError> {
-        let schema_dir = root.join("schema");
+        let own_or_bundled = |name: &str| {
+            let own = root.join(name);
+            if own.exists() || fs::symlink_metadata(&own).is_ok() {
+                own
+            } else {
+                crate::bundled_vectors().join(name)
+            }
+        };
+        let schema_dir = own_or_bundled("schema");
         let schemas = FormatSchemas::load(&schema_dir).map_err(|message| LoadError {
             file: schema_dir.clone(),
             pointer: String::new(),
@@ -157,7 +169,7 @@ impl Vectors {
         let mut digest = crate::digest::Digest::new();
         digest_schemas(&schema_dir, &mut digest);
 
-        let requirements_path = root.join("requirements.json");
+        let requirements_path = own_or_bundled("requirements.json");
         let mut register_loaded = false;
         match read_json(&requirements_path) {
             Ok((bytes, document)) => {

@@ -196,3 +196,29 @@ fn a_shard_keeps_its_cases_when_others_are_added() {
     assert_eq!(Shard::parse("2/4"), Ok(Shard { index: 2, count: 4 }));
     assert!(Shard::parse("0/4").is_err() && Shard::parse("5/4").is_err() && Shard::parse("x").is_err());
 }
+
+#[test]
+fn the_third_party_example_set_runs_and_a_wrong_expectation_in_it_fails() {
+    let example = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples").join("third-party-vectors");
+    let output = conformance(&["--vectors", &example.display().to_string(), "run"]);
+    let stdout = String::from_utf8_lossy(&output.stdout).to_string();
+    assert_eq!(output.status.code(), Some(0), "{stdout}{}", stderr(&output));
+    assert!(stdout.contains("3 cases from"), "{stdout}");
+    assert!(stdout.contains("RCIP 1.0: not certified (the vector set is not the official one"), "{stdout}");
+
+    // The same set with a `lacks` that the reference's listing contradicts.
+    let dir = scratch("third-party");
+    for sub in ["rcip", "rui"] {
+        std::fs::create_dir_all(dir.join(sub)).unwrap();
+        std::fs::copy(example.join(sub).join("example.json"), dir.join(sub).join("example.json")).unwrap();
+    }
+    let file = dir.join("rcip").join("example.json");
+    let mut set: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    set["cases"][0]["steps"][2]["is"]["items"] = serde_json::json!(["notes.list"]);
+    std::fs::write(&file, serde_json::to_string(&set).unwrap()).unwrap();
+    let output = conformance(&["--vectors", &dir.display().to_string(), "run"]);
+    let stdout = String::from_utf8_lossy(&output.stdout).to_string();
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("which the array must lack"), "{stdout}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
