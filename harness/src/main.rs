@@ -265,7 +265,7 @@ fn check_outputs(outputs: &Outputs, write_expectations: &Option<PathBuf>) -> Res
 }
 
 fn run(vectors: &Vectors, args: &RunArgs) -> Result<ExitCode, ExitCode> {
-    if args.adapter != !args.command.is_empty() {
+    if args.adapter == args.command.is_empty() {
         eprintln!("error: give the adapter as `--adapter -- CMD ARGS...`");
         return Err(ExitCode::from(2));
     }
