@@ -1,5 +1,6 @@
 //! Handles in a case's steps (`vectors/README.md`, "RCIP steps"): a step that names a handle
-//! (`of`, `binding`, `a`, `b`, `runtime`, `confirmation.of`, `confirmation.turn`) must name one an
+//! (`of`, `binding`, `a`, `b`, `runtime`, `confirmation.of`, `confirmation.turn`, `handler.sameAs`)
+//! must name one an
 //! earlier step created with `as`. A dangling name is the vector's error, found at load time, not
 //! the adapter's at run time (issue 14, section 2). Abort signals are created on first mention and
 //! are not handles.
@@ -20,11 +21,9 @@ pub fn undefined_handle(steps: &[Value]) -> Option<(String, String)> {
             .iter()
             .filter_map(|key| step.get(*key).and_then(Value::as_str).map(|name| (format!("/{key}"), name)))
             .collect();
-        if let Some(confirmation) = step.get("confirmation") {
-            for key in ["of", "turn"] {
-                if let Some(name) = confirmation.get(key).and_then(Value::as_str) {
-                    named.push((format!("/confirmation/{key}"), name));
-                }
+        for (outer, inner) in [("confirmation", "of"), ("confirmation", "turn"), ("handler", "sameAs")] {
+            if let Some(name) = step.get(outer).and_then(|o| o.get(inner)).and_then(Value::as_str) {
+                named.push((format!("/{outer}/{inner}"), name));
             }
         }
         if let Some((member, name)) = named.into_iter().find(|(_, name)| !created.contains(name)) {

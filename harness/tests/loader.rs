@@ -224,3 +224,22 @@ fn the_new_matchers_are_part_of_the_format() {
     assert!(!errors.iter().any(|e| e.contains("a.json")), "{errors:?}");
     assert!(errors.iter().any(|e| e.contains("b.json at /cases/0/steps/1")), "an empty prefix is refused: {errors:?}");
 }
+
+#[test]
+fn the_new_actions_are_part_of_the_format_and_their_handles_are_checked() {
+    let dir = scratch("actions");
+    let mut case = good_case("rcip.demo.x.001");
+    case["steps"] = json!([
+        { "host": "bind", "capability": "c", "as": "b1", "handler": { "mode": "gated" } },
+        { "host": "bind", "capability": "c", "as": "b2", "handler": { "sameAs": "b1" } },
+        { "client": "invoke", "as": "i1", "capability": "c", "input": {} },
+        { "client": "mutate-request", "of": "i1", "member": "invocationId", "value": "x" }
+    ]);
+    let mut dangling = good_case("rcip.demo.x.002");
+    dangling["steps"] = json!([{ "host": "bind", "capability": "c", "as": "b2", "handler": { "sameAs": "b9" } }]);
+    fs::write(dir.join("rcip/a.json"), file_with(json!([case]))).unwrap();
+    fs::write(dir.join("rcip/b.json"), file_with(json!([dangling]))).unwrap();
+    let errors = errors_of(&Vectors::load(&dir).unwrap());
+    assert!(!errors.iter().any(|e| e.contains("a.json")), "{errors:?}");
+    assert!(errors.iter().any(|e| e.contains("b.json at /cases/0/steps/0/handler/sameAs")), "{errors:?}");
+}

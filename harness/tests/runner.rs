@@ -189,3 +189,43 @@ fn an_observation_beyond_the_driver_bound_is_errored_in_process_as_over_stdio() 
     assert_eq!(result.verdict, Verdict::Errored, "{:?}", result.reason);
     assert!(result.reason.unwrap_or_default().contains("more than the driver protocol's bound"));
 }
+
+#[test]
+fn the_same_handler_can_be_bound_again_and_the_request_mutated_after_invoke() {
+    let capabilities: Vec<Value> = ["notes.list", "notes.read"]
+        .iter()
+        .map(|id| json!({ "id": id, "title": "t", "description": "d", "scopeIds": ["notes"], "effect": "read",
+            "inputSchema": { "type": "object" }, "outputSchema": { "type": "object" } }))
+        .collect();
+    let definition = json!({ "protocolVersion": "1.0",
+        "application": { "id": "notes", "name": "Notes", "description": "A notes application" },
+        "scopes": [{ "id": "notes", "title": "Scope notes", "description": "The notes area" }],
+        "capabilities": capabilities });
+    let steps = vec![
+        json!({ "host": "bind", "capability": "notes.list", "as": "b1", "handler": { "mode": "scripted", "settle": { "return": { "n": 1 } } } }),
+        json!({ "host": "unbind", "binding": "b1" }),
+        json!({ "host": "bind", "capability": "notes.list", "as": "b2", "handler": { "sameAs": "b1" } }),
+        json!({ "client": "invoke", "as": "i1", "capability": "notes.list", "input": {} }),
+        json!({ "client": "mutate-request", "of": "i1", "member": "capabilityId", "value": "notes.read" }),
+        json!({ "client": "mutate-request", "of": "i1", "member": "invocationId", "value": "changed" }),
+        json!({ "expect": "outcome", "of": "i1", "is": { "$match": "subset", "fields": {
+            "status": "succeeded", "capabilityId": "notes.list", "output": { "n": 1 },
+            "invocationId": { "$match": "not", "pattern": "changed" } } } }),
+    ];
+    let case = Case::from(CaseParts {
+        id: "rcip.test.same-handler.001".into(),
+        protocol: Protocol::Rcip,
+        section: "rcip.test".into(),
+        file: PathBuf::from("test.json"),
+        description: "d".into(),
+        requirements: vec!["CL-B05-1".into()],
+        strictness: "REQUIRED".into(),
+        profiles: vec![],
+        setup: json!({ "definition": definition }),
+        steps,
+        notes: None,
+    });
+    let result = run_case(&mut harness::adapters::reference::ReferenceAdapter::new(), &case);
+    assert_eq!(result.verdict, Verdict::Pass, "{}", harness::console::render_case(&result));
+    assert_eq!(result.checks, 2);
+}
