@@ -229,3 +229,39 @@ fn the_same_handler_can_be_bound_again_and_the_request_mutated_after_invoke() {
     assert_eq!(result.verdict, Verdict::Pass, "{}", harness::console::render_case(&result));
     assert_eq!(result.checks, 2);
 }
+
+#[test]
+fn the_frames_observation_lists_every_frame_accepted_quarantined_or_rejected() {
+    let setup = json!({ "framing": "jsonl", "catalog": { "id": "demo@1.0.0", "components": {
+        "Stack": { "props": { "type": "object" }, "children": true } } } });
+    // A record that is not an array (RECORD_INVALID outside a transaction), a frame that is not
+    // JSON (FRAME_NOT_JSON), then one committed transaction of three records.
+    let text = "42\nx\n[\"begin\",0,\"t1\",0]\n[\"node\",1,\"r\",\"Stack\",{},[]]\n[\"commit\",2,1,\"r\"]\n";
+    let steps = vec![
+        json!({ "feed": "bytes", "data": { "text": text } }),
+        json!({ "feed": "end" }),
+        json!({ "expect": "frames", "is": [
+            { "frame": 0, "result": "rejected", "code": "RECORD_INVALID" },
+            { "frame": 1, "result": "quarantined", "code": "FRAME_NOT_JSON" },
+            { "frame": 2, "result": "accepted" },
+            { "frame": 3, "result": "accepted" },
+            { "frame": 4, "result": "accepted" }
+        ] }),
+        json!({ "expect": "revision", "is": 1 }),
+    ];
+    let case = Case::from(CaseParts {
+        id: "rui.test.frames.001".into(),
+        protocol: Protocol::Rui,
+        section: "rui.test".into(),
+        file: PathBuf::from("test.json"),
+        description: "d".into(),
+        requirements: vec!["CL-D05-1".into()],
+        strictness: "REQUIRED".into(),
+        profiles: vec!["jsonl".into()],
+        setup,
+        steps,
+        notes: None,
+    });
+    let result = run_case(&mut harness::adapters::reference::ReferenceAdapter::new(), &case);
+    assert_eq!(result.verdict, Verdict::Pass, "{}", harness::console::render_case(&result));
+}

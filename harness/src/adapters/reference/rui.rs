@@ -176,6 +176,31 @@ impl RuiCase {
             .map_err(|e| error(&format!("gate action-policy call {call}: {e}")))
     }
 
+    /// One entry per frame received, in order: quarantined (an invalid frame), rejected (its
+    /// record was rejected outside a transaction) or accepted (everything else).
+    fn frames(&self) -> Result<Value, AdapterError> {
+        let count = self.runtime.frames_received();
+        // `{"frame":N,"result":"quarantined","code":"C"},`: at most about 70 bytes each.
+        let bytes = usize::try_from(count).unwrap_or(usize::MAX).saturating_mul(70);
+        if bytes > crate::driver::MAX_LINE_BYTES {
+            return Err(error(&format!(
+                "the frames observation of {count} frames could exceed the driver protocol's bound of {} bytes",
+                crate::driver::MAX_LINE_BYTES
+            )));
+        }
+        let quarantined: BTreeMap<u64, &str> = self.runtime.quarantine().iter().map(|q| (q.frame, q.code.as_str())).collect();
+        let rejected: BTreeMap<u64, &str> = self.runtime.rejections().iter().map(|r| (r.frame, r.code.as_str())).collect();
+        Ok(Value::Array(
+            (0..count)
+                .map(|frame| match (quarantined.get(&frame), rejected.get(&frame)) {
+                    (Some(code), _) => json!({ "frame": frame, "result": "quarantined", "code": code }),
+                    (None, Some(code)) => json!({ "frame": frame, "result": "rejected", "code": code }),
+                    (None, None) => json!({ "frame": frame, "result": "accepted" }),
+                })
+                .collect(),
+        ))
+    }
+
     fn observe(&self, observation: &str, step: &Value) -> Result<Value, AdapterError> {
         let committed = self.runtime.committed();
         Ok(match observation {
@@ -197,6 +222,7 @@ impl RuiCase {
                     })
                     .collect(),
             ),
+            "frames" => self.frames()?,
             "quarantine" => frame_records(self.runtime.quarantine().iter().map(|q| (q.frame, q.code.as_str())))?,
             "rejections" => frame_records(self.runtime.rejections().iter().map(|r| (r.frame, r.code.as_str())))?,
             "dispatch" => {
