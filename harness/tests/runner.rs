@@ -265,3 +265,40 @@ fn the_frames_observation_lists_every_frame_accepted_quarantined_or_rejected() {
     let result = run_case(&mut harness::adapters::reference::ReferenceAdapter::new(), &case);
     assert_eq!(result.verdict, Verdict::Pass, "{}", harness::console::render_case(&result));
 }
+
+#[test]
+fn the_assist_invocations_observation_lists_the_orchestrator_invoke_calls() {
+    let capability = |id: &str| json!({ "id": id, "title": "t", "description": "d", "scopeIds": [], "effect": "read",
+        "inputSchema": { "type": "object" }, "outputSchema": { "type": "object" } });
+    let setup = json!({
+        "definition": { "protocolVersion": "1.0",
+            "application": { "id": "notes", "name": "Notes", "description": "A notes application" },
+            "scopes": [], "capabilities": [capability("notes.list"), capability("notes.search")] },
+        "options": { "policy": { "mode": "scripted", "settle": { "return": { "decision": "allow" } } } } });
+    let steps = vec![
+        json!({ "host": "bind", "capability": "notes.list", "as": "b1", "handler": { "mode": "scripted", "settle": { "return": {} } } }),
+        json!({ "host": "bind", "capability": "notes.search", "as": "b2", "handler": { "mode": "scripted", "settle": { "return": {} } } }),
+        json!({ "client": "assist-turn", "as": "t1", "mode": "default", "messages": [] }),
+        json!({ "expect": "assist-invocations", "of": "t1", "is": [] }),
+        json!({ "gate": "assist", "call": 1, "settle": { "actions": [
+            { "capabilityId": "notes.list", "input": {} }, { "capabilityId": "notes.search", "input": { "q": "a" } } ] } }),
+        json!({ "expect": "assist-invocations", "of": "t1", "is": [
+            { "capabilityId": "notes.list", "input": {} }, { "capabilityId": "notes.search", "input": { "q": "a" } } ] }),
+    ];
+    let case = Case::from(CaseParts {
+        id: "rcip.test.assist-invocations.001".into(),
+        protocol: Protocol::Rcip,
+        section: "rcip.test".into(),
+        file: PathBuf::from("test.json"),
+        description: "d".into(),
+        requirements: vec!["CL-C01-1".into()],
+        strictness: "REQUIRED".into(),
+        profiles: vec!["assist".into()],
+        setup,
+        steps,
+        notes: None,
+    });
+    let result = run_case(&mut harness::adapters::reference::ReferenceAdapter::new(), &case);
+    assert_eq!(result.verdict, Verdict::Pass, "{}", harness::console::render_case(&result));
+    assert_eq!(result.checks, 3);
+}

@@ -1082,7 +1082,7 @@ impl RcipCase {
                 Value::Array(calls.borrow().clone())
             }
             "events" => Value::Array(self.slot(index)?.records.borrow().events.clone()),
-            "assist-turn" => {
+            "assist-turn" | "assist-invocations" => {
                 return Ok(Reply::Unsupported(
                     "Assist is not part of the reference's RCIP adapter".into(),
                 ))
