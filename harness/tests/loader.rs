@@ -127,6 +127,8 @@ fn fifos_sockets_and_symlinks_out_of_the_directory_are_refused_without_hanging()
     std::os::unix::fs::symlink(&outside, dir.join("rcip/outside.json")).unwrap();
     std::os::unix::fs::symlink(dir.join("rcip/a.json"), dir.join("rui/inside.json")).unwrap();
     std::os::unix::fs::symlink("loop.json", dir.join("rcip/loop.json")).unwrap();
+    fs::create_dir(dir.join("rcip/nested")).unwrap();
+    fs::write(dir.join("rcip/notes.txt"), "not a vector file").unwrap();
     let vectors = Vectors::load(&dir).unwrap();
     let _ = fs::remove_file(&outside);
     let errors = errors_of(&vectors);
@@ -134,6 +136,8 @@ fn fifos_sockets_and_symlinks_out_of_the_directory_are_refused_without_hanging()
     assert!(errors.iter().any(|e| e.contains("socket.json") && e.contains("not a regular file")), "{errors:?}");
     assert!(errors.iter().any(|e| e.contains("outside.json") && e.contains("outside the vector directory")), "{errors:?}");
     assert!(errors.iter().any(|e| e.contains("loop.json") && e.contains("cannot be followed")), "{errors:?}");
+    assert!(errors.iter().any(|e| e.contains("nested") && e.contains("subdirectory")), "{errors:?}");
+    assert!(!errors.iter().any(|e| e.contains("notes.txt")), "only .json entries are vector files: {errors:?}");
     // A symlink inside the directory is read (here: an rcip file under rui/, a protocol mismatch).
     assert!(errors.iter().any(|e| e.contains("inside.json at /protocol") && e.contains("mismatch")), "{errors:?}");
     assert_eq!(vectors.cases.len(), 1);
