@@ -168,7 +168,8 @@ async function load(options) {
   if (module.RCIP_PROTOCOL_VERSION !== undefined && module.RCIP_PROTOCOL_VERSION !== '1.0') {
     log(`RCIP_PROTOCOL_VERSION is ${JSON.stringify(module.RCIP_PROTOCOL_VERSION)}, not "1.0"`);
   }
-  const assistExport = Object.keys(module).find((name) => /assist/i.test(name) && typeof module[name] === 'function');
+  // Assist (section C names no JavaScript API): driven through `createRcipAssist` (lib/assist.mjs).
+  const assistExport = typeof module.createRcipAssist === 'function' ? 'createRcipAssist' : undefined;
   const boundExport = Object.keys(module).find((name) => /batch_?bound/i.test(name) && Number.isInteger(module[name]));
   const profiles = ['events'];
   if (assistExport !== undefined) profiles.push('assist');

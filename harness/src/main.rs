@@ -19,6 +19,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use harness::adapter::Adapter;
 use harness::adapters::process::ProcessAdapter;
 use harness::adapters::reference::ReferenceAdapter;
+use reference::choices::Choices;
 use harness::console::render_case;
 use harness::expectations::{baseline, Expectations};
 use harness::loader::{Case, Vectors};
@@ -144,6 +145,11 @@ struct RunArgs {
     /// Print only the summary.
     #[arg(long)]
     quiet: bool,
+    /// Without --adapter: which behaviour the bundled reference takes where the texts leave a
+    /// choice (`alternate`: the other admissible behaviour at every row of `reference-driver
+    /// --choices list`).
+    #[arg(long, value_name = "READING", default_value = "default", value_parser = ["default", "alternate"])]
+    reference_choices: String,
 }
 
 impl Default for RunArgs {
@@ -160,6 +166,7 @@ impl Default for RunArgs {
             write_expectations: None,
             outputs: Outputs::default(),
             quiet: false,
+            reference_choices: "default".into(),
         }
     }
 }
@@ -282,9 +289,13 @@ fn run(vectors: &Vectors, args: &RunArgs) -> Result<ExitCode, ExitCode> {
     };
     let timeout = Duration::from_millis(args.step_timeout.max(1));
     let argv = args.command.clone();
+    let choices = match args.reference_choices.as_str() {
+        "alternate" => Choices::alternate(),
+        _ => Choices::default(),
+    };
     let factory = move || -> Result<Box<dyn Adapter>, String> {
         if argv.is_empty() {
-            Ok(Box::new(ReferenceAdapter::new()))
+            Ok(Box::new(ReferenceAdapter::with_choices(choices.clone())))
         } else {
             Ok(Box::new(ProcessAdapter::launch(argv.clone(), timeout)?))
         }

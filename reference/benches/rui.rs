@@ -36,6 +36,7 @@ fn runtime(framing: Framing, catalog: &Catalog) -> Runtime {
         catalog: catalog.clone(),
         limits: limits(),
         action_policy: ActionPolicy::Gated,
+        choices: Default::default(),
     })
 }
 

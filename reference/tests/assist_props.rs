@@ -234,6 +234,7 @@ fn world(scenario: &Scenario) -> World {
             }
             Ok(())
         })),
+        choices: Default::default(),
     };
     let definition = definition();
     let mut runtime = match Runtime::new(&definition, runtime_options) {

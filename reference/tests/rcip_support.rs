@@ -195,6 +195,7 @@ impl Rig {
             confirmation_ttl_ms: ttl_ms,
             create_id: None,
             on_event,
+            choices: Default::default(),
         };
         let runtime = match Runtime::new(definition, options) {
             Ok(runtime) => runtime,
@@ -222,7 +223,7 @@ impl Rig {
                 input: call.input.to_plain_json().unwrap_or(Value::Null),
                 invocation_id: call.invocation_id.clone(),
                 context: call.semantic_context.to_json(),
-                signal: call.signal.clone(),
+                signal: call.signal.clone().unwrap_or_default(),
             });
             match &mode {
                 HandlerMode::Gated => Answer::Pending,

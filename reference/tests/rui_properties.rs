@@ -62,6 +62,7 @@ fn runtime(framing: Framing) -> Runtime {
         catalog: catalog(),
         limits: small_limits(),
         action_policy: ActionPolicy::Gated,
+        choices: Default::default(),
     })
 }
 

@@ -28,6 +28,7 @@ fn runtime_with(limits: Limits, policy: ActionPolicy) -> Runtime {
         catalog: catalog(),
         limits,
         action_policy: policy,
+        choices: Default::default(),
     })
 }
 

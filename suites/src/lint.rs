@@ -75,6 +75,41 @@ fn requirement_ids_of(case_steps: &[Value]) -> Vec<String> {
         .collect()
 }
 
+/// Strictness of a register entry as a check may use it: PROFILE entries are REQUIRED where the
+/// profile is declared (CLARIFICATIONS preamble), so only RECOMMENDED and IMPL-DEFINED are below.
+fn below_required(strictness: &str) -> bool {
+    matches!(strictness, "RECOMMENDED" | "IMPL-DEFINED")
+}
+
+/// A check is never stricter than its sentence: every step (action or expectation) whose
+/// strictness (its own, else the case's) is REQUIRED must cite at least one requirement that is
+/// REQUIRED (or PROFILE). A step's own `requirements` are what that check traces to; a step without
+/// them traces to the case's. Unknown ids are reported elsewhere and ignored here.
+fn stricter_than_sentences(case: &crate::case::Case, by_id: &BTreeMap<&str, &crate::register::Requirement>) -> Vec<String> {
+    let mut errors = Vec::new();
+    for (index, step) in case.steps.iter().enumerate() {
+        let strictness = step.get("strictness").and_then(Value::as_str).unwrap_or(case.strictness.as_str());
+        if strictness != "REQUIRED" {
+            continue;
+        }
+        let cited: Vec<&str> = match step.get("requirements").and_then(Value::as_array) {
+            Some(own) if !own.is_empty() => own.iter().filter_map(Value::as_str).collect(),
+            _ => case.requirements.iter().map(String::as_str).collect(),
+        };
+        let known: Vec<&str> = cited.iter().copied().filter(|id| by_id.contains_key(id)).collect();
+        if !known.is_empty() && known.iter().all(|id| below_required(&by_id[id].strictness)) {
+            errors.push(format!(
+                "case {}: step {} is a REQUIRED check but every requirement it cites is below REQUIRED ({}): \
+                 lower the step's strictness or cite the sentence that forces it",
+                case.id,
+                index + 1,
+                known.join(", ")
+            ));
+        }
+    }
+    errors
+}
+
 /// Runs every check.
 pub fn lint(
     register: &Register,
@@ -133,6 +168,7 @@ pub fn lint(
             if case.strictness == Strictness::Profile && case.profiles.is_empty() {
                 report.errors.push(format!("{at}: a PROFILE case must name the profile it needs"));
             }
+            report.errors.extend(stricter_than_sentences(case, &by_id));
             let mut ids: Vec<String> = case.requirements.clone();
             ids.extend(requirement_ids_of(&case.steps));
             for rid in &ids {
@@ -190,6 +226,9 @@ pub fn lint(
     );
     let cases: usize = sections.iter().map(|s| s.cases.len()).sum();
     let _ = writeln!(coverage, "  {cases} cases in {} sections; {} register entries", sections.len(), register.requirements.len());
+    let counts: Vec<String> = register.project_counts().iter().map(|(s, n)| format!("{s} {n}")).collect();
+    let total_project: usize = register.project_counts().iter().map(|(_, n)| n).sum();
+    let _ = writeln!(coverage, "  project decisions (PRJ-*): {total_project}: {}", counts.join(", "));
     report.coverage = coverage;
     report
 }

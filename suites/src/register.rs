@@ -45,6 +45,10 @@ pub struct Requirement {
     pub clarified_by: Vec<String>,
     #[serde(default)]
     pub codes: Vec<String>,
+    /// Project decisions only: the spec and CLARIFICATIONS ids whose combination forces the
+    /// decision (the derivation is in `reason`). Required when a `PRJ-*` entry is REQUIRED.
+    #[serde(default, rename = "derives-from")]
+    pub derives_from: Vec<String>,
     /// The register file it came from (not in the TOML).
     #[serde(skip)]
     pub file: String,
@@ -92,6 +96,37 @@ impl Sources {
         }
         Ok(Sources { dir: dir.to_path_buf(), texts })
     }
+}
+
+/// The register discipline of a project decision (issue 12): a decision the texts do not force is
+/// never REQUIRED. A REQUIRED `PRJ-*` entry names in `derives-from` the spec and CLARIFICATIONS ids
+/// whose combination forces it; those ids exist and are not themselves project decisions (a
+/// decision cannot be forced by another decision). Spec and CL entries take no `derives-from`
+/// (they are the texts; `clarified_by` links them).
+fn derivation_problems(r: &Requirement, at: &str, ids: &BTreeSet<&str>) -> Vec<String> {
+    let mut problems = Vec::new();
+    let project = r.id.starts_with("PRJ-");
+    if !project && !r.derives_from.is_empty() {
+        problems.push(format!("{at}: only project decisions (PRJ-*) take derives-from"));
+    }
+    if project && r.strictness == "REQUIRED" && r.derives_from.is_empty() {
+        problems.push(format!(
+            "{at}: a REQUIRED project decision names in derives-from the spec/CL ids that force it \
+             (otherwise it is IMPL-DEFINED or RECOMMENDED)"
+        ));
+    }
+    let mut seen = BTreeSet::new();
+    for d in &r.derives_from {
+        if !seen.insert(d.as_str()) {
+            problems.push(format!("{at}: derives-from names {d} twice"));
+        }
+        if d.starts_with("PRJ-") {
+            problems.push(format!("{at}: derives-from names project decision {d}; name the spec/CL ids instead"));
+        } else if !ids.contains(d.as_str()) {
+            problems.push(format!("{at}: derives-from names unknown id {d}"));
+        }
+    }
+    problems
 }
 
 /// The register, in export order.
@@ -198,8 +233,17 @@ impl Register {
                     problems.push(format!("{at}: clarified_by names unknown id {c}"));
                 }
             }
+            problems.extend(derivation_problems(r, &at, &ids));
         }
         problems
+    }
+
+    /// Number of `PRJ-*` entries per strictness, in the order of [`STRICTNESS`].
+    pub fn project_counts(&self) -> Vec<(&'static str, usize)> {
+        STRICTNESS
+            .iter()
+            .map(|s| (*s, self.requirements.iter().filter(|r| r.id.starts_with("PRJ-") && r.strictness == *s).count()))
+            .collect()
     }
 
     /// `vectors/requirements.json`.
@@ -231,6 +275,9 @@ impl Register {
                     }
                     if !r.codes.is_empty() {
                         object.insert("codes".into(), json!(r.codes));
+                    }
+                    if !r.derives_from.is_empty() {
+                        object.insert("derives-from".into(), json!(r.derives_from));
                     }
                 }
                 entry

@@ -1,6 +1,8 @@
 //! The self-lint catches each defect class it promises (issue 2, item 5): duplicate or retired
 //! ids, unknown requirements, uncovered testable requirements, bad descriptions, unknown
-//! profiles, and register entries whose quote or hash no longer matches the spec text.
+//! profiles, and register entries whose quote or hash no longer matches the spec text; and the
+//! register discipline of issue 12: a REQUIRED project decision names the sentences that force it
+//! (`derives-from`), and a REQUIRED check cites at least one REQUIRED requirement.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
@@ -24,7 +26,27 @@ fn requirement(id: &str, quote: &str, testability: &str) -> Requirement {
         profile: None,
         clarified_by: Vec::new(),
         codes: Vec::new(),
+        derives_from: Vec::new(),
         file: "rcip-life.toml".into(),
+    }
+}
+
+/// A project decision (`PRJ-*`) of the given strictness, deriving from `derives_from`.
+fn decision(id: &str, strictness: &str, derives_from: &[&str]) -> Requirement {
+    Requirement {
+        id: id.into(),
+        source: "project".into(),
+        locator: "a gap".into(),
+        quote: "the decision".into(),
+        hash: quote_hash("the decision"),
+        strictness: strictness.into(),
+        testability: "vector".into(),
+        reason: Some("the reasoning".into()),
+        profile: None,
+        clarified_by: Vec::new(),
+        codes: Vec::new(),
+        derives_from: derives_from.iter().map(|d| d.to_string()).collect(),
+        file: "project-rcip.toml".into(),
     }
 }
 
@@ -138,4 +160,51 @@ fn a_generated_step_outside_the_vocabulary_is_a_schema_problem() {
         .step(serde_json::json!({"host": "refresh", "when": "now"}))]);
     let problems = schemas.problems(&bad[0]);
     assert!(problems.iter().any(|p| p.contains("rcip.demo.reuse.001 step 0")), "{problems:?}");
+}
+
+#[test]
+fn a_required_project_decision_names_the_sentences_that_force_it() {
+    let mut register = register();
+    register.requirements.push(decision("PRJ-DEMO-01", "REQUIRED", &[]));
+    register.requirements.push(decision("PRJ-DEMO-02", "REQUIRED", &["RCIP-LIFE-POLICY-01"]));
+    register.requirements.push(decision("PRJ-DEMO-03", "RECOMMENDED", &[]));
+    register.requirements.push(decision("PRJ-DEMO-04", "REQUIRED", &["PRJ-DEMO-02", "CL-NOPE-01"]));
+    let cases = vec![good("rcip.demo.reuse.001").requirements(&["PRJ-DEMO-01", "PRJ-DEMO-02", "PRJ-DEMO-03", "PRJ-DEMO-04"])];
+    let found = errors(&section(cases), &register, SPEC, &[]);
+    let about = |id: &str| found.iter().filter(|e| e.contains(id)).cloned().collect::<Vec<_>>();
+    assert!(about("PRJ-DEMO-01").iter().any(|e| e.contains("derives-from")), "{found:#?}");
+    assert!(about("PRJ-DEMO-02: ").is_empty(), "{found:#?}");
+    assert!(about("PRJ-DEMO-03: ").is_empty(), "{found:#?}");
+    assert!(about("PRJ-DEMO-04").iter().any(|e| e.contains("names project decision PRJ-DEMO-02")), "{found:#?}");
+    assert!(about("PRJ-DEMO-04").iter().any(|e| e.contains("unknown id CL-NOPE-01")), "{found:#?}");
+    let report = lint(&register, &sources(SPEC), &section(vec![good("rcip.demo.reuse.001")]), &[], &BTreeSet::new());
+    assert!(report.coverage.contains("REQUIRED 3, RECOMMENDED 1, IMPL-DEFINED 0, PROFILE 0"), "{}", report.coverage);
+}
+
+#[test]
+fn a_required_check_citing_only_requirements_below_required_is_an_error() {
+    use serde_json::json;
+    let mut register = register();
+    register.requirements.push(decision("PRJ-DEMO-05", "IMPL-DEFINED", &[]));
+    register.requirements.push(decision("PRJ-DEMO-06", "RECOMMENDED", &[]));
+    let step = |extra: serde_json::Value| {
+        let mut step = json!({ "expect": "outcome", "of": "i1", "is": {} });
+        if let (Some(step), Some(extra)) = (step.as_object_mut(), extra.as_object()) {
+            step.extend(extra.clone());
+        }
+        step
+    };
+    let cases = vec![
+        // the case cites only requirements below REQUIRED and its step inherits REQUIRED: an error
+        Case::new("rcip.demo.below.001", "an open choice pinned at REQUIRED").requirements(&["PRJ-DEMO-05"]).step(step(json!({}))),
+        // a step's own citations replace the case's: REQUIRED step citing only RECOMMENDED
+        good("rcip.demo.below.002").step(step(json!({ "requirements": ["PRJ-DEMO-06"] }))),
+        // fine: the step lowers its strictness, or cites a REQUIRED sentence besides
+        good("rcip.demo.fine.001").step(step(json!({ "requirements": ["PRJ-DEMO-06"], "strictness": "RECOMMENDED" }))),
+        good("rcip.demo.fine.002").step(step(json!({ "requirements": ["PRJ-DEMO-05", "RCIP-LIFE-POLICY-01"] }))),
+    ];
+    let found = errors(&section(cases), &register, SPEC, &[]);
+    let below: Vec<&String> = found.iter().filter(|e| e.contains("below REQUIRED")).collect();
+    assert_eq!(below.len(), 2, "{found:#?}");
+    assert!(below.iter().any(|e| e.contains("rcip.demo.below.001")) && below.iter().any(|e| e.contains("rcip.demo.below.002")), "{below:#?}");
 }

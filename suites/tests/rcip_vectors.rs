@@ -200,10 +200,12 @@ fn every_error_code_is_expected_by_at_least_three_cases() {
     assert!(unknown.is_empty(), "codes outside CL-B01-1: {unknown:?}");
 }
 
+/// Whether a pattern lists alternatives: `one-of`, or `unordered` (every order of the items is an
+/// admissible reading, as for PRJ-RCIP-LIST-01).
 fn has_one_of(value: &Value) -> bool {
     match value {
         Value::Object(map) => {
-            map.get("$match").and_then(Value::as_str) == Some("one-of")
+            matches!(map.get("$match").and_then(Value::as_str), Some("one-of" | "unordered"))
                 || map.values().any(has_one_of)
         }
         Value::Array(items) => items.iter().any(has_one_of),

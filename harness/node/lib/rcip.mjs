@@ -3,12 +3,14 @@
 // helpers and calls createRcipRuntime; every step of "RCIP steps" becomes the API call the table
 // names; every expectation becomes the canonical observation. Every policy and handler callback is
 // the adapter's: scripted ones settle as the vector says, gated ones return a promise that only a
-// `gate` step settles. Assist (profile `assist`) is not driven: its steps answer `unsupported`.
+// `gate` step settles. Assist (profile `assist`) is driven through `createRcipAssist` when the
+// module exports it (./assist.mjs); otherwise its setup and steps answer `unsupported`.
 // Neither is `preflight` (CL-B24): section A names no 2.x API for it, so the adapter does not
 // declare the profile and its steps answer `unsupported`.
 
+import { AssistTurns, assistOptions } from './assist.mjs';
 import {
-  AdapterError, canonical, copyStructure, fail, fromWire, setAtPointer, toWire,
+  AdapterError, canonical, copyStructure, fail, fromWire, setAtPointer, toWire, toWireOptional,
 } from './values.mjs';
 
 /** The marker every scripted host error carries (vectors/README.md, handlers; CL-B02). */
@@ -48,6 +50,7 @@ const STEP_MEMBERS = {
   'expect:caller-input': { required: ['of'], optional: [] },
   'expect:preflight': { required: ['of'], optional: [] },
   'expect:snapshot': { required: [], optional: ['of'] },
+  'expect:snapshot-text': { required: [], optional: ['of'] },
   'expect:snapshot-relation': { required: ['a', 'b'], optional: [] },
   'expect:list': { required: ['of'], optional: [] },
   'expect:notifications': { required: ['of'], optional: [] },
@@ -55,6 +58,8 @@ const STEP_MEMBERS = {
   'expect:outcome-text': { required: ['of'], optional: [] },
   'expect:assist-turn': { required: ['of'], optional: [] },
 };
+
+const NO_ASSIST = 'the module exports no createRcipAssist: the adapter cannot drive an Assist orchestrator (profile assist)';
 
 const SETUP_KEYS = ['definition', 'options', 'creation', 'assist'];
 const OPTION_KEYS = ['policy', 'confirmationTtlMs', 'createId', 'events'];
@@ -67,6 +72,24 @@ export const unsupported = (reason) => ({ reply: 'unsupported', reason });
 
 function isObject(value) {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/**
+ * A member of a protocol object observed from the implementation, read with JavaScript's
+ * optionality (issue 12 section 4): `undefined` stays `undefined` (the member is absent, and
+ * `record` leaves it out), anything else is written out with `toWireOptional`.
+ */
+function optional(value) {
+  return value === undefined ? undefined : toWireOptional(value);
+}
+
+/** An observation record without the members whose value is `undefined` (absent). */
+function record(members) {
+  const out = {};
+  for (const [key, value] of Object.entries(members)) {
+    if (value !== undefined) out[key] = value;
+  }
+  return out;
 }
 
 function handleName(step, key) {
@@ -91,6 +114,38 @@ export function hostError(kind) {
   if (kind === 'abort-error') error.name = 'AbortError';
   else if (kind !== 'error') fail(`unknown throw kind ${JSON.stringify(kind)}`);
   return error;
+}
+
+const POLICY_MODES = ['absent', 'gated', 'scripted', 'by-request'];
+
+/**
+ * Checks the rules of a `by-request` policy (issue 12 section 6): each
+ * `{capability?: id, confirmed?: bool, settle: S, async?: bool}`.
+ */
+function checkRules(rules) {
+  if (!Array.isArray(rules)) fail('a by-request policy needs a rules array');
+  for (const rule of rules) {
+    if (!isObject(rule)) fail('each by-request rule must be an object');
+    for (const key of Object.keys(rule)) {
+      if (!['capability', 'confirmed', 'settle', 'async'].includes(key)) fail(`by-request rule has an unexpected member ${JSON.stringify(key)}`);
+    }
+    if (Object.hasOwn(rule, 'capability') && typeof rule.capability !== 'string') fail('rule capability must be a string');
+    if (Object.hasOwn(rule, 'confirmed') && typeof rule.confirmed !== 'boolean') fail('rule confirmed must be a boolean');
+    if (Object.hasOwn(rule, 'async') && typeof rule.async !== 'boolean') fail('rule async must be a boolean');
+    checkSettlement(rule.settle);
+  }
+  return rules;
+}
+
+/**
+ * The first rule whose present members equal what the policy is asked: `capability` against
+ * `ctx.capability.id`, `confirmed` against `ctx.confirmed`. Undefined when none matches.
+ */
+export function matchRule(rules, context) {
+  const capabilityId = isObject(context) && isObject(context.capability) ? context.capability.id : undefined;
+  const confirmed = isObject(context) ? context.confirmed : undefined;
+  return rules.find((rule) => (!Object.hasOwn(rule, 'capability') || rule.capability === capabilityId)
+    && (!Object.hasOwn(rule, 'confirmed') || rule.confirmed === confirmed));
 }
 
 /** Checks a settlement `S` and returns it: `{ return }` or `{ throw }`, with optional mutateInput. */
@@ -150,8 +205,9 @@ export class RcipCase {
     }
     const policy = options.policy;
     if (policy !== undefined) {
-      if (!isObject(policy) || !['absent', 'gated', 'scripted'].includes(policy.mode)) fail('options.policy needs mode absent, gated or scripted');
+      if (!isObject(policy) || !POLICY_MODES.includes(policy.mode)) fail(`options.policy needs mode ${POLICY_MODES.join(', ')}`);
       if (policy.mode === 'scripted') checkSettlement(policy.settle);
+      if (policy.mode === 'by-request') checkRules(policy.rules);
     }
     if (options.createId !== undefined && options.createId !== 'sequential') fail('options.createId can only be "sequential"');
     if (options.events !== undefined && !['records', 'throws'].includes(options.events)) fail('options.events is records or throws');
@@ -159,8 +215,10 @@ export class RcipCase {
 
   /** Builds the definition and the main runtime: `done`, `threw` or `unsupported`. */
   start() {
-    if (this.setup.assist !== undefined) {
-      return unsupported('the Node adapter does not drive the Assist orchestrator (profile assist)');
+    if (typeof this.module.createRcipAssist === 'function') {
+      this.assist = new AssistTurns(this, assistOptions(this.setup.assist), canonicalOutcome);
+    } else if (this.setup.assist !== undefined) {
+      return unsupported(NO_ASSIST);
     }
     try {
       this.definition = this.buildDefinition(fromWire(this.setup.definition));
@@ -236,11 +294,11 @@ export class RcipCase {
     if (setup.events !== undefined) {
       options.onEvent = (event) => {
         this.hooks.activity();
-        this.guard(() => rt.events.push({
-          phase: toWire(event && event.phase),
-          invocationId: toWire(event && event.invocationId),
-          capabilityId: toWire(event && event.capabilityId),
-        }));
+        this.guard(() => rt.events.push(record({
+          phase: optional(event && event.phase),
+          invocationId: optional(event && event.invocationId),
+          capabilityId: optional(event && event.capabilityId),
+        })));
         if (setup.events === 'throws') throw new Error(HOST_SECRET);
       };
     }
@@ -260,15 +318,23 @@ export class RcipCase {
   policyCallback(rt, policy) {
     return (context) => {
       this.hooks.activity();
-      this.guard(() => rt.policyCalls.push({
-        capabilityId: toWire(context && context.capability && context.capability.id),
+      // `input` is a payload (every key of it matters, so `undefined` inside is an escape);
+      // the other members are the policy context's own, read with JavaScript optionality.
+      this.guard(() => rt.policyCalls.push(record({
+        capabilityId: optional(context && context.capability && context.capability.id),
         input: toWire(context && context.input),
-        semanticContext: toWire(context && context.semanticContext),
-        confirmed: toWire(context && context.confirmed),
-      }));
+        semanticContext: optional(context && context.semanticContext),
+        confirmed: optional(context && context.confirmed),
+      })));
       const input = context && context.input;
       if (policy.mode === 'gated') {
         return new Promise((resolve, reject) => rt.policyGates.push({ resolve, reject, input, settled: false }));
+      }
+      if (policy.mode === 'by-request') {
+        const rule = matchRule(policy.rules, context);
+        // No rule for what was asked: the policy fails as a host error would (CL-B12).
+        if (rule === undefined) throw hostError('error');
+        return this.settleNow(rule.settle, rule.async === true, input);
       }
       return this.settleNow(policy.settle, policy.async === true, input);
     };
@@ -307,12 +373,12 @@ export class RcipCase {
       execute: (input, ctx) => {
         this.hooks.activity();
         this.guard(() => rt.handlerCalls.push({
-          record: {
+          record: record({
             capabilityId,
             input: toWire(input),
-            invocationId: toWire(ctx && ctx.invocationId),
-            semanticContext: toWire(ctx && ctx.semanticContext),
-          },
+            invocationId: optional(ctx && ctx.invocationId),
+            semanticContext: optional(ctx && ctx.semanticContext),
+          }),
           signal: ctx && ctx.signal,
           context: handlerContext(ctx),
         }));
@@ -454,9 +520,11 @@ export class RcipCase {
       case 'gate:handler': return this.gate(step);
       case 'clock:advance': return this.hooks.advance(step.ms);
       case 'client:assist-turn':
+        return this.assist === undefined ? unsupported(NO_ASSIST) : this.assist.startTurn(step);
       case 'gate:assist':
+        return this.assist === undefined ? unsupported(NO_ASSIST) : this.assist.gate(step);
       case 'expect:assist-turn':
-        return unsupported('the Node adapter does not drive the Assist orchestrator (profile assist)');
+        return this.assist === undefined ? unsupported(NO_ASSIST) : observed(this.assist.observe(step));
       case 'client:preflight':
       case 'expect:preflight':
         return unsupported('the RCIP 2.x API (CLARIFICATIONS section A) has no preflight call (profile preflight)');
@@ -514,21 +582,18 @@ export class RcipCase {
     if (!isObject(which)) fail('resolve-confirmation needs a confirmation object');
     let id;
     if (Object.hasOwn(which, 'turn')) {
-      return unsupported('the Node adapter does not drive the Assist orchestrator (profile assist)');
+      return this.assist === undefined ? unsupported(NO_ASSIST) : this.assist.resolve(step);
     } else if (Object.hasOwn(which, 'id')) {
       if (typeof which.id !== 'string') fail('confirmation id must be a string');
       id = which.id;
     } else if (Object.hasOwn(which, 'of')) {
       const origin = lookup(this.outcomes, handleName(which, 'of'), 'invocation or resolution');
-      const confirmation = origin.state === 'settled' && origin.value && origin.value.confirmation;
-      if (!confirmation || confirmation.id === undefined) {
-        // The implementation gave no confirmation to resolve: no id can be passed, so the step
-        // fails as a call that threw (the earlier outcome already shows why).
-        this.hooks.log(`resolve-confirmation: the outcome of ${which.of} carries no confirmation id`);
-        this.outcomes.set(name, { state: 'threw', error: undefined });
-        return THREW;
-      }
-      id = confirmation.id;
+      const confirmation = origin.state === 'settled' && isObject(origin.value) ? origin.value.confirmation : undefined;
+      // An outcome without a confirmation id (pending, rejected, or of another status) passes
+      // that missing id, `undefined`, as is: what the implementation does with it is the
+      // observation (issue 12 section 4); the adapter never answers on its behalf.
+      id = isObject(confirmation) ? confirmation.id : undefined;
+      if (id === undefined) this.hooks.log(`resolve-confirmation: the outcome of ${which.of} carries no confirmation id; passing undefined`);
     } else {
       fail('confirmation needs of, id, or turn and action');
     }
@@ -548,12 +613,12 @@ export class RcipCase {
       let revision;
       try {
         const snapshot = rt.client.getSnapshot();
-        revision = this.guard(() => toWire(snapshot && snapshot.revision));
+        revision = this.guard(() => optional(snapshot && snapshot.revision));
       } catch (error) {
         this.hooks.log(`getSnapshot inside a listener threw: ${describeError(error)}`);
         revision = 'threw';
       }
-      subscription.calls.push({ revision });
+      subscription.calls.push(record({ revision }));
       if (step.listener === 'throws') throw new Error(HOST_SECRET);
     };
     this.subscriptions.set(name, subscription);
@@ -597,21 +662,44 @@ export class RcipCase {
       case 'expect:handler-signal': {
         const call = this.runtimeOf(step).handlerCalls[positiveInteger(step.call, 'handler-signal call') - 1];
         if (call === undefined) return null;
-        return toWire(call.signal && call.signal.aborted);
+        return signalState(call.signal);
       }
       case 'expect:handler-context': {
         const call = this.runtimeOf(step).handlerCalls[positiveInteger(step.call, 'handler-context call') - 1];
         return call === undefined ? null : call.context;
       }
       case 'expect:caller-input': return toWire(lookup(this.inputs, handleName(step, 'of'), 'invocation'));
+      case 'expect:snapshot-text': {
+        // The snapshot's own JSON text, as a consumer serialising it would see it (CL-B17-2).
+        let snapshot;
+        if (step.of !== undefined) {
+          const taken = lookup(this.snapshots, handleName(step, 'of'), 'snapshot');
+          if (taken.threw) return 'threw';
+          snapshot = taken.value;
+        } else {
+          try {
+            snapshot = this.runtimeOf(step).client.getSnapshot();
+          } catch (error) {
+            if (error instanceof AdapterError) throw error;
+            this.hooks.log(`getSnapshot threw: ${describeError(error)}`);
+            return 'threw';
+          }
+        }
+        try {
+          return JSON.stringify(snapshot) ?? '';
+        } catch (error) {
+          this.hooks.log(`JSON.stringify of the snapshot threw: ${describeError(error)}`);
+          return 'threw';
+        }
+      }
       case 'expect:snapshot': {
         if (step.of !== undefined) {
           const snapshot = lookup(this.snapshots, handleName(step, 'of'), 'snapshot');
-          return snapshot.threw ? 'threw' : toWire(snapshot.value);
+          return snapshot.threw ? 'threw' : toWireOptional(snapshot.value);
         }
         const rt = this.runtimeOf(step);
         try {
-          return toWire(rt.client.getSnapshot());
+          return toWireOptional(rt.client.getSnapshot());
         } catch (error) {
           if (error instanceof AdapterError) throw error;
           this.hooks.log(`getSnapshot threw: ${describeError(error)}`);
@@ -633,7 +721,7 @@ export class RcipCase {
       case 'expect:list': {
         const list = lookup(this.lists, handleName(step, 'of'), 'list');
         if (list.threw) return 'threw';
-        if (!Array.isArray(list.value)) return toWire(list.value);
+        if (!Array.isArray(list.value)) return toWireOptional(list.value);
         return list.value.map((entry) => toWire(isObject(entry) ? entry.id : entry));
       }
       case 'expect:notifications': return lookup(this.subscriptions, handleName(step, 'of'), 'subscription').calls;
@@ -671,26 +759,50 @@ export class RcipCase {
 }
 
 /**
+ * Whether a handler's signal is aborted now: a boolean, or `null` for "no signal". `ctx.signal`
+ * absent, `undefined` or `null` (or anything without a boolean `aborted`, such as a number) is
+ * "no signal": one rule for `handler-signal` and the `signalAborted` of `handler-context`, so an
+ * implementation that gives no signal when the caller passed none is observed the same way in
+ * both (issue 12 section 4). An object with a boolean `aborted` (an AbortSignal, or a
+ * look-alike from another realm or a polyfill) reports that boolean.
+ */
+export function signalState(signal) {
+  if (signal === null || (typeof signal !== 'object' && typeof signal !== 'function')) return null;
+  let aborted;
+  try {
+    aborted = signal.aborted;
+  } catch {
+    return null;
+  }
+  return typeof aborted === 'boolean' ? aborted : null;
+}
+
+/**
  * What a handler's `ctx` carried at call time (CL-A04): `{invocationId, requestedAt,
- * semanticContext, signalAborted}`; `signalAborted` is null when `ctx.signal` is not an AbortSignal.
+ * semanticContext, signalAborted}`, the first three read with JavaScript optionality (an
+ * `undefined` member is absent), `signalAborted` as `signalState` gives it.
  */
 export function handlerContext(ctx) {
-  const signal = isObject(ctx) ? ctx.signal : undefined;
-  const hasSignal = typeof AbortSignal !== 'undefined' && signal instanceof AbortSignal;
+  const context = isObject(ctx) ? ctx : {};
   return {
-    invocationId: toWire(ctx && ctx.invocationId),
-    requestedAt: toWire(ctx && ctx.requestedAt),
-    semanticContext: toWire(ctx && ctx.semanticContext),
-    signalAborted: hasSignal ? signal.aborted : null,
+    ...record({
+      invocationId: optional(context.invocationId),
+      requestedAt: optional(context.requestedAt),
+      semanticContext: optional(context.semanticContext),
+    }),
+    signalAborted: signalState(context.signal),
   };
 }
 
 /** CL-A06 outcome to the canonical observation: ids, status, output or code, issues, confirmation. */
 export function canonicalOutcome(outcome) {
-  if (!isObject(outcome)) return toWire(outcome);
+  if (!isObject(outcome)) return toWireOptional(outcome);
+  // Every member except the `output` payload is read with JavaScript optionality: a member whose
+  // value is `undefined` is absent (issue 12 section 4).
+  const has = (object, key) => object[key] !== undefined;
   const out = {};
   for (const key of ['status', 'invocationId', 'capabilityId']) {
-    if (key in outcome) out[key] = toWire(outcome[key]);
+    if (has(outcome, key)) out[key] = toWireOptional(outcome[key]);
   }
   switch (outcome.status) {
     case 'succeeded':
@@ -700,39 +812,39 @@ export function canonicalOutcome(outcome) {
     case 'denied': {
       const error = outcome.error;
       if (!isObject(error)) {
-        if ('error' in outcome) out.error = toWire(error);
+        if (has(outcome, 'error')) out.error = toWireOptional(error);
         return out;
       }
-      if ('code' in error) out.code = toWire(error.code);
+      if (has(error, 'code')) out.code = toWireOptional(error.code);
       if (error.validationIssues !== undefined) {
         out.validationIssues = Array.isArray(error.validationIssues)
           ? error.validationIssues.map((issue) => {
-            if (!isObject(issue)) return toWire(issue);
+            if (!isObject(issue)) return toWireOptional(issue);
             const kept = {};
-            if ('instancePath' in issue) kept.instancePath = toWire(issue.instancePath);
-            if ('keyword' in issue) kept.keyword = toWire(issue.keyword);
+            if (has(issue, 'instancePath')) kept.instancePath = toWireOptional(issue.instancePath);
+            if (has(issue, 'keyword')) kept.keyword = toWireOptional(issue.keyword);
             return kept;
           })
-          : toWire(error.validationIssues);
+          : toWireOptional(error.validationIssues);
       }
       return out;
     }
     case 'confirmation_required': {
       const confirmation = outcome.confirmation;
       if (!isObject(confirmation)) {
-        if ('confirmation' in outcome) out.confirmation = toWire(confirmation);
+        if (has(outcome, 'confirmation')) out.confirmation = toWireOptional(confirmation);
         return out;
       }
       const kept = {};
       for (const key of ['id', 'effect', 'expiresAt']) {
-        if (key in confirmation) kept[key] = toWire(confirmation[key]);
+        if (has(confirmation, key)) kept[key] = toWireOptional(confirmation[key]);
       }
       out.confirmation = kept;
       return out;
     }
     default: {
       // An unknown status: show everything, so the difference is visible in the report.
-      return toWire(outcome);
+      return toWireOptional(outcome);
     }
   }
 }

@@ -198,8 +198,27 @@ function readMember(value, key) {
  * canonical), everything else as an escape. A null-prototype object is written as a plain object
  * (JSON holds it); a shared acyclic reference is written out at each place; only a cycle becomes a
  * `ref` to the ancestor, as a pointer from the root of `value`.
+ *
+ * `toWire` keeps an own member whose value is `undefined` as the escape `{"$value": "undefined"}`:
+ * right for values whose every key matters (what a caller passed, a payload a callback received).
+ * Protocol objects an implementation hands out (snapshots, contexts, outcomes, events) are read
+ * with JavaScript's optionality instead: see `toWireOptional`.
  */
 export function toWire(value) {
+  return encodeValue(value, false);
+}
+
+/**
+ * `toWire` for a protocol object observed from the implementation: an object member whose value is
+ * `undefined` counts as absent (TypeScript's `member?: T`, and what `JSON.stringify` or any
+ * JavaScript consumer testing `x.member === undefined` sees), so it is left out. Array elements
+ * and a top-level `undefined` are still written as escapes (there is no "absent" for them).
+ */
+export function toWireOptional(value) {
+  return encodeValue(value, true);
+}
+
+function encodeValue(value, omitUndefinedMembers) {
   const ancestors = new Map();
 
   function encode(v, pointer, depth) {
@@ -242,7 +261,10 @@ export function toWire(value) {
         return { $value: 'sparse-array', length, items };
       }
       const fields = {};
-      for (const key of Object.keys(v).sort()) defineMember(fields, key, child(key));
+      for (const key of Object.keys(v).sort()) {
+        if (omitUndefinedMembers && readMember(v, key) === undefined) continue;
+        defineMember(fields, key, child(key));
+      }
       const proto = Object.getPrototypeOf(v);
       if (proto === Object.prototype || proto === null) {
         if (Object.hasOwn(fields, '$value') || Object.hasOwn(fields, '$match')) return { $value: 'literal', object: fields };

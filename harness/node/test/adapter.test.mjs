@@ -56,12 +56,11 @@ test('--name and --version override the implementation description', () => withD
   assert.deepEqual(hello.implementation, { name: 'my-rcip', version: '2.3.0', language: 'javascript' });
 }, { args: ['--name', 'my-rcip', '--version', '2.3.0'] }));
 
-test('a module with an Assist export declares assist with bound 8; Assist steps are unsupported', () => withDriver(async (d) => {
+test('a module without createRcipAssist does not declare assist; Assist setups and steps are unsupported', () => withDriver(async (d) => {
   const hello = await d.hello();
-  assert.deepEqual(hello.profiles, ['events', 'assist']);
-  assert.equal(hello.assistBatchBound, 8);
-  const withAssist = await d.start(setup(allowPolicy, { assist: { batchBound: 3 } }));
-  assert.equal(withAssist.reply, 'unsupported');
+  assert.ok(!hello.profiles.includes('assist'));
+  assert.equal(hello.assistBatchBound, null);
+  assert.equal((await d.start(setup(allowPolicy, { assist: { batchBound: 3 } }))).reply, 'unsupported');
   assert.deepEqual(await d.start(setup(allowPolicy)), { reply: 'done' });
   for (const step of [
     { client: 'assist-turn', as: 't1', mode: 'default', messages: [] },
@@ -71,7 +70,7 @@ test('a module with an Assist export declares assist with bound 8; Assist steps 
   ]) {
     assert.equal((await d.step(step)).reply, 'unsupported', JSON.stringify(step));
   }
-}, { module: DOUBLE_ASSIST }));
+}));
 
 test('a module without the RCIP exports refuses the handshake with an error', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rcip-node-adapter-empty-'));
@@ -298,9 +297,12 @@ test('resolve-confirmation passes the id from an outcome, or a literal id, and t
   await d.act({ host: 'resolve-confirmation', as: 'r2', confirmation: { id: 'made-up' }, approved: false });
   assert.deepEqual(d.calls('resolveConfirmation'), [{ call: 'resolveConfirmation', id: 'made-up', approved: false }]);
   assert.equal((await d.observe(outcome('r2'))).code, 'CONFIRMATION_NOT_FOUND');
-  assert.deepEqual(await d.step({ host: 'resolve-confirmation', as: 'r3', confirmation: { of: 'r1' }, approved: true }), { reply: 'threw' },
-    'r1 carries no confirmation: nothing to resolve');
-  assert.equal(await d.observe(outcome('r3')), 'threw');
+  d.journal();
+  await d.act({ host: 'resolve-confirmation', as: 'r3', confirmation: { of: 'r1' }, approved: true });
+  assert.deepEqual(d.calls('resolveConfirmation'), [{ call: 'resolveConfirmation', id: { '#': 'undefined' }, approved: true }],
+    'r1 carries no confirmation: its missing id (undefined) is passed as is');
+  assert.deepEqual(await d.observe(outcome('r3')), { status: 'failed', code: 'CONFIRMATION_NOT_FOUND' },
+    'what the implementation answered, never a threw made up by the adapter');
 }));
 
 test('create-runtime builds a second runtime; runtime picks it; records and gates are per runtime', () => withDriver(async (d) => {
@@ -779,3 +781,238 @@ test('a ref that names nothing, or itself, is an adapter error', () => withDrive
   assert.equal((await d.step(invoke('i3', 'notes.list', { $value: 'ref', to: '' }))).reply, 'error');
   assert.equal((await d.step(invoke('i4', 'notes.list', { $value: 'sparse-array', length: 1, items: { 5: 1 } }))).reply, 'error');
 }));
+
+// ------------------------------------------------------------------------------------------------
+// Issue 12 section 4: JavaScript optionality, resolving without an id, "no signal"
+// ------------------------------------------------------------------------------------------------
+
+/** A setup whose application id selects one of the double's quirks. */
+function quirkSetup(quirk, options) {
+  const out = { definition: definition([], { id: quirk }) };
+  if (options !== undefined) out.options = options;
+  return out;
+}
+
+test('an optional member whose value is undefined is observed as absent in protocol objects', () => withDriver(async (d) => {
+  await d.startOk(quirkSetup('undefined-members', { ...allowPolicy, events: 'records' }));
+  await d.act({ host: 'set-context', context: { activeScopeIds: ['notes'] } });
+  await d.act(bind('notes.list', 'b1', returns({ kept: true })));
+  const snapshot = await d.observe({ expect: 'snapshot' });
+  assert.deepEqual(snapshot.context, { activeScopeIds: ['notes'] }, 'primaryScopeId: undefined is absent');
+  for (const entry of snapshot.capabilities) {
+    assert.ok(!Object.hasOwn(entry, 'usage') && !Object.hasOwn(entry, 'availability'), JSON.stringify(entry));
+  }
+  await d.act({ client: 'get-snapshot', as: 's1' });
+  assert.deepEqual((await d.observe({ expect: 'snapshot', of: 's1' })).context, { activeScopeIds: ['notes'] });
+  await d.act(invoke('i1', 'notes.list', {}));
+  assert.deepEqual(await d.observe(outcome('i1')), { status: 'succeeded', invocationId: 'i1', capabilityId: 'notes.list', output: { kept: true } },
+    'error: undefined on a success is absent');
+  await d.act(invoke('i2', 'notes.create', {}));
+  assert.deepEqual(await d.observe(outcome('i2')), { status: 'failed', invocationId: 'i2', capabilityId: 'notes.create', code: 'CAPABILITY_UNBOUND' },
+    'validationIssues: undefined is absent');
+  const [policyCall] = await d.observe({ expect: 'policy-calls' });
+  assert.deepEqual(policyCall, { capabilityId: 'notes.list', input: {}, semanticContext: { activeScopeIds: ['notes'] }, confirmed: false });
+  const [handlerCall] = await d.observe({ expect: 'handler-calls' });
+  assert.deepEqual(handlerCall, { capabilityId: 'notes.list', input: {}, invocationId: 'i1', semanticContext: { activeScopeIds: ['notes'] } });
+  assert.deepEqual(await d.observe({ expect: 'handler-context', call: 1 }),
+    { invocationId: 'i1', semanticContext: { activeScopeIds: ['notes'] }, signalAborted: false }, 'requestedAt: undefined is absent');
+  const events = await d.observe({ expect: 'events' });
+  assert.ok(events.length > 0);
+  for (const event of events) assert.deepEqual(Object.keys(event), ['invocationId', 'phase'], 'capabilityId: undefined is absent');
+}));
+
+test('caller-owned values keep a present undefined member as an escape', () => withDriver(async (d) => {
+  await d.startOk(quirkSetup('undefined-members', gatedPolicy));
+  await d.act(bind('notes.list', 'b1', returns({})));
+  await d.act(invoke('i1', 'notes.list', { gone: { $value: 'undefined' }, kept: 1 }));
+  assert.deepEqual(await d.observe({ expect: 'caller-input', of: 'i1' }), { gone: { $value: 'undefined' }, kept: 1 });
+  const [policyCall] = await d.observe({ expect: 'policy-calls' });
+  assert.deepEqual(policyCall.input, { gone: { $value: 'undefined' }, kept: 1 }, 'an input payload keeps every key it was given');
+}));
+
+test('resolve-confirmation of a pending or failed outcome calls resolveConfirmation with undefined', () => withDriver(async (d) => {
+  await d.startOk(setup(gatedPolicy));
+  await d.act(bind('notes.delete', 'b1', returns({})));
+  await d.act(invoke('i1', 'notes.delete', {}));
+  await d.act(invoke('i2', 'notes.create', {}));
+  d.journal();
+  await d.act({ host: 'resolve-confirmation', as: 'r1', confirmation: { of: 'i1' }, approved: true });
+  await d.act({ host: 'resolve-confirmation', as: 'r2', confirmation: { of: 'i2' }, approved: false });
+  assert.deepEqual(d.calls('resolveConfirmation'), [
+    { call: 'resolveConfirmation', id: { '#': 'undefined' }, approved: true },
+    { call: 'resolveConfirmation', id: { '#': 'undefined' }, approved: false },
+  ]);
+  assert.equal((await d.observe(outcome('r1'))).code, 'CONFIRMATION_NOT_FOUND');
+  assert.equal((await d.observe(outcome('r2'))).code, 'CONFIRMATION_NOT_FOUND');
+}));
+
+for (const quirk of ['signal-absent', 'signal-undefined', 'signal-null']) {
+  test(`no signal (${quirk}) is null in handler-signal and in handler-context alike`, () => withDriver(async (d) => {
+    await d.startOk(quirkSetup(quirk, allowPolicy));
+    await d.act(bind('notes.list', 'b1', gated));
+    await d.act(invoke('i1', 'notes.list', {}));
+    await d.act(invoke('i2', 'notes.list', {}, { signal: 's1' }));
+    assert.equal(await d.observe({ expect: 'handler-signal', call: 1 }), null);
+    assert.deepEqual(await d.observe({ expect: 'handler-context', call: 1 }),
+      { invocationId: 'i1', requestedAt: 0, semanticContext: { activeScopeIds: [] }, signalAborted: null });
+    assert.equal(await d.observe({ expect: 'handler-signal', call: 2 }), false, 'a caller signal is still observed');
+    assert.equal((await d.observe({ expect: 'handler-context', call: 2 })).signalAborted, false);
+  }));
+}
+
+// ------------------------------------------------------------------------------------------------
+// Issue 12 section 6: a policy that answers by what it is asked
+// ------------------------------------------------------------------------------------------------
+
+const byRequest = (rules) => ({ policy: { mode: 'by-request', rules } });
+
+test('by-request: the first rule matching capability and confirmed decides; no match throws the marker', () => withDriver(async (d) => {
+  await d.startOk(setup({
+    ...byRequest([
+      { capability: 'notes.delete', confirmed: false, settle: { return: { decision: 'confirm' } } },
+      { capability: 'notes.delete', confirmed: true, settle: { return: ALLOW }, async: true },
+      { confirmed: false, capability: 'notes.list', settle: { return: ALLOW } },
+      { capability: 'notes.list', settle: { return: { decision: 'deny' } } },
+      { capability: 'notes.create', settle: { throw: 'error' } },
+    ]),
+    createId: 'sequential',
+  }));
+  await d.act(bind('notes.delete', 'b1', returns({ deleted: true })));
+  await d.act(bind('notes.list', 'b2', returns({ listed: true })));
+  await d.act(bind('notes.create', 'b3', returns({})));
+  await d.act(bind('double.throws', 'b4', returns({})));
+  d.journal();
+  await d.act(invoke('i1', 'notes.delete', {}));
+  assert.equal((await d.observe(outcome('i1'))).status, 'confirmation_required');
+  const [first] = d.calls('policyResult');
+  assert.equal(first.isPromise, false, 'a rule without async settles synchronously');
+  await d.act({ host: 'resolve-confirmation', as: 'r1', confirmation: { of: 'i1' }, approved: true });
+  const [second] = d.calls('policyResult');
+  assert.equal(second.isPromise, true, 'async: true returns a promise');
+  assert.deepEqual((await d.observe(outcome('r1'))).output, { deleted: true }, 'the confirmed pass matched the confirmed: true rule');
+  await d.act(invoke('i2', 'notes.list', {}));
+  assert.deepEqual((await d.observe(outcome('i2'))).output, { listed: true });
+  await d.act(invoke('i3', 'notes.create', { text: 'a' }));
+  assert.equal((await d.observe(outcome('i3'))).code, 'POLICY_EVALUATION_FAILED');
+  d.journal();
+  await d.act(invoke('i4', 'notes.delete', {}));
+  const policyCalls = await d.observe({ expect: 'policy-calls' });
+  assert.deepEqual(policyCalls.map((c) => [c.capabilityId, c.confirmed]), [
+    ['notes.delete', false], ['notes.delete', true], ['notes.list', false], ['notes.create', false], ['notes.delete', false],
+  ], 'every policy call is recorded, as in the other modes');
+}));
+
+test('by-request: a call no rule matches throws new Error("host-secret-7f3a") synchronously', () => withDriver(async (d) => {
+  await d.startOk(setup(byRequest([{ capability: 'notes.list', confirmed: true, settle: { return: ALLOW } }])));
+  await d.act(bind('notes.list', 'b1', returns({})));
+  d.journal();
+  await d.act(invoke('i1', 'notes.list', {}));
+  const journal = d.journal();
+  assert.deepEqual(journal.filter((e) => e.call === 'policyResult'), [{ call: 'policyResult', invocationId: 'i1', isPromise: false, threwSynchronously: true }]);
+  const [settled] = journal.filter((e) => e.call === 'policySettled');
+  assert.deepEqual(settled.threw, { name: 'Error', message: SECRET });
+  assert.equal((await d.observe(outcome('i1'))).code, 'POLICY_EVALUATION_FAILED');
+  assert.equal((await d.observe({ expect: 'policy-calls' })).length, 1);
+}));
+
+test('by-request: settlements take throw kinds and mutateInput; gate policy and malformed rules are adapter errors', () => withDriver(async (d) => {
+  await d.startOk(setup(byRequest([
+    { capability: 'notes.list', settle: { throw: 'abort-error' }, async: true },
+    { settle: { return: ALLOW, mutateInput: [{ pointer: '/text', value: 'rewritten' }] } },
+  ])));
+  await d.act(bind('notes.list', 'b1', returns({})));
+  await d.act(bind('notes.create', 'b2', returns({})));
+  d.journal();
+  await d.act(invoke('i1', 'notes.list', {}));
+  assert.deepEqual(d.calls('policySettled')[0].threw, { name: 'AbortError', message: SECRET });
+  await d.act(invoke('i2', 'notes.create', { text: 'a' }));
+  const [, call] = await d.observe({ expect: 'policy-calls' });
+  assert.deepEqual(call.input, { text: 'a' }, 'records are call-time copies');
+  assert.deepEqual((await d.observe({ expect: 'caller-input', of: 'i2' })).text, 'rewritten', 'the double does not detach');
+  assert.equal((await d.step({ gate: 'policy', call: 1, settle: { return: ALLOW } })).reply, 'error', 'a by-request policy has no gates');
+  for (const rules of [undefined, {}, [1], [{ settle: { return: ALLOW }, colour: 'red' }], [{ capability: 3, settle: { return: ALLOW } }],
+    [{ confirmed: 'yes', settle: { return: ALLOW } }], [{ settle: { return: ALLOW }, async: 'no' }], [{ capability: 'x' }],
+    [{ settle: { throw: 'mystery' } }]]) {
+    assert.equal((await d.start(setup(byRequest(rules)))).reply, 'error', JSON.stringify(rules));
+  }
+  assert.deepEqual(await d.start(setup(byRequest([]))), { reply: 'done' }, 'no rules: every call throws');
+}));
+
+// ------------------------------------------------------------------------------------------------
+// Assist (profile assist) through createRcipAssist (lib/assist.mjs), against test/double-assist.mjs
+// ------------------------------------------------------------------------------------------------
+
+test('a module exporting createRcipAssist declares assist with its exported batch bound', () => withDriver(async (d) => {
+  const hello = await d.hello();
+  assert.deepEqual(hello.profiles, ['events', 'assist']);
+  assert.equal(hello.assistBatchBound, 5);
+}, { module: DOUBLE_ASSIST }));
+
+test('assist-turn creates an orchestrator with the setup and runs a turn; calls are recorded; gates settle them', () => withDriver(async (d) => {
+  await d.startOk(setup({ ...gatedPolicy, createId: 'sequential' }, { assist: { batchBound: 3, delays: { short: 10 } } }));
+  await d.act(bind('notes.list', 'b1', returns({ listed: true })));
+  await d.act(bind('notes.delete', 'b2', returns({ deleted: true })));
+  d.journal();
+  await d.act({ client: 'assist-turn', as: 't1', mode: 'default', messages: [{ role: 'user', content: 'go' }], signal: 's1' });
+  const journal = d.journal();
+  assert.deepEqual(journal.find((e) => e.call === 'createRcipAssist').members, {
+    client: 'object', host: 'object', respond: 'function', confirm: 'function', batchBound: 3, delays: 'object',
+  });
+  assert.deepEqual(journal.find((e) => e.call === 'runTurn'), {
+    call: 'runTurn', keys: ['mode', 'messages', 'signal'], mode: 'default', messages: [{ role: 'user', content: 'go' }], signalIsAbortSignal: true,
+  });
+  const ids = ['notes.create', 'notes.delete', 'notes.list', 'double.throws', 'double.rejects'];
+  const decide = { phase: 'decide', mode: 'default', capabilities: ids, messages: [{ content: 'go', role: 'user' }], outcomes: [] };
+  assert.deepEqual(await d.observe({ expect: 'assist-turn', of: 't1' }), { result: 'pending', calls: [decide] });
+  assert.deepEqual(await d.step({ gate: 'assist', call: 2, settle: { text: 'x' } }), { reply: 'threw' }, 'a decision call never made');
+  await d.act({ gate: 'assist', call: 1, settle: { actions: [
+    { capabilityId: 'notes.list', input: {} },
+    { capabilityId: 'notes.delete', input: { n: { $value: 'NaN' } }, delay: 'short' },
+  ] } });
+  assert.deepEqual(d.calls('answer')[0].answer, { actions: [
+    { capabilityId: 'notes.list', input: {} },
+    { capabilityId: 'notes.delete', input: { n: { '#': 'NaN' } }, delay: 'short' },
+  ] }, 'escapes in action inputs become JavaScript values');
+  assert.equal((await d.step({ gate: 'assist', call: 1, settle: { text: 'x' } })).reply, 'error', 'settled twice');
+  await d.act({ gate: 'policy', call: 1, settle: { return: ALLOW } });
+  await d.act({ gate: 'policy', call: 2, settle: { return: { decision: 'confirm' } } });
+  assert.deepEqual(await d.step({ host: 'resolve-confirmation', as: 'r0', confirmation: { turn: 't1', action: 1 }, approved: true }), { reply: 'threw' },
+    'action 1 never asked the host UI');
+  assert.equal(await d.observe(outcome('r0')), 'threw');
+  d.journal();
+  await d.act({ host: 'resolve-confirmation', as: 'r1', confirmation: { turn: 't1', action: 2 }, approved: true });
+  assert.deepEqual(d.calls('resolveConfirmation'), [{ call: 'resolveConfirmation', id: 'confirmation-1', approved: true }]);
+  assert.equal((await d.step({ host: 'resolve-confirmation', as: 'r2', confirmation: { turn: 't1', action: 2 }, approved: true })).reply, 'threw',
+    'the host UI resolves an action once');
+  assert.equal(await d.observe(outcome('r1')), 'pending');
+  await d.act({ gate: 'policy', call: 3, settle: { return: ALLOW } });
+  const deleted = { status: 'succeeded', invocationId: 'invocation-2', capabilityId: 'notes.delete', output: { deleted: true } };
+  assert.deepEqual(await d.observe(outcome('r1')), deleted);
+  const listed = { status: 'succeeded', invocationId: 'invocation-1', capabilityId: 'notes.list', output: { listed: true } };
+  const summarize = { ...decide, phase: 'summarize', outcomes: [listed, deleted] };
+  assert.deepEqual(await d.observe({ expect: 'assist-turn', of: 't1' }), { result: 'pending', calls: [decide, summarize] },
+    'the turn went on with the resolution\'s outcome');
+  await d.act({ gate: 'assist', call: 2, settle: { text: 'Done.' } });
+  assert.deepEqual(await d.observe({ expect: 'assist-turn', of: 't1' }), { result: { text: 'Done.', outcomes: [listed, deleted] }, calls: [decide, summarize] });
+  assert.equal((await d.step({ expect: 'assist-turn', of: 'nope' })).reply, 'error');
+  assert.equal((await d.step({ client: 'assist-turn', as: 't1', mode: 'default', messages: [] })).reply, 'error', 'a turn handle used twice');
+}, { module: DOUBLE_ASSIST }));
+
+test('assist answers: throw rejects the call; malformed answers and items become the values of the vocabulary', () => withDriver(async (d) => {
+  await d.startOk(setup(allowPolicy));
+  await d.act({ client: 'assist-turn', as: 't1', mode: 'read-only', messages: [] });
+  await d.act({ gate: 'assist', call: 1, settle: { throw: 'error' } });
+  assert.equal((await d.observe({ expect: 'assist-turn', of: 't1' })).result, 'threw');
+  await d.act({ client: 'assist-turn', as: 't2', mode: 'default', messages: [] });
+  d.journal();
+  await d.act({ gate: 'assist', call: 2, settle: { malformed: 'not-an-answer' } });
+  assert.deepEqual(d.calls('answer')[0].answer, 42);
+  assert.deepEqual((await d.observe({ expect: 'assist-turn', of: 't2' })).result, { text: null, outcomes: [] }, 'text undefined reads as null');
+  await d.act({ client: 'assist-turn', as: 't3', mode: 'default', messages: [] });
+  await d.act({ gate: 'assist', call: 3, settle: { actions: [{ malformed: 'not-an-object' }, { malformed: 'no-capability' }, { capabilityId: 'notes.list', input: {}, delay: 'forever' }] } });
+  assert.deepEqual(d.calls('answer')[0].answer, { actions: [7, { input: {} }, { capabilityId: 'notes.list', input: {}, delay: 'forever' }] });
+  assert.equal((await d.step({ gate: 'assist', call: 4, settle: { throw: 'abort-error' } })).reply, 'error', 'only error is a thrown answer');
+  assert.deepEqual(await d.step({ client: 'assist-turn', as: 't4', mode: 'default', messages: ['explode'] }), { reply: 'threw' });
+  assert.equal((await d.observe({ expect: 'assist-turn', of: 't4' })).result, 'threw');
+  assert.equal((await d.start(setup(allowPolicy, { assist: { batchBound: 'x' } }))).reply, 'error', 'a malformed assist setup');
+}, { module: DOUBLE_ASSIST }));

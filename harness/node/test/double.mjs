@@ -13,6 +13,12 @@
 // stdout); a capability effect `bogus` makes defineRcipCapability throw; an active scope id
 // `undeclared` makes setContext throw; a failed outcome's message repeats the host error's
 // message (a real runtime must not: CL-B02), so outcome-text has text to show.
+//
+// JavaScript optionality quirks (issue 12 section 4), chosen by the application id:
+// `undefined-members` writes optional members with the value `undefined` into what it hands out
+// (snapshot, its context and entries, policy and handler contexts, outcomes, events), and
+// `signal-absent`, `signal-undefined`, `signal-null` give a handler whose caller passed no signal
+// a `ctx` without `signal`, with `signal: undefined`, or with `signal: null`.
 
 import fs from 'node:fs';
 
@@ -108,6 +114,8 @@ export function createRcipRuntime(definition, options) {
     process.stdout.write('and writes raw bytes too\n');
   }
   const opts = options || {};
+  const quirk = definition && definition.application ? definition.application.id : undefined;
+  const undefinedMembers = quirk === 'undefined-members';
   const ttl = opts.confirmationTtlMs ?? 120000;
   const catalog = definition.capabilities;
   const bindings = new Map();
@@ -128,7 +136,7 @@ export function createRcipRuntime(definition, options) {
   const emit = (phase, invocationId, capabilityId) => {
     if (!opts.onEvent) return;
     try {
-      opts.onEvent({ phase, invocationId, capabilityId });
+      opts.onEvent(undefinedMembers ? { phase, invocationId, capabilityId: undefined } : { phase, invocationId, capabilityId });
     } catch (error) {
       note('onEventThrew', { message: error.message });
     }
@@ -148,13 +156,15 @@ export function createRcipRuntime(definition, options) {
     id: capability.id,
     effect: capability.effect,
     bound: bindings.has(capability.id),
+    ...(undefinedMembers ? { usage: undefined, availability: undefined } : {}),
   });
+  const published = () => (undefinedMembers ? { primaryScopeId: undefined, ...context } : context);
   const getSnapshot = () => {
     if (snapshot === undefined) {
       snapshot = deepFreeze({
         protocolVersion: '1.0',
         revision,
-        context: { ...context },
+        context: { ...published() },
         capabilities: catalog.map(entry),
       });
     }
@@ -163,7 +173,11 @@ export function createRcipRuntime(definition, options) {
 
   async function runHandler(binding, input, invocationId, capabilityId, signal) {
     emit('started', invocationId, capabilityId);
-    const ctx = { signal: signal || new AbortController().signal, invocationId, requestedAt: Date.now(), semanticContext: context };
+    const ctx = { signal: signal || new AbortController().signal, invocationId, requestedAt: Date.now(), semanticContext: published() };
+    if (!signal && quirk === 'signal-absent') delete ctx.signal;
+    if (!signal && quirk === 'signal-undefined') ctx.signal = undefined;
+    if (!signal && quirk === 'signal-null') ctx.signal = null;
+    if (undefinedMembers) ctx.requestedAt = undefined;
     let result;
     try {
       result = binding.handler.execute(input, ctx);
@@ -191,7 +205,7 @@ export function createRcipRuntime(definition, options) {
     if (!opts.policy) return { decision: 'allow' };
     let result;
     try {
-      result = opts.policy({ capability: entry(capability), input, semanticContext: context, confirmed });
+      result = opts.policy({ capability: entry(capability), input, semanticContext: published(), confirmed });
     } catch (error) {
       note('policyResult', { invocationId, isPromise: false, threwSynchronously: true });
       throw error;
@@ -298,7 +312,11 @@ export function createRcipRuntime(definition, options) {
       if (request.capabilityId === 'double.later') return later(request);
       if (request.capabilityId === 'double.hops') return hops(request);
       const invocationId = request.invocationId ?? nextId('invocation');
-      return run(request, invocationId);
+      if (!undefinedMembers) return run(request, invocationId);
+      // Optional members present with the value undefined, as a TypeScript object may hold them.
+      return run(request, invocationId).then((outcome) => (outcome.error
+        ? { ...outcome, output: undefined, confirmation: undefined, error: { validationIssues: undefined, ...outcome.error } }
+        : { ...outcome, error: undefined }));
     },
   };
 

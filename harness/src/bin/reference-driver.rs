@@ -2,19 +2,73 @@
 //! requests from stdin, answers on stdout. CI runs the whole suite through it with the process
 //! adapter and requires the same verdict for every case as in-process.
 //!
-//! Its options are parsed by clap (as every CLI of the project): an unknown argument is a usage
-//! error (exit 2), never silently ignored, and a new option is one field of `Options`. A request
-//! that is not UTF-8 or not JSON gets an `error` reply; the driver goes on with the next line.
+//! `--choices alternate` takes the other admissible behaviour at every open point of the texts
+//! (`reference::choices`, issue 12): CI runs the whole suite through it too and requires no
+//! `fail` and no `errored`. `--choices list` prints the table of choices. `--fault NAME` injects
+//! one bug of the fault catalog (issue 13), `--fault list` prints it. An unknown argument or
+//! fault is a usage error (exit 2). A request that is not UTF-8 or not JSON gets an `error` reply;
+//! the driver goes on with the next line.
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
+use std::process::ExitCode;
 
-use clap::Parser;
+use clap::{Parser, ValueEnum};
 use serde_json::Value;
 
 use harness::adapter::{Adapter, Protocol};
 use harness::adapters::reference::ReferenceAdapter;
 use harness::driver;
+use reference::choices::{Choices, Fault, FAULTS, TABLE};
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Reading {
+    /// The reference's default behaviour at every open point.
+    Default,
+    /// The other admissible behaviour at every open point.
+    Alternate,
+    /// Print the table of choices and exit.
+    List,
+}
+
+#[derive(Parser)]
+#[command(
+    name = "reference-driver",
+    version,
+    about = "The bundled RCIP / Rixx UI reference as a driver-protocol adapter (stdin/stdout)"
+)]
+struct Cli {
+    /// Which behaviour to take where the texts leave a choice.
+    #[arg(long, value_enum, default_value = "default")]
+    choices: Reading,
+    /// Inject one realistic bug of the fault catalog (issue 13); `list` prints the catalog.
+    #[arg(long, value_name = "NAME")]
+    fault: Option<String>,
+}
+
+/// The fault catalog as text: name, requirement ids, description, tab-separated.
+fn fault_catalog() -> String {
+    let mut out = String::from("fault\trequirements\tdescription\n");
+    for row in FAULTS {
+        out.push_str(&format!("{}\t{}\t{}\n", row.name, row.requirements.join(","), row.description));
+    }
+    out
+}
+
+/// The table of choices as text: one row per open point, tab-separated.
+fn choices_table() -> String {
+    let mut out = String::from("choice\trequirements\tdefault\talternate\n");
+    for row in TABLE {
+        out.push_str(&format!(
+            "{}\t{}\t{}\t{}\n",
+            row.name,
+            row.requirements.join(","),
+            row.default,
+            row.alternate
+        ));
+    }
+    out
+}
 
 fn handle(adapter: &mut ReferenceAdapter, request: &Value) -> Option<Value> {
     let field = |key: &str| request.get(key);
@@ -46,15 +100,35 @@ fn handle(adapter: &mut ReferenceAdapter, request: &Value) -> Option<Value> {
     }
 }
 
-/// The bundled reference as a driver-protocol adapter: requests on stdin, responses on stdout.
-#[derive(Parser)]
-#[command(name = "reference-driver", version, about)]
-struct Options {}
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let choices = match cli.choices {
+        Reading::List => {
+            print!("{}", choices_table());
+            return ExitCode::SUCCESS;
+        }
+        Reading::Default => Choices::default(),
+        Reading::Alternate => Choices::alternate(),
+    };
+    let choices = match cli.fault.as_deref() {
+        None => choices,
+        Some("list") => {
+            print!("{}", fault_catalog());
+            return ExitCode::SUCCESS;
+        }
+        Some(name) => match Fault::named(name) {
+            Some(fault) => choices.with_fault(fault),
+            None => {
+                eprintln!("error: unknown fault '{name}' (reference-driver --fault list prints the catalog)");
+                return ExitCode::from(2);
+            }
+        },
+    };
+    serve(ReferenceAdapter::with_choices(choices));
+    ExitCode::SUCCESS
+}
 
-fn main() {
-    // An unknown argument prints usage and exits 2 (clap).
-    let Options {} = Options::parse();
-    let mut adapter = ReferenceAdapter::new();
+fn serve(mut adapter: ReferenceAdapter) {
     // A buffered reader of our own over stdin, so it can tell whether a request is already
     // buffered before waiting awake for the next one (driver::spin_until_readable).
     let Ok(stdin) = rustix::io::dup(io::stdin()) else { return };

@@ -32,10 +32,12 @@ use serde_json::Value;
 use super::definition::{CapabilityHandle, Effect};
 use super::outcome::{ConfirmationInfo, ErrorCode, Outcome, OutcomeBody, ValidationIssue};
 use super::runtime::{
-    AbortSignal, Answer, CallId, HandlerCall, Phase, PolicyCall, Runtime, Settlement, Ticket,
+    AbortSignal, Answer, CallId, HandlerCall, HostError, HostErrorName, Phase, PolicyCall, Runtime,
+    Settlement, Ticket,
 };
 use super::snapshot::SemanticContext;
 use super::value::HostValue;
+use crate::choices::{Choice, Fault};
 
 /// A request past the checks before policy: its catalog entry, the live binding, detached input.
 pub(super) type CheckedRequest = (CapabilityHandle, u64, Value);
@@ -99,14 +101,16 @@ pub struct Receipt {
     pub kind: ReceiptKind,
 }
 
-/// The default policy of CL-B22.
-fn default_decision(effect: Effect, confirmed: bool) -> &'static str {
+/// The default policy of CL-B22 (RECOMMENDED), or with `confirm_writes` the alternate
+/// (`Choice::DefaultPolicyConfirmsWrites`): every non-read effect needs confirmation.
+fn default_decision(effect: Effect, confirmed: bool, confirm_writes: bool) -> &'static str {
     if confirmed {
         return "allow";
     }
     match effect {
         Effect::Read => "allow",
         Effect::Destructive => "confirm",
+        Effect::Write | Effect::External if confirm_writes => "confirm",
         Effect::Write | Effect::External => "deny",
     }
 }
@@ -157,6 +161,11 @@ impl Runtime {
             rt.finish_error(ticket, &invocation_id, &capability_id, code, issues);
             ticket
         };
+        let aborted = request.signal.as_ref().is_some_and(AbortSignal::is_aborted);
+        // CL-B03-2 is RECOMMENDED: the alternate reports the abort before every other check.
+        if aborted && self.choices.takes(Choice::AbortBeforeLookup) {
+            return fail(self, ErrorCode::ExecutionAborted, None);
+        }
         let (capability, binding, input) = match self.check_request(&capability_id, &request.input)
         {
             Ok(checked) => checked,
@@ -191,22 +200,39 @@ impl Runtime {
         let Some(capability) = self.definition.capability(capability_id) else {
             return Err((ErrorCode::CapabilityNotFound, None));
         };
+        if self.choices.injects(Fault::CheckOrderSchemaFirst) {
+            self.checked_input(&capability, input)?;
+        }
         let Some(binding) = self.binding_id(capability_id) else {
             return Err((ErrorCode::CapabilityUnbound, None));
         };
         if self.live_available(capability_id) != Some(true) {
             return Err((ErrorCode::CapabilityUnavailable, None));
         }
-        let input = match input.to_plain_json() {
-            Ok(input) => input,
-            Err(_) => return Err((ErrorCode::InputInvalid, None)),
+        let input = self.checked_input(&capability, input)?;
+        Ok((capability, binding, input))
+    }
+
+    /// The input check of step 3: plain JSON (CL-B13), then the input schema.
+    fn checked_input(
+        &self,
+        capability: &CapabilityHandle,
+        input: &HostValue,
+    ) -> Result<Value, RequestRejection> {
+        let plain = if self.choices.injects(Fault::InputCoercedToJson) {
+            input.to_stringified_json()
+        } else {
+            input.to_plain_json_with(self.plain_rules()).ok()
+        };
+        let Some(input) = plain else {
+            return Err((ErrorCode::InputInvalid, None));
         };
         let issues = capability.def().input.validate(&input);
         if !issues.is_empty() {
             let issues = issues.iter().map(ValidationIssue::from_schema).collect();
             return Err((ErrorCode::InputInvalid, Some(issues)));
         }
-        Ok((capability, binding, input))
+        Ok(input)
     }
 
     /// `host.resolveConfirmation(confirmationId, approved)`: returns the ticket of its outcome.
@@ -217,6 +243,16 @@ impl Runtime {
         if let Some(pending) = self.confirmations.remove(confirmation_id) {
             self.timers
                 .remove(&(pending.expires_at, pending.seq, confirmation_id.to_string()));
+            if approved && self.choices.injects(Fault::ConfirmationResolvableTwice) {
+                self.confirmations.insert(
+                    confirmation_id.to_string(),
+                    PendingConfirmation {
+                        seq: pending.seq,
+                        op: pending.op.clone(),
+                        expires_at: pending.expires_at,
+                    },
+                );
+            }
             let mut op = pending.op;
             op.ticket = ticket;
             if approved {
@@ -244,9 +280,18 @@ impl Runtime {
             .iter()
             .position(|r| r.confirmation_id == confirmation_id)
         {
-            if let Some(receipt) = self.receipts.remove(index) {
+            // CL-B10-3 is RECOMMENDED: the alternate keeps answering until eviction.
+            let receipt = if self.choices.takes(Choice::ReceiptAnswersUntilEvicted) {
+                self.receipts.get(index).cloned()
+            } else {
+                self.receipts.remove(index)
+            };
+            if let Some(receipt) = receipt {
                 let code = match receipt.kind {
                     ReceiptKind::Expired => ErrorCode::ConfirmationExpired,
+                    ReceiptKind::Cancelled if self.choices.injects(Fault::CancelReceiptCode) => {
+                        ErrorCode::ConfirmationExpired
+                    }
                     ReceiptKind::Cancelled => ErrorCode::ExecutionAborted,
                 };
                 self.settle(
@@ -313,7 +358,10 @@ impl Runtime {
         self.settled_log.clear();
         self.now = self.now.saturating_add(ms);
         while let Some(first) = self.timers.first().cloned() {
-            if first.0 > self.now {
+            // CL-B08-4 (IMPL-DEFINED): due at expiresAt, or only once the clock is past it.
+            let at_expiry_pending = self.choices.takes(Choice::ApprovalAtExpiryAccepted)
+                || self.choices.injects(Fault::ExpiryOneMsLate);
+            if first.0 > self.now || (at_expiry_pending && first.0 == self.now) {
                 break;
             }
             self.timers.remove(&first);
@@ -340,11 +388,14 @@ impl Runtime {
     }
 
     pub(super) fn process_aborts_inner(&mut self) {
+        let waits_for_policy = self.choices.injects(Fault::AbortWaitsForPolicy);
         let aborted_calls: Vec<CallId> = self
             .waiting
             .iter()
             .filter_map(|(call, waiting)| match waiting {
-                Waiting::Policy(op) if Runtime::operation_aborted(op) => Some(*call),
+                Waiting::Policy(op) if Runtime::operation_aborted(op) && !waits_for_policy => {
+                    Some(*call)
+                }
                 _ => None,
             })
             .collect();
@@ -383,6 +434,9 @@ impl Runtime {
         let op = pending.op;
         self.release(&op.invocation_id);
         self.emit(Phase::Failed, &op.invocation_id, op.capability.id());
+        if kind == ReceiptKind::Expired && self.choices.injects(Fault::ExpiryReceiptDropped) {
+            return;
+        }
         self.remember(Receipt {
             confirmation_id: id.to_string(),
             invocation_id: op.invocation_id,
@@ -395,7 +449,11 @@ impl Runtime {
     fn ask_policy(&mut self, op: Operation) {
         let answer = match self.policy.is_some() {
             false => {
-                let decision = default_decision(op.capability.def().effect, op.confirmed);
+                let decision = default_decision(
+                    op.capability.def().effect,
+                    op.confirmed,
+                    self.choices.takes(Choice::DefaultPolicyConfirmsWrites),
+                );
                 let value =
                     HostValue::object(vec![("decision".into(), HostValue::string(decision))]);
                 Answer::Ready(Ok(value))
@@ -414,6 +472,9 @@ impl Runtime {
                     None => Answer::Ready(Err(super::runtime::HostError::error("no policy"))),
                 };
                 if let Answer::Pending = answer {
+                    if self.choices.injects(Fault::IdReleasedAtPolicy) {
+                        self.release(&op.invocation_id);
+                    }
                     self.park(call, Waiting::Policy(op));
                     return;
                 }
@@ -432,38 +493,74 @@ impl Runtime {
             return self.fail_op(op, code);
         }
         let decision = match &result {
+            Ok(value) if self.choices.injects(Fault::MalformedDecisionAllows) => {
+                parse_decision(value).or(Some(Decision::Allow))
+            }
             Ok(value) => parse_decision(value),
+            Err(_) if self.choices.injects(Fault::PolicyThrowDenied) => Some(Decision::Deny),
             Err(_) => None,
         };
         match decision {
             None => self.fail_op(op, ErrorCode::PolicyEvaluationFailed),
             Some(Decision::Deny) => self.fail_op(op, ErrorCode::PolicyDenied),
-            Some(Decision::Confirm) if op.confirmed => self.fail_op(op, ErrorCode::PolicyDenied),
+            Some(Decision::Confirm) if op.confirmed => {
+                // CL-B07-5 is RECOMMENDED.
+                let code = if self.choices.takes(Choice::ConfirmAgainIsEvaluationFailure) {
+                    ErrorCode::PolicyEvaluationFailed
+                } else {
+                    ErrorCode::PolicyDenied
+                };
+                self.fail_op(op, code)
+            }
             Some(Decision::Confirm) => self.request_confirmation(op),
             Some(Decision::Allow) => self.execute(op),
         }
     }
 
-    /// CL-B05-1 in its RECOMMENDED order (CL-B05-3).
+    /// CL-B05-1 in its RECOMMENDED order (CL-B05-3), or in the reverse order (the alternate).
     fn recheck(&mut self, op: &Operation) -> Option<ErrorCode> {
-        if Runtime::operation_aborted(op) {
-            return Some(ErrorCode::ExecutionAborted);
+        let mut checks = [
+            ErrorCode::ExecutionAborted,
+            ErrorCode::CapabilityUnbound,
+            ErrorCode::PolicyDenied,
+            ErrorCode::CapabilityUnavailable,
+        ];
+        if self.choices.takes(Choice::RecheckOrderReversed) {
+            checks.reverse();
         }
-        if self.binding_id(op.capability.id()) != Some(op.binding) {
-            return Some(ErrorCode::CapabilityUnbound);
+        if self.choices.injects(Fault::RecheckSkippedAfterPolicy) {
+            return None;
         }
-        if self.context != op.context {
-            return Some(ErrorCode::PolicyDenied);
-        }
-        if self.live_available(op.capability.id()) != Some(true) {
-            return Some(ErrorCode::CapabilityUnavailable);
-        }
-        None
+        let skipped = match self.choices.fault() {
+            Some(Fault::BindingRecheckSkipped) => Some(ErrorCode::CapabilityUnbound),
+            Some(Fault::ContextRecheckSkipped) => Some(ErrorCode::PolicyDenied),
+            Some(Fault::AvailabilityRecheckSkipped) => Some(ErrorCode::CapabilityUnavailable),
+            _ => None,
+        };
+        checks.into_iter().filter(|code| Some(*code) != skipped).find(|code| match code {
+            ErrorCode::ExecutionAborted => Runtime::operation_aborted(op),
+            ErrorCode::CapabilityUnbound => self.binding_id(op.capability.id()) != Some(op.binding),
+            ErrorCode::PolicyDenied => self.context_changed(&op.context, &self.context),
+            // Lost availability is a property of a live binding; without one, the binding
+            // recheck is what fails.
+            _ => {
+                self.binding_id(op.capability.id()).is_some()
+                    && self.live_available(op.capability.id()) != Some(true)
+            }
+        })
     }
 
     fn request_confirmation(&mut self, op: Operation) {
         let id = self.make_id("confirmation");
-        let expires_at = self.now.saturating_add(self.ttl_ms);
+        // A 32-bit timer cannot hold 2^31 ms or more: the faulty runtime fires at once.
+        let overflowed = self.ttl_ms >= 1 << 31 && self.choices.injects(Fault::TtlTimerOverflow);
+        let expires_at = if overflowed {
+            self.now
+        } else if self.choices.injects(Fault::ExpiryOneMsLate) {
+            self.now.saturating_add(self.ttl_ms).saturating_add(1)
+        } else {
+            self.now.saturating_add(self.ttl_ms)
+        };
         let seq = self.next_confirmation_seq;
         self.next_confirmation_seq += 1;
         let def = op.capability.def();
@@ -484,7 +581,9 @@ impl Runtime {
             &op.invocation_id,
             &def.id.clone(),
         );
-        self.timers.insert((expires_at, seq, id.clone()));
+        if !self.choices.injects(Fault::ExpiryNever) {
+            self.timers.insert((expires_at, seq, id.clone()));
+        }
         self.confirmations.insert(
             id,
             PendingConfirmation {
@@ -498,10 +597,19 @@ impl Runtime {
 
     /// Approval (CL-B07-3/4, RCIP-LIFE-CONF-02..04): rechecks, then the confirmed policy pass.
     fn approve(&mut self, mut op: Operation) {
-        if self.binding_id(op.capability.id()) != Some(op.binding) || self.context != op.context {
+        if self.choices.takes(Choice::RequestedAgainOnApproval) {
+            self.emit(Phase::Requested, &op.invocation_id, op.capability.id());
+        }
+        let context_changed = self.context_changed(&op.context, &self.context)
+            && !self.choices.injects(Fault::ApprovalIgnoresContextChange);
+        let binding_changed = self.binding_id(op.capability.id()) != Some(op.binding)
+            && !self.choices.injects(Fault::ApprovalIgnoresBindingChange);
+        if binding_changed || context_changed {
             return self.fail_op(op, ErrorCode::PolicyDenied);
         }
-        if self.live_available(op.capability.id()) != Some(true) {
+        if self.live_available(op.capability.id()) != Some(true)
+            && !self.choices.injects(Fault::ApprovalIgnoresAvailability)
+        {
             return self.fail_op(op, ErrorCode::CapabilityUnavailable);
         }
         let issues = op.capability.def().input.validate(&op.input);
@@ -520,6 +628,9 @@ impl Runtime {
             return self.fail_op(op, ErrorCode::ExecutionAborted);
         }
         op.confirmed = true;
+        if self.choices.injects(Fault::ApprovalSkipsPolicy) {
+            return self.execute(op);
+        }
         self.ask_policy(op);
     }
 
@@ -527,15 +638,25 @@ impl Runtime {
     fn execute(&mut self, op: Operation) {
         let call = self.new_call();
         let capability_id = op.capability.id().to_string();
-        self.emit(Phase::Started, &op.invocation_id, &capability_id);
+        if !self.choices.injects(Fault::EventsOutOfOrder) {
+            self.emit(Phase::Started, &op.invocation_id, &capability_id);
+        }
         let request = HandlerCall {
             call,
             capability_id: capability_id.clone(),
             input: HostValue::from_json(&op.input),
             invocation_id: op.invocation_id.clone(),
-            requested_at: op.requested_at,
+            requested_at: if self.choices.takes(Choice::RequestedAtHandlerStart) {
+                self.now
+            } else {
+                op.requested_at
+            },
             semantic_context: self.context.clone(),
-            signal: op.signal.clone().unwrap_or_default(),
+            signal: match &op.signal {
+                Some(signal) => Some(signal.clone()),
+                None if self.choices.takes(Choice::NoSignalWithoutCaller) => None,
+                None => Some(AbortSignal::new()),
+            },
         };
         let answer = match self.bindings.get_mut(&capability_id) {
             Some(binding) => (binding.handler)(request),
@@ -551,17 +672,45 @@ impl Runtime {
     /// Step 7 and 8: the handler settled (CL-B11-4/5, CL-B12-1/2, RCIP-LIFE-OUTPUT-01).
     fn after_handler(&mut self, op: Operation, result: Settlement) {
         let output = match result {
+            Err(_) if Runtime::operation_aborted(&op) && self.choices.injects(Fault::ThrowAfterAbortFailed) => {
+                return self.fail_op(op, ErrorCode::ExecutionFailed)
+            }
             Err(_) if Runtime::operation_aborted(&op) => {
+                return self.fail_op(op, ErrorCode::ExecutionAborted)
+            }
+            Err(error) if self.choices.injects(Fault::HostTextInMessage) => {
+                self.release(&op.invocation_id);
+                let code = ErrorCode::ExecutionFailed;
+                self.emit(Phase::Failed, &op.invocation_id, op.capability.id());
+                let mut outcome = Outcome::error(&op.invocation_id, op.capability.id(), code);
+                if let OutcomeBody::Error(body) = &mut outcome.body {
+                    body.message = format!("{}: {}", code.message(), error.message);
+                }
+                return self.settle(op.ticket, outcome);
+            }
+            // CL-B11-6 (IMPL-DEFINED): an AbortError without an abort, read as an abort.
+            Err(HostError {
+                name: HostErrorName::AbortError,
+                ..
+            }) if self.choices.takes(Choice::AbortErrorIsAborted) => {
                 return self.fail_op(op, ErrorCode::ExecutionAborted)
             }
             Err(_) => return self.fail_op(op, ErrorCode::ExecutionFailed),
             Ok(output) => output,
         };
-        let output = match output.to_plain_json() {
-            Ok(output) => output,
-            Err(_) => return self.fail_op(op, ErrorCode::OutputInvalid),
+        let plain = if self.choices.injects(Fault::OutputCoercedToJson) {
+            output.to_stringified_json()
+        } else {
+            output.to_plain_json_with(self.plain_rules()).ok()
         };
-        let issues = op.capability.def().output.validate(&output);
+        let Some(output) = plain else {
+            return self.fail_op(op, ErrorCode::OutputInvalid);
+        };
+        let issues = if self.choices.injects(Fault::OutputSchemaSkipped) {
+            Vec::new()
+        } else {
+            op.capability.def().output.validate(&output)
+        };
         if !issues.is_empty() {
             let issues = issues.iter().map(ValidationIssue::from_schema).collect();
             self.release(&op.invocation_id);
@@ -573,8 +722,14 @@ impl Runtime {
                 Some(issues),
             );
         }
+        if self.observer_threw && self.choices.injects(Fault::ObserverThrowFailsInvocation) {
+            return self.fail_op(op, ErrorCode::ExecutionFailed);
+        }
         self.release(&op.invocation_id);
         self.emit(Phase::Succeeded, &op.invocation_id, op.capability.id());
+        if self.choices.injects(Fault::EventsOutOfOrder) {
+            self.emit(Phase::Started, &op.invocation_id, op.capability.id());
+        }
         let outcome = Outcome {
             invocation_id: op.invocation_id.clone(),
             capability_id: op.capability.id().to_string(),
@@ -582,7 +737,9 @@ impl Runtime {
         };
         self.settle(op.ticket, outcome);
         // Step 8, CL-B15-4: refresh after success.
-        self.publish(true);
+        if !self.choices.injects(Fault::SuccessKeepsRevision) {
+            self.publish(true);
+        }
     }
 
     fn fail_op(&mut self, op: Operation, code: ErrorCode) {
@@ -608,6 +765,10 @@ impl Runtime {
             ticket,
             Outcome::error_with(invocation_id, capability_id, code, issues),
         );
+        // CL-B15-8 is RECOMMENDED: the alternate publishes a revision for every failure.
+        if self.choices.takes(Choice::FailedInvocationBumpsRevision) {
+            self.publish(false);
+        }
     }
 }
 

@@ -18,7 +18,8 @@ use super::definition::{CapabilityHandle, ConfigError, Definition};
 use super::lifecycle::{Operation, PendingConfirmation, Receipt, Waiting};
 use super::outcome::Outcome;
 use super::snapshot::{ListFilter, LiveStatus, PublishedAvailability, SemanticContext, Snapshot};
-use super::value::{HostValue, ObjectData};
+use super::value::{HostValue, ObjectData, PlainRules};
+use crate::choices::{Choice, Choices, Fault};
 
 /// CL-A01-5, CL-B08-1, RCIP-LIFE-CONF-05: two minutes.
 pub const DEFAULT_CONFIRMATION_TTL_MS: u64 = 120_000;
@@ -131,7 +132,9 @@ pub struct HandlerCall {
     pub invocation_id: String,
     pub requested_at: u64,
     pub semantic_context: SemanticContext,
-    pub signal: AbortSignal,
+    /// The caller's signal, a fresh one when the caller gave none, or (the alternate reading,
+    /// `Choice::NoSignalWithoutCaller`) none.
+    pub signal: Option<AbortSignal>,
 }
 
 pub type PolicyFn = Box<dyn FnMut(PolicyCall) -> Answer>;
@@ -186,6 +189,8 @@ pub struct RuntimeOptions {
     pub create_id: Option<CreateIdFn>,
     /// `onEvent(event)` (profile `events`).
     pub on_event: Option<EventFn>,
+    /// Which behaviour to take where the texts leave a choice (`crate::choices`).
+    pub choices: Choices,
 }
 
 /// What `bindCapability` installs: `execute` and optionally `getAvailability` (CL-A04-1).
@@ -210,6 +215,9 @@ pub struct Runtime {
     pub(super) create_id: Option<CreateIdFn>,
     pub(super) id_counters: BTreeMap<String, u64>,
     pub(super) on_event: Option<EventFn>,
+    pub(super) choices: Choices,
+    /// Whether the `onEvent` observer ever threw (only read by an injected fault).
+    pub(super) observer_threw: bool,
     /// The virtual clock, in ms.
     pub(super) now: u64,
     pub(super) context: SemanticContext,
@@ -258,6 +266,8 @@ impl Runtime {
             create_id: options.create_id,
             id_counters: BTreeMap::new(),
             on_event: options.on_event,
+            choices: options.choices,
+            observer_threw: false,
             now: 0,
             context: SemanticContext::default(),
             bindings: BTreeMap::new(),
@@ -350,7 +360,7 @@ impl Runtime {
         if !own {
             return Err(ConfigError::BindNotCatalogDefinition { capability: id });
         }
-        if self.bindings.contains_key(&id) {
+        if self.bindings.contains_key(&id) && !self.choices.injects(Fault::DuplicateBindReplaces) {
             return Err(ConfigError::BindDuplicate { capability: id });
         }
         let binding_id = self.next_binding;
@@ -361,7 +371,7 @@ impl Runtime {
             availability: spec.availability,
             published: LiveStatus::BoundAlwaysAvailable,
         };
-        binding.published = read_published(&mut binding);
+        binding.published = read_published(&mut binding, self.choices.injects(Fault::AvailabilityExtrasPublished));
         self.bindings.insert(id.clone(), binding);
         self.publish(false);
         Ok(BindingToken {
@@ -375,13 +385,16 @@ impl Runtime {
     /// new revision, CL-B15-2).
     pub fn unbind(&mut self, token: &BindingToken) -> bool {
         self.process_aborts_inner();
+        let stale_removes = self.choices.injects(Fault::StaleUnbindRemoves);
         let live = self
             .bindings
             .get(&token.capability)
-            .is_some_and(|b| b.id == token.binding);
+            .is_some_and(|b| b.id == token.binding || stale_removes);
         if live {
             self.bindings.remove(&token.capability);
-            self.publish(false);
+            if !self.choices.injects(Fault::UnbindKeepsRevision) {
+                self.publish(false);
+            }
         }
         live
     }
@@ -393,7 +406,8 @@ impl Runtime {
     pub fn set_context(&mut self, value: &HostValue) -> Result<(), ConfigError> {
         self.process_aborts_inner();
         let context = self.parse_context(value)?;
-        if context != self.context {
+        let identical_bumps = self.choices.takes(Choice::IdenticalContextBumpsRevision);
+        if self.context_changed(&self.context, &context) || identical_bumps {
             self.context = context;
             self.publish(false);
         }
@@ -421,6 +435,9 @@ impl Runtime {
                 .and_then(|v| v.as_str())
                 .ok_or(ConfigError::ContextInvalid)?;
             if !self.definition.declares_scope(scope) {
+                if self.choices.takes(Choice::UndeclaredScopesDropped) {
+                    continue;
+                }
                 return Err(ConfigError::ContextUndeclaredScope {
                     scope: scope.to_string(),
                 });
@@ -433,6 +450,15 @@ impl Runtime {
             None | Some(HostValue::Undefined) => None,
             Some(HostValue::String(primary)) => Some(primary),
             Some(_) => return Err(ConfigError::ContextInvalid),
+        };
+        let primary = match primary {
+            Some(primary)
+                if !active.contains(&primary)
+                    && self.choices.takes(Choice::UndeclaredScopesDropped) =>
+            {
+                None
+            }
+            other => other,
         };
         if let Some(primary) = &primary {
             if !active.contains(primary) {
@@ -451,6 +477,10 @@ impl Runtime {
     /// (CL-B15-3, RCIP-PROTO-SURF-10).
     pub fn refresh(&mut self) {
         self.process_aborts_inner();
+        if self.choices.injects(Fault::RefreshKeepsRevision) {
+            self.reread_availability();
+            return;
+        }
         self.publish(true);
     }
 
@@ -473,14 +503,46 @@ impl Runtime {
                     .map_or(LiveStatus::Unbound, |b| b.published.clone())
             })
             .collect();
-        let snapshot = Rc::new(Snapshot::build(
+        let mut snapshot = Snapshot::build(
             &self.definition,
             self.revision,
             &self.context,
+            &self.relevance_context(),
             &live,
-        ));
-        self.snapshot = Some(Rc::clone(&snapshot));
+        );
+        self.inject_snapshot_faults(&mut snapshot);
+        let snapshot = Rc::new(snapshot);
+        if !self.choices.injects(Fault::SnapshotNotCached) {
+            self.snapshot = Some(Rc::clone(&snapshot));
+        }
         snapshot
+    }
+
+    /// The snapshot faults of the catalog: leaked confirmation ids, unscoped entries as `other`.
+    fn inject_snapshot_faults(&self, snapshot: &mut Snapshot) {
+        match self.choices.fault() {
+            Some(Fault::ConfirmationIdPublished) => {
+                let ids: Vec<Value> = self.confirmations.keys().map(|id| Value::from(id.as_str())).collect();
+                snapshot.edit(|json| {
+                    if let Some(object) = json.as_object_mut() {
+                        object.insert("pendingConfirmations".into(), Value::Array(ids));
+                    }
+                });
+            }
+            Some(Fault::UnscopedIsOther) => snapshot.edit(|json| {
+                let entries = json.get_mut("capabilities").and_then(Value::as_array_mut);
+                for entry in entries.into_iter().flatten() {
+                    let unscoped = entry
+                        .get("scopeIds")
+                        .and_then(Value::as_array)
+                        .is_some_and(|scopes| scopes.is_empty());
+                    if unscoped {
+                        entry["relevance"] = Value::from("other");
+                    }
+                }
+            }),
+            _ => {}
+        }
     }
 
     /// `client.listCapabilities(filter)`: the current snapshot's entries that pass the filter,
@@ -498,9 +560,13 @@ impl Runtime {
     /// `client.subscribe(listener)`: the listener is called with the new snapshot after every
     /// revision change, never at subscription. A listener that throws harms nothing: the error
     /// is swallowed and the other listeners still run.
-    pub fn subscribe(&mut self, listener: ListenerFn) -> SubscriptionId {
+    pub fn subscribe(&mut self, mut listener: ListenerFn) -> SubscriptionId {
         let id = SubscriptionId(self.next_listener);
         self.next_listener += 1;
+        if self.choices.takes(Choice::ListenerCalledAtSubscribe) {
+            let snapshot = self.get_snapshot();
+            let _ = listener(&snapshot);
+        }
         self.listeners.insert(id, listener);
         id
     }
@@ -518,9 +584,7 @@ impl Runtime {
     /// snapshot, and notifies listeners (each isolated from the others' failures).
     pub(super) fn publish(&mut self, reread_availability: bool) {
         if reread_availability {
-            for binding in self.bindings.values_mut() {
-                binding.published = read_published(binding);
-            }
+            self.reread_availability();
         }
         self.revision += 1;
         self.snapshot = None;
@@ -528,9 +592,57 @@ impl Runtime {
             return;
         }
         let snapshot = self.get_snapshot();
-        for listener in self.listeners.values_mut() {
+        let reverse = self.choices.takes(Choice::ListenersReverseOrder);
+        let listeners: Vec<&mut ListenerFn> = if reverse {
+            self.listeners.values_mut().rev().collect()
+        } else {
+            self.listeners.values_mut().collect()
+        };
+        let stop_at_throw = self.choices.injects(Fault::ListenerThrowStopsOthers);
+        for listener in listeners {
             // CL-A03-6 listener isolation: a throwing listener changes nothing.
-            let _ = listener(&snapshot);
+            if listener(&snapshot).is_err() && stop_at_throw {
+                break;
+            }
+        }
+    }
+
+    /// Reads every binding's availability into what the next snapshot publishes.
+    fn reread_availability(&mut self) {
+        let extras = self.choices.injects(Fault::AvailabilityExtrasPublished);
+        for binding in self.bindings.values_mut() {
+            binding.published = read_published(binding, extras);
+        }
+    }
+
+    /// Whether `new` is a different context from `old` (CL-B06-1/2, and CL-B06-3 either way).
+    pub(super) fn context_changed(&self, old: &SemanticContext, new: &SemanticContext) -> bool {
+        if !self.choices.takes(Choice::ReorderIsNoChange) {
+            return old != new;
+        }
+        let same_members = old.active_scope_ids.len() == new.active_scope_ids.len()
+            && old
+                .active_scope_ids
+                .iter()
+                .all(|scope| new.active_scope_ids.contains(scope));
+        !(same_members && old.primary_scope_id == new.primary_scope_id)
+    }
+
+    /// The context relevance is computed against (CL-B16-1, CL-B16-3 either way).
+    pub(super) fn relevance_context(&self) -> SemanticContext {
+        super::snapshot::relevance_context(
+            &self.definition,
+            &self.context,
+            self.choices.takes(Choice::ScopeHierarchyRelevance),
+        )
+    }
+
+    /// The plain-JSON rules of CL-B13-4..6 this runtime applies.
+    pub(super) fn plain_rules(&self) -> PlainRules {
+        PlainRules {
+            keep_negative_zero: self.choices.takes(Choice::NegativeZeroKept),
+            reject_shared: self.choices.takes(Choice::SharedReferencesRejected),
+            reject_null_prototype: self.choices.takes(Choice::NullPrototypeRejected),
         }
     }
 
@@ -540,12 +652,19 @@ impl Runtime {
             .bindings
             .get(capability.id())
             .map_or(LiveStatus::Unbound, |b| b.published.clone());
-        super::snapshot::capability_entry(capability.def(), &live, &self.context)
+        super::snapshot::capability_entry(capability.def(), &live, &self.relevance_context())
     }
 
     /// Live availability (CL-B15-7): `None` when unbound.
     pub(super) fn live_available(&mut self, capability: &str) -> Option<bool> {
+        let from_snapshot = self.choices.injects(Fault::AvailabilityFromSnapshot);
         let binding = self.bindings.get_mut(capability)?;
+        if from_snapshot {
+            return Some(match &binding.published {
+                LiveStatus::Bound(published) => published.available,
+                _ => true,
+            });
+        }
         Some(match binding.availability.as_mut() {
             None => true,
             Some(read) => match read() {
@@ -578,6 +697,9 @@ impl Runtime {
         }
         let counter = self.id_counters.entry(prefix.to_string()).or_insert(0);
         *counter += 1;
+        if self.choices.takes(Choice::OwnIdFormat) {
+            return format!("rt_{prefix}_{counter}");
+        }
         format!("{prefix}-{counter}")
     }
 
@@ -589,7 +711,9 @@ impl Runtime {
                 invocation_id: invocation_id.to_string(),
                 capability_id: capability_id.to_string(),
             };
-            let _ = observer(&event);
+            if observer(&event).is_err() {
+                self.observer_threw = true;
+            }
         }
     }
 
@@ -605,12 +729,20 @@ impl Runtime {
     }
 
     pub(super) fn release(&mut self, invocation_id: &str) {
+        if self.choices.injects(Fault::IdNeverReleased) {
+            return;
+        }
         self.reserved.remove(invocation_id);
     }
 
     pub(super) fn remember(&mut self, receipt: Receipt) {
         self.receipts.push_back(receipt);
-        while self.receipts.len() > RECEIPT_CAPACITY {
+        let capacity = if self.choices.injects(Fault::ReceiptCapacitySmall) {
+            RECEIPT_CAPACITY / 2
+        } else {
+            RECEIPT_CAPACITY
+        };
+        while self.receipts.len() > capacity {
             self.receipts.pop_front();
         }
     }
@@ -628,10 +760,12 @@ impl Runtime {
     }
 }
 
-fn read_published(binding: &mut Binding) -> LiveStatus {
+/// What a binding publishes; `extras` (an injected fault) keeps every member the host returned.
+fn read_published(binding: &mut Binding, extras: bool) -> LiveStatus {
     match binding.availability.as_mut() {
         None => LiveStatus::BoundAlwaysAvailable,
         Some(read) => LiveStatus::Bound(match read() {
+            Ok(value) if extras => PublishedAvailability::from_host_unredacted(&value),
             Ok(value) => PublishedAvailability::from_host(&value),
             Err(_) => PublishedAvailability::unavailable(),
         }),

@@ -49,6 +49,9 @@ pub struct PublishedAvailability {
     pub available: bool,
     pub reason: Option<String>,
     pub reason_code: Option<String>,
+    /// Only under the injected fault `availability-extras-published`: the whole object the host
+    /// returned, as JSON text, published instead of the redacted fields.
+    pub unredacted: Option<String>,
 }
 
 impl PublishedAvailability {
@@ -61,9 +64,17 @@ impl PublishedAvailability {
                 available,
                 reason: text("reason"),
                 reason_code: text("reasonCode"),
+                unredacted: None,
             },
             None => PublishedAvailability::unavailable(),
         }
+    }
+
+    /// [`PublishedAvailability::from_host`] without the redaction (an injected fault).
+    pub fn from_host_unredacted(value: &HostValue) -> PublishedAvailability {
+        let mut published = PublishedAvailability::from_host(value);
+        published.unredacted = value.to_plain_json().ok().map(|json| json.to_string());
+        published
     }
 
     pub fn unavailable() -> PublishedAvailability {
@@ -71,10 +82,14 @@ impl PublishedAvailability {
             available: false,
             reason: None,
             reason_code: None,
+            unredacted: None,
         }
     }
 
     pub fn to_json(&self) -> Value {
+        if let Some(whole) = self.unredacted.as_deref().and_then(|text| serde_json::from_str(text).ok()) {
+            return whole;
+        }
         let mut object = Map::new();
         object.insert("available".into(), json!(self.available));
         if let Some(reason) = &self.reason {
@@ -107,7 +122,41 @@ pub fn is_current(capability: &CapabilityDef, context: &SemanticContext) -> bool
             .any(|scope| context.active_scope_ids.contains(scope))
 }
 
-/// One capability entry of CL-A07-3/4.
+/// The context relevance is computed against: the context itself, or (the alternate reading of
+/// CL-B16-3, `Choice::ScopeHierarchyRelevance`) with every descendant of an active scope added.
+pub fn relevance_context(
+    definition: &Definition,
+    context: &SemanticContext,
+    hierarchy: bool,
+) -> SemanticContext {
+    if !hierarchy {
+        return context.clone();
+    }
+    let mut active = context.active_scope_ids.clone();
+    // Descendants are added until nothing changes; a parent chain is finite, so this ends.
+    loop {
+        let before = active.len();
+        for scope in definition.scopes() {
+            let parent_active = scope
+                .parent_id
+                .as_ref()
+                .is_some_and(|parent| active.contains(parent));
+            if parent_active && !active.contains(&scope.id) {
+                active.push(scope.id.clone());
+            }
+        }
+        if active.len() == before {
+            break;
+        }
+    }
+    SemanticContext {
+        active_scope_ids: active,
+        primary_scope_id: context.primary_scope_id.clone(),
+    }
+}
+
+/// One capability entry of CL-A07-3/4; `context` is the context relevance is computed against
+/// (see [`relevance_context`]).
 pub fn capability_entry(
     capability: &CapabilityDef,
     live: &LiveStatus,
@@ -142,18 +191,20 @@ pub struct Snapshot {
 
 impl Snapshot {
     /// Builds the snapshot of a catalog with the given revision, context and live status
-    /// (`live` in catalog order).
+    /// (`live` in catalog order); relevance is computed against `relevance`
+    /// ([`relevance_context`]).
     pub fn build(
         definition: &Definition,
         revision: u64,
         context: &SemanticContext,
+        relevance: &SemanticContext,
         live: &[LiveStatus],
     ) -> Snapshot {
         let capabilities: Vec<Value> = definition
             .capabilities()
             .iter()
             .zip(live)
-            .map(|(capability, live)| capability_entry(capability.def(), live, context))
+            .map(|(capability, live)| capability_entry(capability.def(), live, relevance))
             .collect();
         let scopes: Vec<Value> = definition
             .scopes()
@@ -169,6 +220,11 @@ impl Snapshot {
             "capabilities": capabilities,
         });
         Snapshot { revision, json }
+    }
+
+    /// Changes the published JSON (only the injected snapshot faults do).
+    pub(super) fn edit(&mut self, change: impl FnOnce(&mut Value)) {
+        change(&mut self.json);
     }
 
     pub fn revision(&self) -> u64 {

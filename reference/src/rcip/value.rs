@@ -78,6 +78,8 @@ pub enum NotPlain {
     ClassInstance { path: String },
     SparseArray { path: String },
     Cycle { path: String },
+    /// A second reference to one acyclic object (only under `PlainRules::reject_shared`).
+    SharedReference { path: String },
     TooDeep { path: String },
     TooLarge,
 }
@@ -94,6 +96,7 @@ impl NotPlain {
             | NotPlain::ClassInstance { path }
             | NotPlain::SparseArray { path }
             | NotPlain::Cycle { path }
+            | NotPlain::SharedReference { path }
             | NotPlain::TooDeep { path } => path,
             NotPlain::TooLarge => "",
         }
@@ -110,6 +113,7 @@ impl NotPlain {
             NotPlain::ClassInstance { .. } => "plainObject",
             NotPlain::SparseArray { .. } => "sparseArray",
             NotPlain::Cycle { .. } => "cycle",
+            NotPlain::SharedReference { .. } => "sharedReference",
             NotPlain::TooDeep { .. } => "maxDepth",
             NotPlain::TooLarge => "maxSize",
         }
@@ -145,6 +149,7 @@ impl NotPlain {
             NotPlain::TooLarge => "NOT_PLAIN_TOO_LARGE",
             NotPlain::TooDeep { .. } => "NOT_PLAIN_TOO_DEEP",
             NotPlain::Cycle { .. } => "NOT_PLAIN_CYCLE",
+            NotPlain::SharedReference { .. } => "NOT_PLAIN_SHARED_REFERENCE",
             NotPlain::SparseArray { .. } => "NOT_PLAIN_SPARSE_ARRAY",
             NotPlain::ClassInstance { .. } => "NOT_PLAIN_CLASS_INSTANCE",
             NotPlain::Function { .. } => "NOT_PLAIN_FUNCTION",
@@ -258,11 +263,29 @@ impl HostValue {
     /// The plain-JSON copy of CL-B13: a detached `serde_json::Value`, or why the value is not
     /// plain JSON. `-0` becomes `0`; integral doubles become JSON integers.
     pub fn to_plain_json(&self) -> Result<Value, NotPlain> {
+        self.to_plain_json_with(PlainRules::default())
+    }
+
+    /// [`HostValue::to_plain_json`] under the given readings of the IMPL-DEFINED points of
+    /// CL-B13 (`crate::choices`).
+    pub fn to_plain_json_with(&self, rules: PlainRules) -> Result<Value, NotPlain> {
         let mut copier = Copier {
             ancestors: Vec::new(),
+            seen: Vec::new(),
             nodes: 0,
+            rules,
         };
         copier.copy(self, &mut String::new())
+    }
+
+    /// What `JSON.parse(JSON.stringify(value))` gives, as a careless implementation's plain-JSON
+    /// "check" would (the injected faults `input-coerced-to-json`, `output-coerced-to-json`):
+    /// NaN and ±Infinity become `null`, members that are undefined, functions or symbols are
+    /// dropped (array items become `null`), holes become `null`, class instances and
+    /// null-prototype objects become plain objects. `None` where stringify throws (cycles, bigint)
+    /// or the value itself has no JSON text.
+    pub fn to_stringified_json(&self) -> Option<Value> {
+        stringify(self, &mut Vec::new(), 0)
     }
 
     /// Whether [`HostValue::to_plain_json`] would succeed.
@@ -389,10 +412,22 @@ fn escape_token(token: &str) -> String {
     token.replace('~', "~0").replace('/', "~1")
 }
 
+/// The readings of CL-B13-4..6 a plain-JSON copy applies; the default is the reference's
+/// default reading (`-0` normalised, shared references and null prototypes accepted).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PlainRules {
+    pub keep_negative_zero: bool,
+    pub reject_shared: bool,
+    pub reject_null_prototype: bool,
+}
+
 struct Copier {
     /// Objects on the path from the root to the node being copied (cycle detection).
     ancestors: Vec<usize>,
+    /// Every object copied so far (shared-reference detection when `rules.reject_shared`).
+    seen: Vec<usize>,
     nodes: usize,
+    rules: PlainRules,
 }
 
 impl Copier {
@@ -405,6 +440,11 @@ impl Copier {
             HostValue::Null => Ok(Value::Null),
             HostValue::Bool(b) => Ok(Value::Bool(*b)),
             HostValue::String(s) => Ok(Value::String(s.clone())),
+            HostValue::Number(n) if self.rules.keep_negative_zero && *n == 0.0 && n.is_sign_negative() => {
+                serde_json::Number::from_f64(*n)
+                    .map(Value::Number)
+                    .ok_or_else(|| NotPlain::NonFinite { path: path.clone() })
+            }
             HostValue::Number(n) => {
                 json_number(*n).ok_or_else(|| NotPlain::NonFinite { path: path.clone() })
             }
@@ -419,6 +459,12 @@ impl Copier {
                 }
                 if self.ancestors.len() >= MAX_JSON_DEPTH {
                     return Err(NotPlain::TooDeep { path: path.clone() });
+                }
+                if self.rules.reject_shared {
+                    if self.seen.contains(&address) {
+                        return Err(NotPlain::SharedReference { path: path.clone() });
+                    }
+                    self.seen.push(address);
                 }
                 self.ancestors.push(address);
                 let copied = self.copy_object(object, path);
@@ -435,11 +481,16 @@ impl Copier {
             Items(Vec<Option<HostValue>>),
             Class,
         }
+        let reject_null = self.rules.reject_null_prototype;
         let shape = object.with(|data| match data {
             ObjectData::Object {
                 prototype: Prototype::Class(_),
                 ..
             } => Shape::Class,
+            ObjectData::Object {
+                prototype: Prototype::Null,
+                ..
+            } if reject_null => Shape::Class,
             ObjectData::Object { members, .. } => Shape::Members(members.clone()),
             ObjectData::Array { items } => Shape::Items(items.clone()),
         });
@@ -472,6 +523,53 @@ impl Copier {
                 }
                 Ok(Value::Object(out))
             }
+        }
+    }
+}
+
+fn stringify(value: &HostValue, ancestors: &mut Vec<usize>, depth: usize) -> Option<Value> {
+    if depth > MAX_JSON_DEPTH {
+        return None;
+    }
+    match value {
+        HostValue::Null => Some(Value::Null),
+        HostValue::Bool(b) => Some(Value::Bool(*b)),
+        HostValue::String(s) => Some(Value::String(s.clone())),
+        HostValue::Number(n) => Some(json_number(*n).unwrap_or(Value::Null)),
+        HostValue::Undefined | HostValue::Function | HostValue::Symbol => None,
+        HostValue::BigInt(_) => None,
+        HostValue::Object(object) => {
+            let address = object.address();
+            if ancestors.contains(&address) {
+                return None;
+            }
+            ancestors.push(address);
+            let out = object.with(|data| match data {
+                ObjectData::Array { items } => items
+                    .iter()
+                    .map(|item| match item {
+                        Some(HostValue::BigInt(_)) => Err(()),
+                        Some(item) => Ok(stringify(item, ancestors, depth + 1).unwrap_or(Value::Null)),
+                        None => Ok(Value::Null),
+                    })
+                    .collect::<Result<Vec<_>, ()>>()
+                    .ok()
+                    .map(Value::Array),
+                ObjectData::Object { members, .. } => {
+                    let mut out = Map::new();
+                    for (key, member) in members {
+                        if matches!(member, HostValue::BigInt(_)) {
+                            return None;
+                        }
+                        if let Some(json) = stringify(member, ancestors, depth + 1) {
+                            out.insert(key.clone(), json);
+                        }
+                    }
+                    Some(Value::Object(out))
+                }
+            });
+            ancestors.pop();
+            out
         }
     }
 }

@@ -30,6 +30,7 @@
 use serde_json::{json, Value};
 
 use super::codes::TransactionCode;
+use crate::choices::{Choice, Choices};
 
 /// A limits profile: every field an inclusive maximum.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,6 +53,26 @@ impl Default for Limits {
             max_depth: 16,
             max_operations: 64,
             max_transaction_bytes: 65536,
+        }
+    }
+}
+
+impl Limits {
+    /// The profile a runtime declares under these choices: the minimum profile, or (the
+    /// alternate reading of CL-D04-1, `Choice::RuiLimitsProfile`) every bound doubled, since an
+    /// implementation declares its own bounds at or above the minimum.
+    pub fn declared(choices: &Choices) -> Limits {
+        let minimum = Limits::default();
+        if !choices.takes(Choice::RuiLimitsProfile) {
+            return minimum;
+        }
+        Limits {
+            max_id_length: minimum.max_id_length * 2,
+            max_string_length: minimum.max_string_length * 2,
+            max_array_length: minimum.max_array_length * 2,
+            max_depth: minimum.max_depth * 2,
+            max_operations: minimum.max_operations * 2,
+            max_transaction_bytes: minimum.max_transaction_bytes * 2,
         }
     }
 }

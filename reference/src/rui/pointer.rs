@@ -91,6 +91,17 @@ pub enum SetEffect {
 
 /// `["data", seq, pointer, value]` applied to `doc`.
 pub fn set(doc: &mut Value, pointer: &str, value: Value) -> Result<SetEffect, TransactionCode> {
+    set_with(doc, pointer, value, false)
+}
+
+/// [`set`], where `append_dash` reads a final `-` on an array as its length (the alternate
+/// reading of CL-D03-6, `Choice::RuiArrayAppend`); otherwise `-` is `POINTER_INVALID`.
+pub fn set_with(
+    doc: &mut Value,
+    pointer: &str,
+    value: Value,
+    append_dash: bool,
+) -> Result<SetEffect, TransactionCode> {
     let path = tokens(pointer)?;
     let Some((last, parent_path)) = path.split_last() else {
         *doc = value;
@@ -103,7 +114,11 @@ pub fn set(doc: &mut Value, pointer: &str, value: Value) -> Result<SetEffect, Tr
             Ok(SetEffect::Stored)
         }
         Value::Array(items) => {
-            let index = array_index(last).ok_or(TransactionCode::PointerInvalid)?;
+            let index = match array_index(last) {
+                Some(index) => index,
+                None if append_dash && last == "-" => items.len(),
+                None => return Err(TransactionCode::PointerInvalid),
+            };
             if let Some(slot) = items.get_mut(index) {
                 *slot = value;
                 Ok(SetEffect::Stored)

@@ -43,6 +43,7 @@ use super::framing::{
 };
 use super::graph::{Node, Snapshot};
 use super::limits::Limits;
+use crate::choices::{Choice, Choices, Fault};
 use super::records::{parse_record, Record, RecordError};
 use super::transaction::{OpenTransaction, Operation};
 
@@ -82,11 +83,14 @@ pub struct Config {
     pub catalog: Catalog,
     pub limits: Limits,
     pub action_policy: ActionPolicy,
+    /// Which behaviour to take where the texts leave a choice (`crate::choices`).
+    pub choices: Choices,
 }
 
 /// A Rixx UI runtime for one host.
 #[derive(Debug, Clone)]
 pub struct Runtime {
+    choices: Choices,
     catalog: Catalog,
     limits: Limits,
     decoder: Decoder,
@@ -105,6 +109,7 @@ pub struct Runtime {
 impl Runtime {
     pub fn new(config: Config) -> Runtime {
         Runtime {
+            choices: config.choices,
             catalog: config.catalog,
             limits: config.limits,
             decoder: Decoder::new(config.framing),
@@ -144,6 +149,9 @@ impl Runtime {
         self.decoder.finish(&mut frames);
         self.drain(&mut frames);
         self.frames = frames;
+        if self.choices.injects(Fault::RuiStreamEndCommits) {
+            return;
+        }
         if let Some(open) = self.open.take() {
             self.reject(open, TransactionCode::Interrupted);
         }
@@ -284,6 +292,10 @@ impl Runtime {
         {
             if let Some(open) = self.open.take() {
                 self.reject(open, TransactionCode::SupersededByBegin);
+                // CL-D09-3 is RECOMMENDED: the alternate opens nothing until the next begin.
+                if self.choices.takes(Choice::RuiBeginWhileOpenWaits) {
+                    return;
+                }
             }
             self.open = Some(OpenTransaction::begin(
                 transaction_id,
@@ -334,18 +346,23 @@ impl Runtime {
             // Handled above; kept in the match so a new record kind cannot be forgotten here.
             Record::Begin { .. } => return,
         };
-        open.stage(operation, &self.limits);
+        open.stage(operation, &self.limits, &self.choices);
         self.open = Some(open);
     }
 
     fn commit(&mut self, open: OpenTransaction, new_revision: u64, root_id: String) {
         let transaction_id = open.transaction_id().to_string();
+        let partial = self
+            .choices
+            .injects(Fault::RuiPartialApply)
+            .then(|| open.apply_partially(&self.committed));
         match open.commit(
             &self.committed,
             new_revision,
             root_id,
             &self.catalog,
             &self.limits,
+            &self.choices,
         ) {
             Ok(snapshot) => {
                 let revision = snapshot.revision;
@@ -357,6 +374,9 @@ impl Runtime {
                 });
             }
             Err(code) => {
+                if let Some(partial) = partial {
+                    self.committed = partial;
+                }
                 self.transactions.push(TransactionResult {
                     transaction_id,
                     outcome: TransactionOutcome::Rejected(code),

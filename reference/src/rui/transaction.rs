@@ -33,6 +33,7 @@ use super::codes::TransactionCode;
 use super::graph::{check_node, check_structure, Node, Snapshot};
 use super::limits::Limits;
 use super::pointer::{self, SetEffect};
+use crate::choices::{Choice, Choices, Fault};
 
 /// A staged operation (the records between `begin` and the final record).
 #[derive(Debug, Clone, PartialEq)]
@@ -106,9 +107,10 @@ impl OpenTransaction {
     }
 
     /// Stages one operation (its bytes already counted).
-    pub fn stage(&mut self, operation: Operation, limits: &Limits) {
+    pub fn stage(&mut self, operation: Operation, limits: &Limits, choices: &Choices) {
         self.operation_count = self.operation_count.saturating_add(1);
-        if self.operation_count > limits.max_operations {
+        let enforced = !choices.injects(Fault::RuiOperationLimitIgnored);
+        if enforced && self.operation_count > limits.max_operations {
             self.doom(TransactionCode::LimitOperations);
         }
         if self.doomed.is_none() {
@@ -123,6 +125,33 @@ impl OpenTransaction {
         }
     }
 
+    /// The injected fault `rui-partial-apply`: the staged operations applied to `committed` one by
+    /// one up to the first that fails, the revision and root unchanged.
+    pub fn apply_partially(&self, committed: &Snapshot) -> Snapshot {
+        let mut partial = committed.clone();
+        for operation in &self.operations {
+            let applied = match operation.clone() {
+                Operation::Node { id, node } => {
+                    partial.nodes.insert(id, node);
+                    Ok(())
+                }
+                Operation::DeleteNode { id } => partial
+                    .nodes
+                    .remove(&id)
+                    .map(|_| ())
+                    .ok_or(TransactionCode::DeleteAbsent),
+                Operation::Data { pointer, value } => {
+                    pointer::set(&mut partial.data, &pointer, value).map(|_| ())
+                }
+                Operation::DeleteData { pointer } => pointer::remove(&mut partial.data, &pointer),
+            };
+            if applied.is_err() {
+                break;
+            }
+        }
+        partial
+    }
+
     /// `["commit", seq, newRevision, rootId]`: the resulting snapshot, or why nothing applies.
     pub fn commit(
         self,
@@ -131,14 +160,17 @@ impl OpenTransaction {
         root_id: String,
         catalog: &Catalog,
         limits: &Limits,
+        choices: &Choices,
     ) -> Result<Snapshot, TransactionCode> {
+        let append_dash = choices.takes(Choice::RuiArrayAppend);
         if let Some(code) = self.doomed {
             return Err(code);
         }
-        if self.base_revision != committed.revision {
+        if self.base_revision != committed.revision && !choices.injects(Fault::RuiStaleBaseAccepted) {
             return Err(TransactionCode::StaleBaseRevision);
         }
-        if self.base_revision.checked_add(1) != Some(new_revision) {
+        let gap_accepted = choices.injects(Fault::RuiRevisionGapAccepted) && new_revision > self.base_revision;
+        if self.base_revision.checked_add(1) != Some(new_revision) && !gap_accepted {
             return Err(TransactionCode::RevisionMismatch);
         }
         let mut nodes = committed.nodes.clone();
@@ -147,7 +179,7 @@ impl OpenTransaction {
         for operation in self.operations {
             match operation {
                 Operation::Node { id, node } => {
-                    if !defined.insert(id.clone()) {
+                    if !defined.insert(id.clone()) && !choices.injects(Fault::RuiDuplicateNodeAccepted) {
                         return Err(TransactionCode::DuplicateNode);
                     }
                     nodes.insert(id, node);
@@ -160,7 +192,7 @@ impl OpenTransaction {
                 }
                 Operation::Data { pointer, value } => {
                     limits.check_value(&value)?;
-                    if let SetEffect::Appended { len } = pointer::set(&mut data, &pointer, value)? {
+                    if let SetEffect::Appended { len } = pointer::set_with(&mut data, &pointer, value, append_dash)? {
                         limits.check_array_len(len)?;
                     }
                 }
@@ -169,11 +201,18 @@ impl OpenTransaction {
         }
         for id in &defined {
             if let Some(node) = nodes.get(id) {
-                check_node(id, node, catalog, limits)?;
+                match check_node(id, node, catalog, limits) {
+                    Err(TransactionCode::UnknownComponent)
+                        if choices.injects(Fault::RuiUnknownComponentAccepted) => {}
+                    checked => checked?,
+                }
             }
         }
         limits.check_id(&root_id)?;
-        check_structure(&nodes, &root_id, limits)?;
+        match check_structure(&nodes, &root_id, limits) {
+            Err(TransactionCode::GraphCycle) if choices.injects(Fault::RuiCycleAccepted) => {}
+            checked => checked?,
+        }
         Ok(Snapshot {
             revision: new_revision,
             root: Some(root_id),

@@ -23,6 +23,7 @@ use reference::rcip::assist::{
     AssistConfig, AssistGateError, Assistant, CallbackAnswer, CallbackId, CallbackView, DelayAmounts, Mode, TurnEnd, TurnId, TurnRequest,
 };
 use reference::rcip::{AbortSignal, HostError, Outcome, OutcomeBody, Runtime, Ticket};
+use reference::choices::Choices;
 use serde_json::{json, Map, Value};
 
 use crate::adapter::{AdapterError, Reply};
@@ -31,7 +32,9 @@ use crate::adapter::{AdapterError, Reply};
 pub(crate) const PROFILES: &[&str] = &["assist"];
 
 /// The bound the reference declares in the handshake: its default (CL-C01-3).
-pub(crate) const DECLARED_BATCH_BOUND: u64 = reference::rcip::assist::DEFAULT_BATCH_BOUND as u64;
+pub(crate) fn declared_batch_bound(choices: &Choices) -> u64 {
+    reference::rcip::assist::declared_batch_bound(choices) as u64
+}
 
 /// The error text of every host error the vectors plant (vectors/README.md, CL-B02-2).
 const HOST_SECRET: &str = "host-secret-7f3a";
@@ -50,9 +53,9 @@ pub(crate) struct AssistCase {
 
 impl AssistCase {
     /// The orchestrator of a case, configured by `setup.assist` (absent: the defaults).
-    pub(crate) fn from_setup(setup: &Value) -> Result<AssistCase, AdapterError> {
+    pub(crate) fn from_setup(setup: &Value, choices: &Choices) -> Result<AssistCase, AdapterError> {
         let config = match setup.get("assist") {
-            None => AssistConfig::default(),
+            None => AssistConfig::with_choices(None, DelayAmounts::default(), choices),
             Some(options) => {
                 let integer = |value: Option<&Value>, what: &str| -> Result<Option<i64>, AdapterError> {
                     value
@@ -60,13 +63,14 @@ impl AssistCase {
                         .transpose()
                 };
                 let delays = options.get("delays");
-                AssistConfig::new(
+                AssistConfig::with_choices(
                     integer(options.get("batchBound"), "batchBound")?,
                     DelayAmounts {
                         short: integer(delays.and_then(|d| d.get("short")), "delays.short")?,
                         medium: integer(delays.and_then(|d| d.get("medium")), "delays.medium")?,
                         long: integer(delays.and_then(|d| d.get("long")), "delays.long")?,
                     },
+                    choices,
                 )
             }
         };

@@ -7,6 +7,7 @@ mod rui;
 
 use std::collections::BTreeSet;
 
+use reference::choices::Choices;
 use serde_json::Value;
 
 use crate::adapter::{Adapter, AdapterError, Implementation, Protocol, Reply};
@@ -21,24 +22,38 @@ pub(crate) type Started = (Reply, Option<Box<dyn CaseDriver>>);
 
 pub struct ReferenceAdapter {
     implementation: Implementation,
+    choices: Choices,
     current: Option<Box<dyn CaseDriver>>,
 }
 
 impl ReferenceAdapter {
+    /// The reference with the default behaviour at every open point of the texts.
     pub fn new() -> ReferenceAdapter {
+        ReferenceAdapter::with_choices(Choices::default())
+    }
+
+    /// The reference taking `choices` at the open points of the texts
+    /// (`reference::choices`; `Choices::alternate()` is the alternate reference of issue 12).
+    pub fn with_choices(choices: Choices) -> ReferenceAdapter {
+        let name = match choices.fault() {
+            Some(fault) => format!("reference (fault {})", fault.name()),
+            None if choices.is_default() => "reference".to_string(),
+            None => "reference (alternate choices)".to_string(),
+        };
         let mut profiles = BTreeSet::new();
         for profile in rcip::PROFILES.iter().chain(rui::PROFILES).chain(assist::PROFILES) {
             profiles.insert((*profile).to_string());
         }
         ReferenceAdapter {
             implementation: Implementation {
-                name: "reference".into(),
+                name,
                 version: env!("CARGO_PKG_VERSION").into(),
                 protocols: [Protocol::Rcip, Protocol::Rui].into_iter().collect(),
                 profiles,
-                rui_limits: rui::declared_limits(),
-                assist_batch_bound: Some(assist::DECLARED_BATCH_BOUND),
+                rui_limits: rui::declared_limits(&choices),
+                assist_batch_bound: Some(assist::declared_batch_bound(&choices)),
             },
+            choices,
             current: None,
         }
     }
@@ -57,8 +72,8 @@ impl Adapter for ReferenceAdapter {
 
     fn start(&mut self, _case: &str, protocol: Protocol, setup: &Value) -> Result<Reply, AdapterError> {
         let (reply, driver) = match protocol {
-            Protocol::Rcip => rcip::start(setup)?,
-            Protocol::Rui => rui::start(setup)?,
+            Protocol::Rcip => rcip::start(setup, &self.choices)?,
+            Protocol::Rui => rui::start(setup, &self.choices)?,
         };
         self.current = driver;
         Ok(reply)

@@ -32,6 +32,7 @@ use reference::rcip::{
     PolicyCall, Proposal, ProposalReport, Prototype, RcipEvent, Runtime, RuntimeOptions,
     Settlement, Snapshot, SubscriptionId, Ticket,
 };
+use reference::choices::Choices;
 use serde_json::{json, Map, Value};
 
 use super::{CaseDriver, Started};
@@ -43,11 +44,11 @@ pub(crate) const PROFILES: &[&str] = &["events", "preflight"];
 /// The error text of every host error the vectors plant (vectors/README.md, CL-B02-2).
 const HOST_SECRET: &str = "host-secret-7f3a";
 
-pub(crate) fn start(setup: &Value) -> Result<Started, AdapterError> {
+pub(crate) fn start(setup: &Value, choices: &Choices) -> Result<Started, AdapterError> {
     let definition_value = setup
         .get("definition")
         .ok_or_else(|| error("setup.definition is missing"))?;
-    let options = Options::read(setup.get("options"))?;
+    let options = Options::read(setup.get("options"), choices)?;
     let definition = match Definition::define(&decode(definition_value)?) {
         Ok(definition) => definition,
         Err(_) => return Ok((Reply::Threw, None)),
@@ -68,7 +69,7 @@ pub(crate) fn start(setup: &Value) -> Result<Started, AdapterError> {
         lists: BTreeMap::new(),
         subscriptions: BTreeMap::new(),
         preflights: BTreeMap::new(),
-        assist: super::assist::AssistCase::from_setup(setup)?,
+        assist: super::assist::AssistCase::from_setup(setup, choices)?,
     };
     Ok((Reply::Done, Some(Box::new(driver))))
 }
@@ -86,6 +87,50 @@ enum PolicyMode {
     Absent,
     Gated,
     Scripted(Value),
+    /// `by-request`: rules matched against the policy context, first match wins.
+    ByRequest(Vec<PolicyRule>),
+}
+
+/// One rule of a `by-request` policy.
+#[derive(Clone)]
+struct PolicyRule {
+    capability: Option<String>,
+    confirmed: Option<bool>,
+    settle: Value,
+}
+
+impl PolicyRule {
+    fn read(rule: &Value) -> Result<PolicyRule, AdapterError> {
+        let settle = rule
+            .get("settle")
+            .ok_or_else(|| error("a by-request rule needs settle"))?;
+        let _checked: Settlement = settlement_of(settle)?;
+        let capability = match rule.get("capability") {
+            None => None,
+            Some(id) => Some(
+                id.as_str()
+                    .ok_or_else(|| error("a by-request rule's capability is not a string"))?
+                    .to_string(),
+            ),
+        };
+        let confirmed = match rule.get("confirmed") {
+            None => None,
+            Some(flag) => Some(
+                flag.as_bool()
+                    .ok_or_else(|| error("a by-request rule's confirmed is not a boolean"))?,
+            ),
+        };
+        Ok(PolicyRule {
+            capability,
+            confirmed,
+            settle: settle.clone(),
+        })
+    }
+
+    fn matches(&self, capability: &str, confirmed: bool) -> bool {
+        self.capability.as_deref().is_none_or(|id| id == capability)
+            && self.confirmed.is_none_or(|flag| flag == confirmed)
+    }
 }
 
 #[derive(Clone)]
@@ -97,6 +142,7 @@ enum EventsMode {
 
 #[derive(Clone)]
 struct Options {
+    choices: Choices,
     policy: PolicyMode,
     ttl_ms: Option<u64>,
     sequential_ids: bool,
@@ -104,7 +150,7 @@ struct Options {
 }
 
 impl Options {
-    fn read(options: Option<&Value>) -> Result<Options, AdapterError> {
+    fn read(options: Option<&Value>, choices: &Choices) -> Result<Options, AdapterError> {
         let empty = Map::new();
         let options = match options {
             None => &empty,
@@ -125,9 +171,18 @@ impl Options {
                     let _checked: Settlement = settlement_of(settle)?;
                     PolicyMode::Scripted(settle.clone())
                 }
+                Some("by-request") => {
+                    let rules = policy
+                        .get("rules")
+                        .and_then(Value::as_array)
+                        .ok_or_else(|| error("a by-request policy needs a rules array"))?;
+                    PolicyMode::ByRequest(
+                        rules.iter().map(PolicyRule::read).collect::<Result<_, _>>()?,
+                    )
+                }
                 _ => {
                     return Err(error(
-                        "options.policy.mode is not absent, gated or scripted",
+                        "options.policy.mode is not absent, gated, scripted or by-request",
                     ))
                 }
             },
@@ -151,6 +206,7 @@ impl Options {
             Some(_) => return Err(error("options.events is not records or throws")),
         };
         Ok(Options {
+            choices: choices.clone(),
             policy,
             ttl_ms,
             sequential_ids,
@@ -206,7 +262,8 @@ struct HandlerRecord {
     record: Value,
     /// What `ctx` carried at call time (the `handler-context` observation).
     context: Value,
-    signal: AbortSignal,
+    /// The signal `ctx` carried; `None` when it had none (observed as `null`).
+    signal: Option<AbortSignal>,
     /// The input object the handler received (settlements mutate it).
     input: HostValue,
 }
@@ -255,9 +312,21 @@ impl RuntimeSlot {
                         "confirmed": call.confirmed,
                     });
                     let mut records = records.borrow_mut();
-                    records.policy_calls.push((capability, record));
-                    match &mode {
-                        PolicyMode::Scripted(settle) => {
+                    records.policy_calls.push((capability.clone(), record));
+                    let settle = match &mode {
+                        PolicyMode::Scripted(settle) => Some(Some(settle)),
+                        PolicyMode::ByRequest(rules) => Some(
+                            rules
+                                .iter()
+                                .find(|rule| rule.matches(&capability, call.confirmed))
+                                .map(|rule| &rule.settle),
+                        ),
+                        _ => None,
+                    };
+                    match settle {
+                        // No rule matched: the policy throws (vectors/README.md).
+                        Some(None) => Answer::Ready(Err(HostError::error(HOST_SECRET))),
+                        Some(Some(settle)) => {
                             for (pointer, value) in mutations_of(settle).unwrap_or_default() {
                                 let _ = call.input.set_at_pointer(&pointer, value);
                             }
@@ -314,6 +383,7 @@ impl RuntimeSlot {
                 confirmation_ttl_ms: options.ttl_ms,
                 create_id,
                 on_event,
+                choices: options.choices.clone(),
             },
         )?;
         Ok(RuntimeSlot { runtime, records })
@@ -616,7 +686,7 @@ impl RcipCase {
                 "invocationId": call.invocation_id,
                 "requestedAt": call.requested_at,
                 "semanticContext": call.semantic_context.to_json(),
-                "signalAborted": call.signal.is_aborted(),
+                "signalAborted": call.signal.as_ref().map(AbortSignal::is_aborted),
             });
             let mut records = records.borrow_mut();
             records.handler_calls.push(HandlerRecord {
@@ -1027,7 +1097,9 @@ impl RcipCase {
                         .collect(),
                 )
             }
-            "handler-signal" => self.handler_call(index, step, |record| json!(record.signal.is_aborted()))?,
+            "handler-signal" => self.handler_call(index, step, |record| {
+                json!(record.signal.as_ref().map(AbortSignal::is_aborted))
+            })?,
             "handler-context" => self.handler_call(index, step, |record| record.context.clone())?,
             "caller-input" => {
                 let of = field(step, "of")?;
@@ -1045,15 +1117,22 @@ impl RcipCase {
                     .cloned()
                     .ok_or_else(|| error(&format!("unknown preflight handle '{of}'")))?
             }
-            "snapshot" => match step.get("of").and_then(Value::as_str) {
-                Some(name) => self
-                    .snapshots
-                    .get(name)
-                    .ok_or_else(|| error(&format!("unknown snapshot handle '{name}'")))?
-                    .json()
-                    .clone(),
-                None => self.slot(index)?.runtime.get_snapshot().json().clone(),
-            },
+            "snapshot" | "snapshot-text" => {
+                let json = match step.get("of").and_then(Value::as_str) {
+                    Some(name) => self
+                        .snapshots
+                        .get(name)
+                        .ok_or_else(|| error(&format!("unknown snapshot handle '{name}'")))?
+                        .json()
+                        .clone(),
+                    None => self.slot(index)?.runtime.get_snapshot().json().clone(),
+                };
+                if observation == "snapshot-text" {
+                    Value::String(json.to_string())
+                } else {
+                    json
+                }
+            }
             "snapshot-relation" => {
                 let a = self.snapshot_handle(field(step, "a")?)?;
                 let b = self.snapshot_handle(field(step, "b")?)?;

@@ -11,6 +11,7 @@ use reference::rui::{
     ActionPolicy, Catalog, Config, DispatchId, DispatchStatus, Framing, Limits, PolicySettlement,
     Runtime, TransactionOutcome,
 };
+use reference::choices::Choices;
 use serde_json::{json, Value};
 
 use super::{CaseDriver, Started};
@@ -19,12 +20,12 @@ use crate::adapter::{AdapterError, Reply};
 /// The framings the reference decodes: all four of CL-D07.
 pub(crate) const PROFILES: &[&str] = &["jsonl", "sse", "websocket", "json-seq"];
 
-/// The reference's own limits profile (the defaults of `reference::rui::Limits`).
-pub(crate) fn declared_limits() -> Option<Value> {
-    Some(Limits::default().to_json())
+/// The reference's own limits profile under these choices (`Limits::declared`).
+pub(crate) fn declared_limits(choices: &Choices) -> Option<Value> {
+    Some(Limits::declared(choices).to_json())
 }
 
-pub(crate) fn start(setup: &Value) -> Result<Started, AdapterError> {
+pub(crate) fn start(setup: &Value, choices: &Choices) -> Result<Started, AdapterError> {
     let framing = setup
         .get("framing")
         .and_then(Value::as_str)
@@ -34,7 +35,7 @@ pub(crate) fn start(setup: &Value) -> Result<Started, AdapterError> {
         Some(limits) => {
             Limits::from_json(limits).map_err(|e| error(&format!("setup.limits: {e}")))?
         }
-        None => Limits::default(),
+        None => Limits::declared(choices),
     };
     let action_policy = action_policy(setup.get("actionPolicy"))?;
     let catalog = setup
@@ -50,6 +51,7 @@ pub(crate) fn start(setup: &Value) -> Result<Started, AdapterError> {
         catalog,
         limits,
         action_policy,
+        choices: choices.clone(),
     });
     Ok((
         Reply::Done,

@@ -3,8 +3,25 @@
 //! each clamped to 0..10000). Requested values outside the ranges are clamped, never rejected,
 //! so building an orchestrator cannot fail.
 
+use crate::choices::{Choice, Choices, Fault};
+
 /// RECOMMENDED default of the batch bound N (CL-C01-3).
 pub const DEFAULT_BATCH_BOUND: usize = 8;
+/// The batch bound N of the alternate reading (`Choice::AssistBatchBound`).
+pub const ALTERNATE_BATCH_BOUND: usize = 3;
+
+/// The delay amounts of the alternate reading (`Choice::AssistDelayDurations`).
+const ALTERNATE_DELAYS_MS: [u64; 3] = [100, 400, 2000];
+
+/// The bound N an orchestrator under these choices declares when none is requested.
+pub fn declared_batch_bound(choices: &Choices) -> usize {
+    if choices.takes(Choice::AssistBatchBound) {
+        ALTERNATE_BATCH_BOUND
+    } else {
+        DEFAULT_BATCH_BOUND
+    }
+}
+
 /// The clamp of the batch bound (CL-C01-3).
 pub const MIN_BATCH_BOUND: usize = 1;
 pub const MAX_BATCH_BOUND: usize = 32;
@@ -58,6 +75,13 @@ pub struct AssistConfig {
     short_ms: u64,
     medium_ms: u64,
     long_ms: u64,
+    /// CL-C04-3 (IMPL-DEFINED): summarize also when no action went through `invoke`.
+    summarize_without_actions: bool,
+    /// CL-C05-3 (RECOMMENDED denied `POLICY_DENIED`): the alternate fails the local rejection
+    /// with `CAPABILITY_NOT_FOUND`.
+    read_only_rejection_not_found: bool,
+    /// At most one injected fault of the catalog (`crate::choices::FAULTS`).
+    fault: Option<Fault>,
 }
 
 impl Default for AssistConfig {
@@ -69,12 +93,48 @@ impl Default for AssistConfig {
 impl AssistConfig {
     /// The configuration for a requested bound and requested delay amounts, clamped.
     pub fn new(batch_bound: Option<i64>, delays: DelayAmounts) -> AssistConfig {
+        AssistConfig::with_choices(batch_bound, delays, &Choices::default())
+    }
+
+    /// [`AssistConfig::new`] under the given readings of the open points of section C
+    /// (`crate::choices`): the defaults of N and of the delays, summarize without actions, and
+    /// the local outcome of a read-only rejection.
+    pub fn with_choices(
+        batch_bound: Option<i64>,
+        delays: DelayAmounts,
+        choices: &Choices,
+    ) -> AssistConfig {
+        let default_bound = declared_batch_bound(choices);
+        let [short, medium, long] = if choices.takes(Choice::AssistDelayDurations) {
+            ALTERNATE_DELAYS_MS
+        } else {
+            [DEFAULT_SHORT_MS, DEFAULT_MEDIUM_MS, DEFAULT_LONG_MS]
+        };
         AssistConfig {
-            batch_bound: batch_bound.map_or(DEFAULT_BATCH_BOUND, clamp_bound),
-            short_ms: delays.short.map_or(DEFAULT_SHORT_MS, clamp_delay),
-            medium_ms: delays.medium.map_or(DEFAULT_MEDIUM_MS, clamp_delay),
-            long_ms: delays.long.map_or(DEFAULT_LONG_MS, clamp_delay),
+            batch_bound: batch_bound.map_or(default_bound, clamp_bound),
+            short_ms: delays.short.map_or(short, clamp_delay),
+            medium_ms: delays.medium.map_or(medium, clamp_delay),
+            long_ms: delays.long.map_or(long, clamp_delay),
+            summarize_without_actions: choices.takes(Choice::AssistSummarizeWithoutActions),
+            read_only_rejection_not_found: choices.takes(Choice::AssistReadOnlyRejectionFailed),
+            fault: choices.fault(),
         }
+    }
+
+    /// Whether `fault` is injected.
+    pub fn injects(&self, fault: Fault) -> bool {
+        self.fault == Some(fault)
+    }
+
+    /// Whether a batch that ended before any action went through `invoke` is summarized.
+    pub fn summarize_without_actions(&self) -> bool {
+        self.summarize_without_actions
+    }
+
+    /// Whether a read-only rejection is failed `CAPABILITY_NOT_FOUND` (else denied
+    /// `POLICY_DENIED`).
+    pub fn read_only_rejection_not_found(&self) -> bool {
+        self.read_only_rejection_not_found
     }
 
     /// The declared bound N: a batch of more actions runs nothing (CL-C01-4).

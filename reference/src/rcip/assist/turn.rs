@@ -30,6 +30,7 @@ use serde_json::Value;
 
 use super::answer::{read_decide, read_summarize, AnswerError, Proposal, ProposedAction};
 use super::config::AssistConfig;
+use crate::choices::Fault;
 use crate::rcip::{ErrorCode, Outcome, OutcomeBody, Status};
 
 /// The orchestrator's mode (RCIP-PROTO-ASSIST-11).
@@ -252,7 +253,7 @@ impl Turn {
         match self.state {
             State::Answer(Phase::Decide) => match answer {
                 Err(()) => self.fail(AssistError::CallbackFailed),
-                Ok(value) => match read_decide(&value, self.config.batch_bound()) {
+                Ok(value) => match read_decide(&value, self.decide_bound()) {
                     Ok(Proposal::Text(text)) => self.finish(Some(text)),
                     Ok(Proposal::Batch(actions)) => {
                         self.batch = actions;
@@ -288,9 +289,18 @@ impl Turn {
                 confirmation_id,
             };
         }
-        let succeeded = outcome.status() == Status::Succeeded;
+        let succeeded = outcome.status() == Status::Succeeded
+            || self.config.injects(Fault::AssistBatchContinues);
         self.outcomes.push(outcome);
-        if !succeeded || self.next_action >= self.batch.len() {
+        let last = self.next_action >= self.batch.len();
+        if last && succeeded && self.config.injects(Fault::AssistDelayAfterLast) {
+            if let Some(pause) = self.batch.get(index).and_then(|a| a.delay) {
+                let until = surface.now().saturating_add(self.config.delay_ms(pause));
+                self.state = State::Sleep(until);
+                return Next::Sleep { until };
+            }
+        }
+        if !succeeded || last {
             return self.end_batch(surface);
         }
         let pause = self
@@ -327,7 +337,11 @@ impl Turn {
         let view = CallbackView {
             phase,
             mode: self.mode,
-            snapshot: filtered(surface.snapshot(), self.mode),
+            snapshot: if self.config.injects(Fault::AssistReadOnlyUnfiltered) {
+                surface.snapshot()
+            } else {
+                filtered(surface.snapshot(), self.mode)
+            },
             messages: self.messages.clone(),
             outcomes: self.outcomes.clone(),
         };
@@ -336,19 +350,32 @@ impl Turn {
         Next::Call(view)
     }
 
+    /// The bound a `decide` answer is read with: N, or none under the injected fault
+    /// `assist-batch-over-bound-runs`.
+    fn decide_bound(&self) -> usize {
+        if self.config.injects(Fault::AssistBatchOverBoundRuns) {
+            usize::MAX
+        } else {
+            self.config.batch_bound()
+        }
+    }
+
     fn run_next(&mut self, surface: &mut dyn Surface) -> Next {
         let index = self.next_action;
         let Some(action) = self.batch.get(index).cloned() else {
             return self.end_batch(surface);
         };
         self.next_action += 1;
-        if self.mode == Mode::ReadOnly && !is_read(&surface.snapshot(), &action.capability_id) {
+        let rejects = !self.config.injects(Fault::AssistReadOnlyInvokes);
+        if rejects && self.mode == Mode::ReadOnly && !is_read(&surface.snapshot(), &action.capability_id) {
             let local_id = format!("assist-local-{}", index + 1);
-            self.outcomes.push(Outcome::error(
-                &local_id,
-                &action.capability_id,
-                ErrorCode::PolicyDenied,
-            ));
+            let code = if self.config.read_only_rejection_not_found() {
+                ErrorCode::CapabilityNotFound
+            } else {
+                ErrorCode::PolicyDenied
+            };
+            self.outcomes
+                .push(Outcome::error(&local_id, &action.capability_id, code));
             return self.end_batch(surface);
         }
         self.invoked += 1;
@@ -361,7 +388,10 @@ impl Turn {
     }
 
     fn end_batch(&mut self, surface: &mut dyn Surface) -> Next {
-        if self.invoked > 0 {
+        if self.config.injects(Fault::AssistSummarizeSkipped) {
+            return self.finish(None);
+        }
+        if self.invoked > 0 || self.config.summarize_without_actions() {
             self.call(Phase::Summarize, surface)
         } else {
             self.finish(None)

@@ -74,7 +74,8 @@ pub fn section() -> Section {
                     expect_no_policy_call("notes.search"),
                     expect_no_handler_call("notes.search"),
                     expect_turn("t1", cancelled(decide_any(), vec![json!([]), json!([any()])]))
-                        .reqs(&["PRJ-ASSIST-CANCEL-01"]),
+                        .reqs(&["PRJ-ASSIST-CANCEL-01", "CL-C06-1", "CL-C04-1"])
+                        .note("summarize or not (CANCEL-01); never more than one (CL-C04-1); no later action (CL-C06-1)"),
                 ]),
             c("delay", 1, "Cancelled during a delay: the delay ends and nothing follows")
                 .requirements(&["RCIP-PROTO-ASSIST-08", "CL-C06-2", "CL-C06-1", "PRJ-ASSIST-CANCEL-01"])
@@ -111,7 +112,8 @@ pub fn section() -> Section {
                     expect_no_policy_call("notes.list"),
                     expect_no_handler_call("notes.list"),
                     expect_turn("t1", cancelled(decide_any(), vec![json!([]), json!([any()])]))
-                        .reqs(&["PRJ-ASSIST-CANCEL-01"]),
+                        .reqs(&["PRJ-ASSIST-CANCEL-01", "CL-C06-1", "CL-C04-1"])
+                        .note("summarize or not (CANCEL-01); never more than one (CL-C04-1); no later action (CL-C06-1)"),
                 ]),
             c("after-end", 1, "Aborting after the turn ended changes nothing")
                 .requirements(&["RCIP-PROTO-ASSIST-08", "PRJ-ASSIST-TURN-01"])

@@ -64,7 +64,7 @@ use serde_json::{json, Value};
 
 use super::{load_regressions, regressions_dir, Generated};
 use crate::case::{Case, Provenance, Section, Strictness};
-use crate::pattern::{any, of_type, one_of, subset};
+use crate::pattern::{any, of_type, one_of, present, subset};
 
 /// The section every model-invocation case belongs to.
 pub const SECTION: &str = "rcip.model-invocation";
@@ -219,7 +219,7 @@ fn definition(model: &InvocationModel) -> Value {
         .collect();
     json!({
         "protocolVersion": "1.0",
-        "application": { "id": "tasks", "name": "Tasks", "description": "The invocation model's application" },
+        "application": { "id": "tasks-app", "name": "Tasks", "description": "The invocation model's application" },
         "scopes": [
             { "id": "tasks", "title": "Tasks", "description": "The tasks area" },
             { "id": "archive", "title": "Archive", "description": "The archive area" }
@@ -327,16 +327,14 @@ fn render(shape: &Shape, ids: &Ids) -> Value {
             "status": "succeeded", "invocationId": ids.invocation, "capabilityId": ids.capability,
             "output": valid_output()
         }),
-        Shape::Confirmation(instants) => {
-            let expires = match instants.as_slice() {
-                [one] => json!(one),
-                many => one_of(many.iter().map(|t| json!(t))),
-            };
-            json!({
-                "status": "confirmation_required", "invocationId": ids.invocation, "capabilityId": ids.capability,
-                "confirmation": { "id": of_type("string"), "effect": "destructive", "expiresAt": expires }
-            })
-        }
+        // The expiry instants stay in the shape (two confirmations issued at different instants
+        // are different shapes), but only the presence of `expiresAt` is checked (CL-A06-4): its
+        // value is the project reading PRJ-RCIP-CONF-02, checked by the expiry cases, while the
+        // model's clock steps check when the confirmation really expires (CL-B08).
+        Shape::Confirmation(_) => json!({
+            "status": "confirmation_required", "invocationId": ids.invocation, "capabilityId": ids.capability,
+            "confirmation": { "id": of_type("string"), "effect": "destructive", "expiresAt": present() }
+        }),
         Shape::Error(code) => {
             let status = match code.status() {
                 model::invocation::Status::Denied => "denied",
@@ -700,6 +698,16 @@ impl<'a> Translator<'a> {
     ) {
         let failing = self.rechecks_failing(before, slot);
         if failing.is_empty() {
+            if (decision, pass) == (Decision::Confirm, Pass::Confirmed) {
+                // CL-B07-5 only RECOMMENDS POLICY_DENIED for `confirm` on the confirmed pass;
+                // REQUIRED is only that the handler does not run without an `allow`, which a
+                // failed POLICY_EVALUATION_FAILED (an answer the pass cannot use) also keeps.
+                allowed.recommended = Some(allowed.required.clone());
+                push_unique(
+                    &mut allowed.required,
+                    Shape::Error(Code::PolicyEvaluationFailed),
+                );
+            }
             return;
         }
         let mut required = allowed.required.clone();

@@ -35,7 +35,7 @@ fn pending() -> Vec<Value> {
         gate_policy(1, ret(confirm())),
         expect_outcome(
             "i1",
-            confirmation_required("i1", CAP, "destructive", 120_000),
+            confirmation_required("i1", CAP, "destructive"),
         ),
     ]
 }
@@ -98,7 +98,7 @@ pub fn section() -> Section {
                 abort("s1"),
                 expect_outcome(
                     "i1",
-                    confirmation_required("i1", CAP, "destructive", 120_000),
+                    confirmation_required("i1", CAP, "destructive"),
                 ),
             ],
         ])),

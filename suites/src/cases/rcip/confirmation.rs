@@ -38,8 +38,24 @@ fn pending() -> Vec<Value> {
         gate_policy(1, ret(confirm())),
         expect_outcome(
             "i1",
-            confirmation_required("i1", CAP, "destructive", 120_000),
+            confirmation_required("i1", CAP, "destructive"),
         ),
+    ]
+}
+
+/// A policy answering by what it is asked (`confirm`, then `allow` on the confirmed pass): used
+/// where the texts leave open whether, or when, approval consults the policy before refusing.
+fn setup_by_request() -> Value {
+    Setup::new(&notes()).policy_confirm_then_allow().to_json()
+}
+
+/// `pending()` under [`setup_by_request`]: the first pass answers `confirm` by itself.
+fn pending_by_request() -> Vec<Value> {
+    vec![
+        set_context(&["notes"], None),
+        bind_avail(CAP, "b1", returns(done()), available()),
+        invoke("i1", CAP, input()),
+        expect_outcome("i1", confirmation_required("i1", CAP, "destructive")),
     ]
 }
 
@@ -67,7 +83,7 @@ pub fn section() -> Section {
                 approve_and_allow(),
                 vec![
                     expect_outcome("r1", ok.clone()),
-                    expect_outcome("i1", confirmation_required("i1", CAP, "destructive", 120_000)),
+                    expect_outcome("i1", confirmation_required("i1", CAP, "destructive")),
                     expect_policy_calls(
                         None,
                         json!([
@@ -98,7 +114,7 @@ pub fn section() -> Section {
                 bind("notes.list", "b1", returns(json!({ "items": [] }))),
                 invoke("i1", "notes.list", json!({})),
                 gate_policy(1, ret(confirm())),
-                expect_outcome("i1", confirmation_required("i1", "notes.list", "read", 120_000)),
+                expect_outcome("i1", confirmation_required("i1", "notes.list", "read")),
                 resolve("r1", "i1", true),
                 gate_policy(2, ret(allow())),
                 expect_outcome("r1", succeeded("i1", "notes.list", json!({ "items": [] }))),
@@ -114,7 +130,7 @@ pub fn section() -> Section {
                     "i1",
                     json!({
                         "status": "confirmation_required", "invocationId": "i1", "capabilityId": CAP,
-                        "confirmation": { "id": "confirmation-1", "effect": "destructive", "expiresAt": 120_000 }
+                        "confirmation": { "id": "confirmation-1", "effect": "destructive", "expiresAt": crate::pattern::present() }
                     }),
                 ),
                 resolve_id("r1", "confirmation-1", true),
@@ -207,21 +223,22 @@ pub fn section() -> Section {
             ])),
         c("rebind", 1, "Rebinding while confirmation is pending denies at approval")
             .requirements(&["CL-B07-4", "RCIP-LIFE-CONF-04", "RCIP-PROTO-LIFE-13"])
-            .setup(setup())
+            .setup(setup_by_request())
             .steps(steps(vec![
-                pending(),
+                pending_by_request(),
                 vec![unbind("b1"), bind(CAP, "b2", returns(done())), resolve("r1", "i1", true)],
                 vec![
-                    expect_outcome("r1", policy_denied.clone()).note("a later policy call, if any, is not settled"),
+                    expect_outcome("r1", policy_denied.clone())
+                        .note("whether the confirmed policy pass runs before the refusal is open; it allows if asked"),
                     expect_handler_count(None, 0),
                 ],
             ])),
         c("unbind", 1, "Unbinding while confirmation is pending blocks the approval")
             .requirements(&["PRJ-RCIP-CONF-01", "CL-B07-4", "RCIP-LIFE-CONF-04"])
             .strictness(Strictness::ImplDefined)
-            .setup(setup())
+            .setup(setup_by_request())
             .steps(steps(vec![
-                pending(),
+                pending_by_request(),
                 vec![unbind("b1"), resolve("r1", "i1", true)],
                 vec![
                     expect_outcome("r1", one_of([policy_denied.clone(), failed("i1", CAP, "CAPABILITY_UNBOUND")])),
@@ -230,9 +247,9 @@ pub fn section() -> Section {
             ])),
         c("context", 1, "A context change while confirmation is pending denies at approval")
             .requirements(&["CL-B07-4", "RCIP-LIFE-CONF-04", "RCIP-PROTO-LIFE-13"])
-            .setup(setup())
+            .setup(setup_by_request())
             .steps(steps(vec![
-                pending(),
+                pending_by_request(),
                 vec![set_context(&["settings"], None), resolve("r1", "i1", true)],
                 vec![expect_outcome("r1", policy_denied.clone()), expect_handler_count(None, 0)],
             ])),
@@ -256,9 +273,9 @@ pub fn section() -> Section {
             ])),
         c("availability", 1, "Availability lost while pending fails the approval")
             .requirements(&["CL-B07-3", "RCIP-LIFE-CONF-03", "RCIP-PROTO-LIFE-06"])
-            .setup(setup())
+            .setup(setup_by_request())
             .steps(steps(vec![
-                pending(),
+                pending_by_request(),
                 vec![
                     set_availability("b1", unavailable()),
                     resolve("r1", "i1", true),
@@ -319,7 +336,7 @@ pub fn section() -> Section {
             .steps([
                 bind(CAP, "b1", returns(done())),
                 invoke("i1", CAP, input()),
-                expect_outcome("i1", confirmation_required("i1", CAP, "destructive", 120_000))
+                expect_outcome("i1", confirmation_required("i1", CAP, "destructive"))
                     .strict(Strictness::Required)
                     .reqs(&["CL-A05-4"]),
                 resolve("r1", "i1", true),

@@ -67,7 +67,7 @@ pub fn section() -> Section {
                 invoke("i1", "notes.delete", json!({ "id": "n1" })),
                 expect_outcome(
                     "i1",
-                    confirmation_required("i1", "notes.delete", "destructive", 120_000),
+                    confirmation_required("i1", "notes.delete", "destructive"),
                 ),
                 expect_handler_count(None, 0),
             ]),

@@ -43,8 +43,8 @@ fn guidance() -> Value {
 
 /// Every member of CL-A02, echoed by the snapshot.
 fn full() -> Case {
-    let def = Def::new("notes")
-        .application(json!({ "id": "notes", "name": "Notes", "description": "A notes application", "version": "2.1.0" }))
+    let def = Def::new("notes-app")
+        .application(json!({ "id": "notes-app", "name": "Notes", "description": "A notes application", "version": "2.1.0" }))
         .scope("notes", None)
         .scope("notes.editor", Some("notes"))
         .cap(
@@ -66,7 +66,7 @@ fn full() -> Case {
             None,
             subset(json!({
                 "protocolVersion": "1.0",
-                "application": { "id": "notes", "name": "Notes", "description": "A notes application", "version": "2.1.0" },
+                "application": { "id": "notes-app", "name": "Notes", "description": "A notes application", "version": "2.1.0" },
                 "scopes": unordered([
                     json!({ "id": "notes", "title": "Scope notes", "description": "The notes area" }),
                     json!({ "id": "notes.editor", "title": "Scope notes.editor", "description": "The notes.editor area", "parentId": "notes" }),
@@ -96,7 +96,7 @@ fn optional_members() -> Case {
             expect_snapshot(
                 None,
                 subset(json!({
-                    "application": { "id": "notes", "name": "Notes", "description": "A notes application" },
+                    "application": { "id": "notes-app", "name": "Notes", "description": "A notes application" },
                     "capabilities": [subset(json!({ "id": "notes.list", "tags": of_type("array") }))]
                 })),
             ),
@@ -137,7 +137,7 @@ fn effects() -> Case {
 
 /// Zero, one or several scopes per capability.
 fn multiple_scopes() -> Case {
-    let def = Def::new("notes")
+    let def = Def::new("notes-app")
         .scope("notes", None)
         .scope("settings", None)
         .cap(Cap::new("help.show", "read"))
@@ -201,7 +201,7 @@ fn invalid_definitions() -> Vec<Case> {
         Cap::new("notes.list", "read"),
         Cap::new("notes.list", "write"),
     ]);
-    let dup_scopes = Def::new("notes")
+    let dup_scopes = Def::new("notes-app")
         .scope("notes", None)
         .scope("notes", None)
         .cap(Cap::new("notes.list", "read"));

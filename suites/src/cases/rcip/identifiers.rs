@@ -1,7 +1,9 @@
 //! Section `rcip.identifiers`: the identifier grammar of RCIP-PROTO-ID-01..04 and CL-B18-1..4 for
 //! application, scope and capability ids: valid ids are accepted and published verbatim, invalid
 //! ids make creation throw (CL-B18-5), ids are case-sensitive, and the IMPL-DEFINED runs of
-//! capitals or digits (CL-B18-9) are accepted or rejected at creation.
+//! capitals or digits (CL-B18-9) are accepted or rejected at creation. Cases about id syntax give
+//! the application, its scope and its capabilities distinct ids; whether ids of different kinds
+//! share one namespace is IMPL-DEFINED (PRJ-RCIP-ID-01) and has its own cases (`shared-namespace`).
 
 use serde_json::json;
 
@@ -22,6 +24,7 @@ pub fn section() -> Section {
     cases.extend(scope_and_application_ids());
     cases.extend(case_sensitivity());
     cases.extend(impl_defined());
+    cases.extend(shared_namespace());
     make_section(S, "Identifier grammar", "identifiers", cases)
 }
 
@@ -74,7 +77,7 @@ fn valid_capability_ids() -> Vec<Case> {
         .iter()
         .enumerate()
         .map(|(i, (id, description, requirement))| {
-            let def = single(vec![Cap::new(id, "read")]);
+            let def = distinct_kinds(Cap::new(id, "read"));
             c("capability-valid", i as u32 + 1, description)
                 .requirements(&["CL-B18-1", "CL-B18-3", requirement])
                 .setup(Setup::new(&def).policy(allow()).to_json())
@@ -89,6 +92,13 @@ fn valid_capability_ids() -> Vec<Case> {
                 ])
         })
         .collect()
+}
+
+/// One capability in an application and a scope whose ids differ from every capability id used
+/// here, so a case about id syntax does not depend on whether ids of different kinds share one
+/// namespace (PRJ-RCIP-ID-01).
+fn distinct_kinds(cap: Cap) -> Def {
+    Def::new("id-grammar").scope("id-area", None).cap(cap)
 }
 
 /// Invalid capability ids: creation throws.
@@ -180,11 +190,11 @@ fn scope_and_application_ids() -> Vec<Case> {
             .cap(Cap::new("notes.list", "read"))
     };
     let scope = |id: &str| {
-        Def::new("notes")
+        Def::new("notes-app")
             .scope(id, None)
             .cap(Cap::new("notes.list", "read"))
     };
-    let valid_scope = Def::new("notes")
+    let valid_scope = Def::new("notes-app")
         .scope("notes.editor_main-panel", None)
         .cap(Cap::new("notes.list", "read").scopes(&["notes.editor_main-panel"]));
     vec![
@@ -353,6 +363,39 @@ fn impl_defined() -> Vec<Case> {
                     bind(id, "b1", returns(json!({}))),
                     invoke("i1", id, json!({})),
                     expect_outcome("i1", succeeded("i1", id, json!({}))),
+                ])
+        })
+        .collect()
+}
+
+/// A capability whose id is also a scope's or the application's: CL-B18-5 makes a duplicate id a
+/// configuration error without saying whether ids of different kinds share one namespace, so
+/// creation may throw (PRJ-RCIP-ID-01); when it does not, the capability works like any other.
+fn shared_namespace() -> Vec<Case> {
+    let cases = [
+        (
+            Def::new("notes-app").scope("notes", None).cap(Cap::new("notes", "read").scopes(&["notes"])),
+            "A capability id equal to a scope id is accepted or refused",
+        ),
+        (
+            Def::new("notes").scope("area", None).cap(Cap::new("notes", "read")),
+            "A capability id equal to the application id is accepted or refused",
+        ),
+    ];
+    cases
+        .into_iter()
+        .enumerate()
+        .map(|(i, (def, description))| {
+            c("shared-namespace", i as u32 + 1, description)
+                .requirements(&["PRJ-RCIP-ID-01", "CL-B18-5"])
+                .strictness(Strictness::ImplDefined)
+                .setup(Setup::new(&def).policy(allow()).creation("may-throw").to_json())
+                .notes("creation may throw (PRJ-RCIP-ID-01); when it does not, the capability must work like any other")
+                .steps([
+                    expect_snapshot(None, subset(json!({ "capabilities": [subset(json!({ "id": "notes" }))] }))),
+                    bind("notes", "b1", returns(json!({}))),
+                    invoke("i1", "notes", json!({})),
+                    expect_outcome("i1", succeeded("i1", "notes", json!({}))),
                 ])
         })
         .collect()

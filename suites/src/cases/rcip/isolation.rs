@@ -74,7 +74,7 @@ pub fn section() -> Section {
                     "i1",
                     json!({
                         "status": "confirmation_required", "invocationId": "i1", "capabilityId": "notes.delete",
-                        "confirmation": { "id": "confirmation-1", "effect": "destructive", "expiresAt": 120_000 }
+                        "confirmation": { "id": "confirmation-1", "effect": "destructive", "expiresAt": crate::pattern::present() }
                     }),
                 ),
                 resolve_id("r1", "confirmation-1", true).on(RT),

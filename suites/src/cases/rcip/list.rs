@@ -2,11 +2,28 @@
 //! filtering by context (`all` / `current`), availability (`availableOnly`), scope and effect, alone
 //! and combined; and that `context: 'current'` filters discovery, not invocation permission
 //! (RCIP-LIFE-CTX-03/04). Order is not specified, so lists compare in any order (PRJ-RCIP-LIST-01).
+//! Whether the scope hierarchy (`parentId`) affects relevance is only RECOMMENDED (CL-B16-3), so a
+//! `current` list where the notes hierarchy could matter accepts the hierarchy-expanded list at
+//! REQUIRED and asks for the flat one at RECOMMENDED (CONFLICTS.md, scope hierarchy).
 
-use serde_json::json;
+use serde_json::{json, Value};
 
 use super::support::*;
-use crate::case::{Case, Section};
+use crate::case::{Case, Section, Strictness};
+use crate::pattern::{one_of, unordered};
+
+/// A `current` list: REQUIRED accepts `flat` (CL-B16-1) or `flat` plus `by_hierarchy` (the
+/// capabilities a reading of the scope hierarchy would add); RECOMMENDED asks for `flat` alone
+/// (CL-B16-3).
+fn expect_current_list(of: &str, flat: &[&str], by_hierarchy: &[&str]) -> [Value; 2] {
+    let as_set = |ids: &[&str]| unordered(ids.iter().map(|id| json!(id)));
+    let expanded: Vec<&str> = flat.iter().chain(by_hierarchy).copied().collect();
+    [
+        json!({ "expect": "list", "of": of, "is": one_of([as_set(flat), as_set(&expanded)]) })
+            .note("the scope hierarchy may add capabilities of related scopes (CL-B16-3 is RECOMMENDED)"),
+        expect_list(of, flat).strict(Strictness::Recommended).reqs(&["CL-B16-3"]),
+    ]
+}
 
 const S: &str = "list";
 
@@ -59,11 +76,12 @@ pub fn section() -> Section {
             .steps([
                 set_context(&["notes"], None),
                 list("l1", Some(json!({ "context": "current" }))),
-                expect_list(
-                    "l1",
-                    &["notes.list", "notes.create", "notes.delete", "help.show"],
-                ),
-            ]),
+            ])
+            .steps(expect_current_list(
+                "l1",
+                &["notes.list", "notes.create", "notes.delete", "help.show"],
+                &["notes.share"],
+            )),
             c(
                 "context",
                 3,
@@ -90,8 +108,12 @@ pub fn section() -> Section {
                     expect_list("l1", &["settings.read", "help.show"]),
                     set_context(&["notes.editor"], None),
                     list("l2", Some(json!({ "context": "current" }))),
-                    expect_list("l2", &["notes.share", "help.show"]),
-                ]),
+                ])
+                .steps(expect_current_list(
+                    "l2",
+                    &["notes.share", "help.show"],
+                    &["notes.list", "notes.create", "notes.delete"],
+                )),
             c(
                 "available-only",
                 1,
@@ -240,10 +262,13 @@ pub fn section() -> Section {
                 set_context(&["notes"], None),
                 bind("settings.read", "b1", returns(json!({ "theme": "dark" }))),
                 list("l1", Some(json!({ "context": "current" }))),
-                expect_list(
-                    "l1",
-                    &["notes.list", "notes.create", "notes.delete", "help.show"],
-                ),
+            ])
+            .steps(expect_current_list(
+                "l1",
+                &["notes.list", "notes.create", "notes.delete", "help.show"],
+                &["notes.share"],
+            ))
+            .steps([
                 invoke("i1", "settings.read", json!({})),
                 expect_outcome(
                     "i1",
@@ -272,7 +297,7 @@ pub fn section() -> Section {
 /// Scoped capabilities only (no globally relevant or child-scoped ones, whose treatment by
 /// `scopeId` neither text decides).
 fn scoped() -> Def {
-    Def::new("notes")
+    Def::new("notes-app")
         .scope("notes", None)
         .scope("settings", None)
         .scope("archive", None)

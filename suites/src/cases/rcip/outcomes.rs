@@ -100,7 +100,7 @@ pub fn section() -> Section {
                 gate_policy(2, ret(confirm())),
                 invoke("i3", "notes.list", json!({ "x": 1 })),
                 expect_outcome("i1", json!({ "status": "succeeded", "invocationId": "i1", "capabilityId": "notes.list", "output": { "items": ["a"] } })),
-                expect_outcome("i2", confirmation_required("i2", "notes.delete", "destructive", 120_000)),
+                expect_outcome("i2", confirmation_required("i2", "notes.delete", "destructive")),
                 expect_outcome("i3", failed("i3", "notes.list", "INPUT_INVALID")),
             ]),
     ];

@@ -137,7 +137,7 @@ pub fn section() -> Section {
             "RCIP-PROTO-OUT-01",
         ])
         .setup(Setup::new(&def).policy(confirm()).to_json())
-        .steps(run(confirmation_required("i1", CAP, "write", 120_000), 0)),
+        .steps(run(confirmation_required("i1", CAP, "write"), 0)),
         c(
             "confirm",
             2,

@@ -278,7 +278,11 @@ pub fn section() -> Section {
             preflight("p1", vec![list_proposal(), list_proposal()]),
             get_snapshot("s2"),
             expect_relation("s1", "s2", true, "equal"),
-            expect_notifications("sub", json!([])),
+            expect_notifications("sub", notifications_after_subscribe(0))
+                .note("at most the initial call at subscribe time, which PRJ-RCIP-SUB-01 only discourages"),
+            expect_notifications("sub", json!([]))
+                .strict(Strictness::Recommended)
+                .reqs(&["PRJ-RCIP-SUB-01"]),
         ]),
         c("run", 3, "A preflight emits no event")
             .requirements(&["CL-B24-2", "PRJ-RCIP-PRE-03"])

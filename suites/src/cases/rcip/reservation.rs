@@ -148,17 +148,18 @@ pub fn section() -> Section {
             "CL-B04-4",
             "RCIP-PROTO-LIFE-11",
         ])
-        .setup(gated_policy())
+        // A policy that answers by what it is asked: whether the refused duplicate consulted the
+        // policy (CL-B04-3 only RECOMMENDS it does not, policy-wait.002) cannot shift the answer
+        // the confirmed pass gets.
+        .setup(Setup::new(&notes()).policy_confirm_then_allow().to_json())
         .steps(steps(vec![
             vec![
                 bind("notes.delete", "b1", returns(json!({ "deleted": true }))),
                 invoke("i1", "notes.delete", json!({ "id": "n1" })),
-                gate_policy(1, ret(confirm())),
             ],
             busy("dup", "notes.delete"),
             vec![
                 resolve("r1", "i1", true),
-                gate_policy(2, ret(allow())),
                 expect_outcome(
                     "r1",
                     succeeded("i1", "notes.delete", json!({ "deleted": true })),

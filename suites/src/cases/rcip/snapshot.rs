@@ -2,8 +2,8 @@
 //! revision rules and identity until the revision changes, availability as of the last refresh
 //! while invoke checks live, deep immutability through the consumer's object, bound / available /
 //! relevance as independent facts, relevance from the active context (scope hierarchy ignored,
-//! RECOMMENDED), and redaction (only available, reason, reasonCode; never handlers, confirmation
-//! ids or policy data).
+//! RECOMMENDED), and redaction (REQUIRED, CL-B17 as revised: a capability's availability holds
+//! only available, reason, reasonCode; never handlers, confirmation ids or policy data).
 
 use serde_json::{json, Value};
 
@@ -67,7 +67,7 @@ fn shape() -> Vec<Case> {
             subset(json!({
                 "protocolVersion": "1.0",
                 "revision": crate::pattern::of_type("integer"),
-                "application": subset(json!({ "id": "notes" })),
+                "application": subset(json!({ "id": "notes-app" })),
                 "scopes": [subset(json!({ "id": "notes" }))],
                 "context": { "activeScopeIds": ["notes"], "primaryScopeId": "notes" },
                 "capabilities": [subset(entry)]
@@ -489,10 +489,14 @@ fn facts() -> Vec<Case> {
                             ("notes.create", json!({ "bound": true, "available": false, "relevance": "current" })),
                             ("settings.read", json!({ "bound": true, "available": true, "relevance": "other" })),
                             ("help.show", json!({ "bound": false, "relevance": "current" })),
-                            ("notes.share", json!({ "bound": false, "relevance": "other" })),
+                            ("notes.share", json!({ "bound": false })),
                         ],
                     ),
-                ),
+                )
+                .note("notes.share's scope is a child of the active one: its relevance is the next check"),
+                expect_snapshot(None, snapshot_caps(&ids(), &[("notes.share", json!({ "relevance": "other" }))]))
+                    .strict(Strictness::Recommended)
+                    .reqs(&["CL-B16-3"]),
             ]),
         c("facts", 2, "An unbound capability is published as not available")
             .requirements(&["PRJ-RCIP-SNAP-01", "RCIP-PROTO-SNAP-04", "CL-B20-4"])
@@ -614,7 +618,7 @@ fn relevance() -> Vec<Case> {
         .requirements(&["CL-B16-1", "RCIP-PROTO-SNAP-05"])
         .setup(
             Setup::new(
-                &Def::new("notes")
+                &Def::new("notes-app")
                     .scope("notes", None)
                     .scope("settings", None)
                     .cap(Cap::new("notes.export", "read").scopes(&["notes", "settings"]))
@@ -646,13 +650,16 @@ fn relevance() -> Vec<Case> {
                 snapshot_caps(
                     &ids(),
                     &rel(&[
-                        ("notes.list", "other"),
                         ("notes.share", "current"),
                         ("settings.read", "current"),
                         ("help.show", "current"),
                     ]),
                 ),
             ),
+            expect_snapshot(None, snapshot_caps(&ids(), &rel(&[("notes.list", "other")])))
+                .strict(Strictness::Recommended)
+                .reqs(&["CL-B16-3"])
+                .note("notes.list's scope is the parent of the active notes.editor"),
         ]),
         c(
             "relevance",
@@ -723,7 +730,10 @@ fn relevance() -> Vec<Case> {
     ]
 }
 
-/// RCIP-PROTO-SNAP-08/09, CL-B17: redacted live status only.
+/// RCIP-PROTO-SNAP-08/09, CL-B17 (REQUIRED since its 2026-12-01 revision): redacted live status
+/// only. Every check of the published availability is REQUIRED; only the exact member list of a
+/// whole capability entry stays RECOMMENDED (RCIP-PROTO-VER-05: minor releases may add optional
+/// snapshot fields).
 fn redaction() -> Vec<Case> {
     let leaky = json!({
         "available": false, "reason": "Signed out", "reasonCode": "auth",
@@ -735,8 +745,7 @@ fn redaction() -> Vec<Case> {
     });
     vec![
         c("redaction", 1, "Extra availability fields from the host are not published")
-            .requirements(&["RCIP-PROTO-SNAP-08", "RCIP-PROTO-SNAP-09"])
-            .notes("CL-B17-1 (RECOMMENDED) names the redacted fields; RCIP-PROTO-SNAP-08 (REQUIRED) wins, register CONFLICTS.md")
+            .requirements(&["RCIP-PROTO-SNAP-08", "RCIP-PROTO-SNAP-09", "CL-B17-1"])
             .setup(Setup::new(&notes()).to_json())
             .steps([
                 bind_avail("notes.list", "b1", returns(json!({ "items": [] })), leaky.clone()),
@@ -749,7 +758,7 @@ fn redaction() -> Vec<Case> {
                 ),
             ]),
         c("redaction", 2, "Extra availability fields stay unpublished after refresh")
-            .requirements(&["RCIP-PROTO-SNAP-08", "RCIP-PROTO-SURF-10"])
+            .requirements(&["RCIP-PROTO-SNAP-08", "RCIP-PROTO-SURF-10", "CL-B17-1"])
             .setup(Setup::new(&notes()).to_json())
             .steps([
                 bind_avail("notes.list", "b1", returns(json!({ "items": [] })), available()),
@@ -774,13 +783,38 @@ fn redaction() -> Vec<Case> {
                 expect_snapshot(None, subset(no_private.clone())),
                 expect_snapshot(None, snapshot_caps(&ids(), &[("notes.delete", no_private)])),
             ]),
-        c("redaction", 4, "Capability entries hold exactly the CL-A07 members")
+        // Whatever member a leak would use, the ids and policy text never appear in the JSON text
+        // of a snapshot (CL-B17-2, RCIP-PROTO-SNAP-09).
+        c("redaction", 5, "No confirmation id or policy text appears in snapshot JSON")
+            .requirements(&["CL-B17-2", "RCIP-PROTO-SNAP-09"])
+            .setup(
+                Setup::new(&notes())
+                    .sequential_ids()
+                    .policy(json!({ "decision": "confirm", "reason": "policy-data-5c1e" }))
+                    .to_json(),
+            )
+            .steps([
+                bind("notes.delete", "b1", returns(json!({ "deleted": true }))),
+                invoke("i1", "notes.delete", json!({ "id": "n1" })),
+                expect_outcome("i1", confirmation_any("i1", "notes.delete")),
+                refresh(),
+                get_snapshot("s1"),
+                expect_snapshot_text(Some("s1"), "confirmation-1"),
+                expect_snapshot_text(Some("s1"), "policy-data-5c1e"),
+            ]),
+        c("redaction", 4, "Extra host fields are dropped; entries hold only CL-A07 members")
             .requirements(&["CL-B17-1", "CL-B17-2", "RCIP-PROTO-SNAP-08", "CL-A07-3", "CL-A07-4"])
-            .strictness(Strictness::Recommended)
-            .notes("RECOMMENDED: minor releases may add optional snapshot fields (RCIP-PROTO-VER-05)")
             .setup(Setup::new(&single(vec![Cap::new("notes.list", "read").scopes(&["notes"]).tags(&["a"])])).to_json())
             .steps([
                 bind_avail("notes.list", "b1", returns(json!({})), json!({ "available": true, "extra": 1 })),
+                expect_snapshot(
+                    None,
+                    subset(json!({ "capabilities": [subset(json!({
+                        "id": "notes.list", "available": true, "availability": { "available": true }
+                    }))] })),
+                )
+                .reqs(&["CL-B17-1", "RCIP-PROTO-SNAP-08"])
+                .note("the host's extra availability field is not published"),
                 expect_snapshot(
                     None,
                     subset(json!({ "capabilities": [{
@@ -788,7 +822,10 @@ fn redaction() -> Vec<Case> {
                         "effect": "read", "inputSchema": present(), "outputSchema": present(), "tags": ["a"],
                         "bound": true, "available": true, "availability": { "available": true }, "relevance": present()
                     }] })),
-                ),
+                )
+                .strict(Strictness::Recommended)
+                .reqs(&["CL-A07-3", "CL-A07-4"])
+                .note("RECOMMENDED: minor releases may add optional snapshot fields (RCIP-PROTO-VER-05)"),
             ]),
     ]
 }

@@ -6,7 +6,7 @@
 use serde_json::{json, Map, Value};
 
 use crate::case::{Case, Section, Strictness};
-use crate::pattern::{any, of_type, subset, unordered};
+use crate::pattern::{any, of_type, present, subset, unordered};
 
 /// A case of `section` with the stable id `rcip.<section>.<slug>.<NNN>`.
 pub fn case(section: &str, slug: &str, serial: u32, description: &str) -> Case {
@@ -175,7 +175,7 @@ pub fn notes() -> Def {
         "required": ["id"],
         "additionalProperties": false
     });
-    Def::new("notes")
+    Def::new("notes-app")
         .scope("notes", None)
         .scope("notes.editor", Some("notes"))
         .scope("settings", None)
@@ -225,7 +225,7 @@ pub fn notes() -> Def {
 /// The smallest useful definition: one application, one scope, the given capabilities.
 pub fn single(caps: Vec<Cap>) -> Def {
     caps.into_iter()
-        .fold(Def::new("notes").scope("notes", None), Def::cap)
+        .fold(Def::new("notes-app").scope("notes", None), Def::cap)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -287,6 +287,21 @@ impl Setup {
             "policy",
             json!({ "mode": "scripted", "async": async_, "settle": { "throw": "error" } }),
         )
+    }
+
+    /// Every policy call answers by what it is asked (vectors/README.md `by-request`): the
+    /// first of `rules` (`{capability?, confirmed?, settle}`) that matches decides.
+    pub fn policy_by_request(self, rules: Value) -> Setup {
+        self.option("policy", json!({ "mode": "by-request", "rules": rules }))
+    }
+
+    /// The common by-request policy: `confirm` on the first pass, `allow` on the confirmed pass,
+    /// however often and in whichever order the implementation asks.
+    pub fn policy_confirm_then_allow(self) -> Setup {
+        self.policy_by_request(json!([
+            { "confirmed": false, "settle": { "return": { "decision": "confirm" } } },
+            { "confirmed": true, "settle": { "return": { "decision": "allow" } } },
+        ]))
     }
 
     pub fn ttl(self, ms: u64) -> Setup {
@@ -595,7 +610,12 @@ fn calls(kind: &str, capability: Option<&str>, is: Value) -> Value {
 }
 
 pub fn expect_signal(call: u32, aborted: bool) -> Value {
-    json!({ "expect": "handler-signal", "call": call, "is": aborted })
+    expect_handler_signal_is(call, json!(aborted))
+}
+
+/// `handler-signal` of call `call` matched with a pattern (`null`: ctx held no signal).
+pub fn expect_handler_signal_is(call: u32, is: Value) -> Value {
+    json!({ "expect": "handler-signal", "call": call, "is": is })
 }
 
 /// What the `ctx` of handler call `call` carried at call time (CL-A04-3..6).
@@ -604,10 +624,13 @@ pub fn expect_handler_context(call: u32, is: Value) -> Value {
 }
 
 /// The canonical `handler-context` of a handler whose signal was not aborted at call time.
+/// The `handler-context` of a call made without a caller signal: ctx holds an unaborted signal
+/// or none (PRJ-RCIP-EXEC-02, IMPL-DEFINED).
 pub fn handler_context(invocation: &str, requested_at: u64, semantic_context: Value) -> Value {
     json!({
         "invocationId": invocation, "requestedAt": requested_at,
-        "semanticContext": semantic_context, "signalAborted": false
+        "semanticContext": semantic_context,
+        "signalAborted": crate::pattern::one_of([json!(false), Value::Null])
     })
 }
 
@@ -644,6 +667,15 @@ pub fn would_fail(capability: &str, code: &str) -> Value {
 }
 
 /// A fresh `getSnapshot()` (no handle) or snapshot `of`.
+/// The JSON text of snapshot `of` (or a fresh one) never contains `text` (CL-B17-2).
+pub fn expect_snapshot_text(of: Option<&str>, text: &str) -> Value {
+    let mut step = json!({ "expect": "snapshot-text", "is": { "$match": "excludes", "text": text } });
+    if let Some(of) = of {
+        step["of"] = json!(of);
+    }
+    step
+}
+
 pub fn expect_snapshot(of: Option<&str>, is: Value) -> Value {
     match of {
         Some(of) => json!({ "expect": "snapshot", "of": of, "is": is }),
@@ -731,17 +763,22 @@ pub fn issue_set(issues: &[(&str, &str)]) -> Value {
     )
 }
 
-/// Canonical confirmation_required outcome (CL-A06) expiring at `expires_at` on the virtual clock.
-pub fn confirmation_required(
-    invocation: impl Into<Value>,
-    capability: &str,
-    effect: &str,
-    expires_at: u64,
-) -> Value {
+/// Canonical confirmation_required outcome (CL-A06). `expiresAt` must be present (CL-A06-4);
+/// its value is a project reading (PRJ-RCIP-CONF-02), checked on its own by the expiry cases.
+pub fn confirmation_required(invocation: impl Into<Value>, capability: &str, effect: &str) -> Value {
     json!({
         "status": "confirmation_required", "invocationId": invocation.into(), "capabilityId": capability,
-        "confirmation": { "id": of_type("string"), "effect": effect, "expiresAt": expires_at }
+        "confirmation": { "id": of_type("string"), "effect": effect, "expiresAt": present() }
     })
+}
+
+/// The `expiresAt` reading of PRJ-RCIP-CONF-02 (issue time plus TTL, in runtime-clock ms), as
+/// its own RECOMMENDED check of outcome `of`: the TTL sentences decide when a confirmation
+/// expires, not how `expiresAt` writes that instant.
+pub fn expect_expires_at(of: &str, ms: Value) -> Value {
+    expect_outcome(of, subset(json!({ "confirmation": subset(json!({ "expiresAt": ms })) })))
+        .strict(Strictness::Recommended)
+        .reqs(&["PRJ-RCIP-CONF-02"])
 }
 
 /// A confirmation_required outcome whose confirmation details are not constrained.

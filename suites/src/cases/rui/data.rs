@@ -343,7 +343,7 @@ fn array_append_dash() -> Case {
         1,
         F,
         "the - array index (append) is not supported in 0.1",
-        &["CL-D03-6", "PRJ-RUI-DATA-02"],
+        &["CL-D03-6", "PRJ-RUI-DATA-06"],
     )
     .strictness(Strictness::Recommended)
     .steps(steps)

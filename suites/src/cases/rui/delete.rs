@@ -8,7 +8,7 @@ use super::support::observe::{committed, logs, n, nodes, State};
 use super::support::stream::{Framing, Script};
 use super::support::tuples::Tx;
 use super::support::{base_state, base_tx, case, code, failing, failing_after, Found, Prior};
-use crate::case::{Case, Section};
+use crate::case::{Case, Section, Strictness};
 
 const SECTION: &str = "delete";
 const F: Framing = Framing::Jsonl;
@@ -230,8 +230,9 @@ fn empty_pointer() -> Case {
         1,
         F,
         "deleting the whole data document (empty pointer) is invalid",
-        &["PRJ-RUI-DATA-02", "CL-D01-6"],
+        &["PRJ-RUI-DATA-06", "CL-D01-6"],
     )
+    .strictness(Strictness::Recommended)
     .steps(failing(
         F,
         Prior::Base,

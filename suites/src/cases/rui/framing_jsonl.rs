@@ -486,6 +486,7 @@ fn unterminated_last_line() -> Case {
             "CL-D07-5",
         ],
     )
+    .strictness(Strictness::Recommended)
     .steps(s.steps())
 }
 
@@ -508,6 +509,7 @@ fn unterminated_begin_opens_nothing() -> Case {
             "CL-D07-5",
         ],
     )
+    .strictness(Strictness::Recommended)
     .steps(s.steps())
 }
 

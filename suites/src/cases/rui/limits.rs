@@ -1,7 +1,8 @@
 //! Section `rui.limits`: every bound of the limits profile (RUI-INV-06, CL-D04-1, CL-D04-3), each
 //! tested with `setup.limits` exactly at the bound (commits) and one past it (fails with its
 //! LIMIT_* code), measured as PRJ-RUI-LIMIT-07..10 decide; and, without `setup.limits`, the
-//! minimum profile every implementation must accept (PRJ-RUI-LIMIT-11).
+//! minimum profile the project asks every implementation to accept (PRJ-RUI-LIMIT-11, RECOMMENDED:
+//! CL-D04-1 lets an implementation declare its own bounds, so those cases are RECOMMENDED).
 
 use serde_json::{json, Value};
 
@@ -10,7 +11,7 @@ use super::support::setup::{limits, setup_with_limits};
 use super::support::stream::{text, Framing, Script};
 use super::support::tuples::{self, Tx};
 use super::support::{case, code, failing, Found, Prior};
-use crate::case::{Case, Section};
+use crate::case::{Case, Section, Strictness};
 
 const SECTION: &str = "limits";
 const F: Framing = Framing::Jsonl;
@@ -657,7 +658,9 @@ fn minimum(slug: &str, description: &str, tx: Vec<Value>, state: State, extra: &
     script.extend(logs(vec![committed("t1", 1)], vec![], vec![]));
     let mut requirements = vec!["RUI-INV-06", "CL-D04-1", "PRJ-RUI-LIMIT-11"];
     requirements.extend_from_slice(extra);
-    case(SECTION, slug, 1, F, description, &requirements).steps(script.steps())
+    case(SECTION, slug, 1, F, description, &requirements)
+        .strictness(Strictness::Recommended)
+        .steps(script.steps())
 }
 
 fn minimum_id() -> Case {

@@ -1,0 +1,768 @@
+//! The open points of the texts as one table (issue 12 §3): every place where the spec texts, the
+//! CLARIFICATIONS or the project register leave an implementation more than one admissible
+//! behaviour (an IMPL-DEFINED alternative, a RECOMMENDED behaviour an implementation may skip, a
+//! silence the register records). The reference takes the default behaviour of every row unless it
+//! is built with [`Choices::alternate`], which takes the other admissible behaviour at every row.
+//!
+//! The alternate reference exists to prove the vectors never pin a choice the texts leave open:
+//! run against it, a case may report `non-strict` only where a RECOMMENDED check is what differs,
+//! never `fail`. Each decision point in `rcip`, `rcip::assist` and `rui` cites its row's
+//! [`Choice`]; `reference-driver --choices list` prints this table.
+
+use std::collections::BTreeSet;
+
+/// One open point of the texts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Choice {
+    AbortBeforeLookup,
+    RecheckOrderReversed,
+    ReorderIsNoChange,
+    ConfirmAgainIsEvaluationFailure,
+    ApprovalAtExpiryAccepted,
+    ReceiptAnswersUntilEvicted,
+    AbortErrorIsAborted,
+    NegativeZeroKept,
+    SharedReferencesRejected,
+    NullPrototypeRejected,
+    FailedInvocationBumpsRevision,
+    IdenticalContextBumpsRevision,
+    ScopeHierarchyRelevance,
+    UndeclaredScopesDropped,
+    DefaultPolicyConfirmsWrites,
+    RequestedAtHandlerStart,
+    NoSignalWithoutCaller,
+    RequestedAgainOnApproval,
+    ListenersReverseOrder,
+    ListenerCalledAtSubscribe,
+    OwnIdFormat,
+    AssistBatchBound,
+    AssistDelayDurations,
+    AssistSummarizeWithoutActions,
+    AssistReadOnlyRejectionFailed,
+    RuiArrayAppend,
+    RuiBeginWhileOpenWaits,
+    RuiLimitsProfile,
+}
+
+/// A row of the table: the choice, the requirement ids that leave it open, and both behaviours.
+#[derive(Debug, Clone, Copy)]
+pub struct ChoiceRow {
+    pub choice: Choice,
+    pub name: &'static str,
+    pub requirements: &'static [&'static str],
+    pub default: &'static str,
+    pub alternate: &'static str,
+}
+
+/// Every open point the reference implements both ways, in the order of the texts.
+pub const TABLE: &[ChoiceRow] = &[
+    ChoiceRow {
+        choice: Choice::AbortBeforeLookup,
+        name: "abort-before-lookup",
+        requirements: &["CL-B03-2"],
+        default: "an already-aborted signal is reported after catalog, binding, availability and input checks, before policy",
+        alternate: "an already-aborted signal is reported before the catalog lookup",
+    },
+    ChoiceRow {
+        choice: Choice::RecheckOrderReversed,
+        name: "recheck-order-reversed",
+        requirements: &["CL-B05-3"],
+        default: "after policy: abort, binding, context, availability, in that precedence",
+        alternate: "after policy: availability, context, binding, abort, in that precedence",
+    },
+    ChoiceRow {
+        choice: Choice::ReorderIsNoChange,
+        name: "reorder-is-no-change",
+        requirements: &["CL-B06-3"],
+        default: "a reordering of the same active scopes is a changed context",
+        alternate: "a reordering of the same active scopes (same primary) is not a change",
+    },
+    ChoiceRow {
+        choice: Choice::ConfirmAgainIsEvaluationFailure,
+        name: "confirm-again-evaluation-failure",
+        requirements: &["CL-B07-5"],
+        default: "confirm again on the confirmed pass gives denied POLICY_DENIED",
+        alternate: "confirm again on the confirmed pass gives failed POLICY_EVALUATION_FAILED",
+    },
+    ChoiceRow {
+        choice: Choice::ApprovalAtExpiryAccepted,
+        name: "approval-at-expiry-accepted",
+        requirements: &["CL-B08-4"],
+        default: "a confirmation expires when the clock reaches expiresAt",
+        alternate: "a confirmation expires only once the clock passes expiresAt",
+    },
+    ChoiceRow {
+        choice: Choice::ReceiptAnswersUntilEvicted,
+        name: "receipt-answers-until-evicted",
+        requirements: &["CL-B10-3"],
+        default: "a receipt answers once, then CONFIRMATION_NOT_FOUND",
+        alternate: "a receipt answers every resolution until it is evicted",
+    },
+    ChoiceRow {
+        choice: Choice::AbortErrorIsAborted,
+        name: "abort-error-is-aborted",
+        requirements: &["CL-B11-6"],
+        default: "a handler throwing an AbortError without an abort gives EXECUTION_FAILED",
+        alternate: "a handler throwing an AbortError without an abort gives EXECUTION_ABORTED",
+    },
+    ChoiceRow {
+        choice: Choice::NegativeZeroKept,
+        name: "negative-zero-kept",
+        requirements: &["CL-B13-4"],
+        default: "-0 in inputs and outputs is normalised to 0",
+        alternate: "-0 is kept",
+    },
+    ChoiceRow {
+        choice: Choice::SharedReferencesRejected,
+        name: "shared-references-rejected",
+        requirements: &["CL-B13-5"],
+        default: "shared acyclic references are accepted (copied per occurrence)",
+        alternate: "shared acyclic references are not plain JSON",
+    },
+    ChoiceRow {
+        choice: Choice::NullPrototypeRejected,
+        name: "null-prototype-rejected",
+        requirements: &["CL-B13-6"],
+        default: "null-prototype objects are plain JSON",
+        alternate: "null-prototype objects are not plain JSON",
+    },
+    ChoiceRow {
+        choice: Choice::FailedInvocationBumpsRevision,
+        name: "failed-invocation-bumps-revision",
+        requirements: &["CL-B15-8"],
+        default: "failed and denied invocations publish no revision",
+        alternate: "every failed or denied invocation publishes a new revision",
+    },
+    ChoiceRow {
+        choice: Choice::IdenticalContextBumpsRevision,
+        name: "identical-context-bumps-revision",
+        requirements: &["CL-B15-9"],
+        default: "setContext with an identical value publishes nothing",
+        alternate: "setContext with an identical value publishes a new revision",
+    },
+    ChoiceRow {
+        choice: Choice::ScopeHierarchyRelevance,
+        name: "scope-hierarchy-relevance",
+        requirements: &["CL-B16-3"],
+        default: "relevance ignores parentId",
+        alternate: "a capability is current when an ancestor of one of its scopes is active",
+    },
+    ChoiceRow {
+        choice: Choice::UndeclaredScopesDropped,
+        name: "undeclared-scopes-dropped",
+        requirements: &["CL-B21-1", "CL-B21-2"],
+        default: "setContext with an undeclared scope or an inactive primary throws",
+        alternate: "undeclared scopes and an inactive primary are dropped without throwing",
+    },
+    ChoiceRow {
+        choice: Choice::DefaultPolicyConfirmsWrites,
+        name: "default-policy-confirms-writes",
+        requirements: &["CL-B22-2", "CL-B22-3"],
+        default: "default policy: read allowed, destructive confirmed, write and external denied",
+        alternate: "default policy: read allowed, every other effect needs confirmation",
+    },
+    ChoiceRow {
+        choice: Choice::RequestedAtHandlerStart,
+        name: "requested-at-handler-start",
+        requirements: &["PRJ-RCIP-EXEC-01"],
+        default: "ctx.requestedAt is the clock when invoke was called",
+        alternate: "ctx.requestedAt is the clock when the handler starts",
+    },
+    ChoiceRow {
+        choice: Choice::NoSignalWithoutCaller,
+        name: "no-signal-without-caller",
+        requirements: &["PRJ-RCIP-EXEC-02", "CL-A04-3"],
+        default: "a handler gets a fresh signal when the caller passed none",
+        alternate: "a handler's ctx has no signal when the caller passed none",
+    },
+    ChoiceRow {
+        choice: Choice::RequestedAgainOnApproval,
+        name: "requested-again-on-approval",
+        requirements: &["CL-B23-1"],
+        default: "one requested event per invoke",
+        alternate: "an approval emits requested again before the confirmed policy pass",
+    },
+    ChoiceRow {
+        choice: Choice::ListenersReverseOrder,
+        name: "listeners-reverse-order",
+        requirements: &["RCIP-PROTO-SURF-04"],
+        default: "listeners are notified in subscription order",
+        alternate: "listeners are notified in reverse subscription order",
+    },
+    ChoiceRow {
+        choice: Choice::ListenerCalledAtSubscribe,
+        name: "listener-called-at-subscribe",
+        requirements: &["PRJ-RCIP-SUB-01"],
+        default: "subscribe does not call the listener",
+        alternate: "subscribe calls the listener once with the current snapshot",
+    },
+    ChoiceRow {
+        choice: Choice::OwnIdFormat,
+        name: "own-id-format",
+        requirements: &["CL-A01-6"],
+        default: "without createId, ids are <prefix>-<n>",
+        alternate: "without createId, ids are rt_<prefix>_<n>",
+    },
+    ChoiceRow {
+        choice: Choice::AssistBatchBound,
+        name: "assist-batch-bound",
+        requirements: &["CL-C01-3"],
+        default: "the declared batch bound N is 8",
+        alternate: "the declared batch bound N is 3",
+    },
+    ChoiceRow {
+        choice: Choice::AssistDelayDurations,
+        name: "assist-delay-durations",
+        requirements: &["CL-C03-3"],
+        default: "delays short/medium/long are 250/750/1500 ms",
+        alternate: "delays short/medium/long are 100/400/2000 ms",
+    },
+    ChoiceRow {
+        choice: Choice::AssistSummarizeWithoutActions,
+        name: "assist-summarize-without-actions",
+        requirements: &["CL-C04-3"],
+        default: "no summarize call when the batch ended before any action ran",
+        alternate: "summarize is called when the batch ended before any action ran",
+    },
+    ChoiceRow {
+        choice: Choice::AssistReadOnlyRejectionFailed,
+        name: "assist-read-only-rejection-failed",
+        requirements: &["CL-C05-3"],
+        default: "a non-read action in read-only mode is denied POLICY_DENIED locally",
+        alternate: "a non-read action in read-only mode is failed CAPABILITY_NOT_FOUND locally",
+    },
+    ChoiceRow {
+        choice: Choice::RuiArrayAppend,
+        name: "rui-array-append",
+        requirements: &["CL-D03-6"],
+        default: "a data pointer ending in - fails the transaction",
+        alternate: "a data pointer ending in - appends to the array",
+    },
+    ChoiceRow {
+        choice: Choice::RuiBeginWhileOpenWaits,
+        name: "rui-begin-while-open-waits",
+        requirements: &["CL-D09-3"],
+        default: "a begin while a transaction is open discards it and opens a new one",
+        alternate: "a begin while a transaction is open discards it and opens nothing",
+    },
+    ChoiceRow {
+        choice: Choice::RuiLimitsProfile,
+        name: "rui-limits-profile",
+        requirements: &["CL-D04-1"],
+        default: "the declared limits profile of the reference",
+        alternate: "a larger declared limits profile (every bound doubled)",
+    },
+];
+
+/// One realistic implementation bug the reference can inject (issue 13): each is modelled on a
+/// sentence (its requirement ids) and on a mistake implementers make. At most one is injected at a
+/// time; the suite must fail at least one REQUIRED check for each (`harness/tests/faults.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Fault {
+    RecheckSkippedAfterPolicy,
+    BindingRecheckSkipped,
+    ContextRecheckSkipped,
+    AvailabilityRecheckSkipped,
+    ApprovalIgnoresBindingChange,
+    ApprovalIgnoresContextChange,
+    ApprovalIgnoresAvailability,
+    ApprovalSkipsPolicy,
+    ConfirmationResolvableTwice,
+    ExpiryOneMsLate,
+    ExpiryNever,
+    TtlTimerOverflow,
+    ExpiryReceiptDropped,
+    CancelReceiptCode,
+    ReceiptCapacitySmall,
+    IdReleasedAtPolicy,
+    IdNeverReleased,
+    CheckOrderSchemaFirst,
+    AbortWaitsForPolicy,
+    HostTextInMessage,
+    OutputSchemaSkipped,
+    OutputCoercedToJson,
+    InputCoercedToJson,
+    PolicyThrowDenied,
+    MalformedDecisionAllows,
+    ThrowAfterAbortFailed,
+    AvailabilityExtrasPublished,
+    ConfirmationIdPublished,
+    SnapshotNotCached,
+    UnbindKeepsRevision,
+    RefreshKeepsRevision,
+    SuccessKeepsRevision,
+    AvailabilityFromSnapshot,
+    UnscopedIsOther,
+    StaleUnbindRemoves,
+    DuplicateBindReplaces,
+    ListenerThrowStopsOthers,
+    ObserverThrowFailsInvocation,
+    EventsOutOfOrder,
+    AssistBatchOverBoundRuns,
+    AssistBatchContinues,
+    AssistSummarizeSkipped,
+    AssistReadOnlyUnfiltered,
+    AssistReadOnlyInvokes,
+    AssistDelayAfterLast,
+    RuiRevisionGapAccepted,
+    RuiStaleBaseAccepted,
+    RuiPartialApply,
+    RuiDuplicateNodeAccepted,
+    RuiCycleAccepted,
+    RuiOperationLimitIgnored,
+    RuiStreamEndCommits,
+    RuiUnknownComponentAccepted,
+}
+
+/// A row of the fault catalog.
+#[derive(Debug, Clone, Copy)]
+pub struct FaultRow {
+    pub fault: Fault,
+    pub name: &'static str,
+    pub requirements: &'static [&'static str],
+    pub description: &'static str,
+}
+
+/// The fault catalog (`reference-driver --fault list`).
+pub const FAULTS: &[FaultRow] = &[
+    FaultRow {
+        fault: Fault::RecheckSkippedAfterPolicy,
+        name: "recheck-skipped-after-policy",
+        requirements: &["CL-B05-1", "RCIP-LIFE-POLICY-04"],
+        description: "after an asynchronous policy settles nothing is rechecked",
+    },
+    FaultRow {
+        fault: Fault::BindingRecheckSkipped,
+        name: "binding-recheck-skipped",
+        requirements: &["CL-B05-2", "RCIP-LIFE-POLICY-05"],
+        description: "after policy, a changed or removed binding is not noticed",
+    },
+    FaultRow {
+        fault: Fault::ContextRecheckSkipped,
+        name: "context-recheck-skipped",
+        requirements: &["CL-B05-1", "RCIP-LIFE-POLICY-06"],
+        description: "after policy, a changed semantic context is not noticed",
+    },
+    FaultRow {
+        fault: Fault::AvailabilityRecheckSkipped,
+        name: "availability-recheck-skipped",
+        requirements: &["CL-B05-1", "RCIP-LIFE-POLICY-07"],
+        description: "after policy, lost availability is not noticed",
+    },
+    FaultRow {
+        fault: Fault::ApprovalIgnoresBindingChange,
+        name: "approval-ignores-binding-change",
+        requirements: &["CL-B07-4", "RCIP-LIFE-CONF-04"],
+        description: "approval runs although the binding changed while pending",
+    },
+    FaultRow {
+        fault: Fault::ApprovalIgnoresContextChange,
+        name: "approval-ignores-context-change",
+        requirements: &["CL-B07-4", "RCIP-LIFE-CONF-04"],
+        description: "approval runs although the context changed while pending",
+    },
+    FaultRow {
+        fault: Fault::ApprovalIgnoresAvailability,
+        name: "approval-ignores-availability",
+        requirements: &["CL-B07-3", "RCIP-LIFE-CONF-03"],
+        description: "approval does not recheck live availability",
+    },
+    FaultRow {
+        fault: Fault::ApprovalSkipsPolicy,
+        name: "approval-skips-policy",
+        requirements: &["CL-B07-3", "RCIP-PROTO-LIFE-06"],
+        description: "approval runs the handler without the confirmed policy pass",
+    },
+    FaultRow {
+        fault: Fault::ConfirmationResolvableTwice,
+        name: "confirmation-resolvable-twice",
+        requirements: &["CL-B07-1", "RCIP-LIFE-CONF-02"],
+        description: "an approved confirmation can be approved again",
+    },
+    FaultRow {
+        fault: Fault::ExpiryOneMsLate,
+        name: "expiry-one-ms-late",
+        requirements: &["CL-B08-1", "RCIP-LIFE-CONF-05"],
+        description: "a confirmation is still pending 1 ms after its TTL ran out",
+    },
+    FaultRow {
+        fault: Fault::ExpiryNever,
+        name: "expiry-never",
+        requirements: &["CL-B08-2", "RCIP-LIFE-CONF-06"],
+        description: "a pending confirmation never expires",
+    },
+    FaultRow {
+        fault: Fault::TtlTimerOverflow,
+        name: "ttl-timer-overflow",
+        requirements: &["CL-B08-1", "CL-A01-5"],
+        description: "a TTL of 2^31 ms or more expires at once (a 32-bit timer overflow)",
+    },
+    FaultRow {
+        fault: Fault::ExpiryReceiptDropped,
+        name: "expiry-receipt-dropped",
+        requirements: &["CL-B08-3", "RCIP-LIFE-CONF-07"],
+        description: "an expired confirmation leaves no receipt (CONFIRMATION_NOT_FOUND)",
+    },
+    FaultRow {
+        fault: Fault::CancelReceiptCode,
+        name: "cancel-receipt-code",
+        requirements: &["CL-B09-2"],
+        description: "a cancelled confirmation's receipt answers CONFIRMATION_EXPIRED",
+    },
+    FaultRow {
+        fault: Fault::ReceiptCapacitySmall,
+        name: "receipt-capacity-small",
+        requirements: &["CL-B10-1", "RCIP-LIFE-CONF-07"],
+        description: "only the latest 128 receipts are kept",
+    },
+    FaultRow {
+        fault: Fault::IdReleasedAtPolicy,
+        name: "id-released-at-policy",
+        requirements: &["CL-B04-1", "RCIP-LIFE-POLICY-01"],
+        description: "an invocation id is released when the policy starts",
+    },
+    FaultRow {
+        fault: Fault::IdNeverReleased,
+        name: "id-never-released",
+        requirements: &["CL-B04-5"],
+        description: "an invocation id stays reserved after it settles",
+    },
+    FaultRow {
+        fault: Fault::CheckOrderSchemaFirst,
+        name: "check-order-schema-first",
+        requirements: &["CL-B03-1", "RCIP-PROTO-LIFE-03"],
+        description: "the input schema is checked before binding and availability",
+    },
+    FaultRow {
+        fault: Fault::AbortWaitsForPolicy,
+        name: "abort-waits-for-policy",
+        requirements: &["CL-B11-1", "RCIP-LIFE-CANCEL-02"],
+        description: "an abort during the policy wait settles only when the policy does",
+    },
+    FaultRow {
+        fault: Fault::HostTextInMessage,
+        name: "host-text-in-message",
+        requirements: &["CL-B02-2"],
+        description: "a handler's error text reaches the outcome message",
+    },
+    FaultRow {
+        fault: Fault::OutputSchemaSkipped,
+        name: "output-schema-skipped",
+        requirements: &["CL-B12-1", "RCIP-LIFE-OUTPUT-01"],
+        description: "handler output is not validated against the output schema",
+    },
+    FaultRow {
+        fault: Fault::OutputCoercedToJson,
+        name: "output-coerced-to-json",
+        requirements: &["CL-B12-1", "CL-B13-1"],
+        description: "non-JSON output is coerced as JSON.stringify would (NaN to null, undefined dropped)",
+    },
+    FaultRow {
+        fault: Fault::InputCoercedToJson,
+        name: "input-coerced-to-json",
+        requirements: &["CL-B13-1", "CL-B13-2"],
+        description: "non-JSON input is coerced as JSON.stringify would instead of INPUT_INVALID",
+    },
+    FaultRow {
+        fault: Fault::PolicyThrowDenied,
+        name: "policy-throw-denied",
+        requirements: &["CL-B12-3"],
+        description: "a throwing policy gives denied POLICY_DENIED",
+    },
+    FaultRow {
+        fault: Fault::MalformedDecisionAllows,
+        name: "malformed-decision-allows",
+        requirements: &["CL-B12-3", "CL-A05-2"],
+        description: "an unknown policy decision is treated as allow",
+    },
+    FaultRow {
+        fault: Fault::ThrowAfterAbortFailed,
+        name: "throw-after-abort-failed",
+        requirements: &["CL-B11-5", "RCIP-LIFE-CANCEL-09"],
+        description: "a handler throwing after an abort gives EXECUTION_FAILED",
+    },
+    FaultRow {
+        fault: Fault::AvailabilityExtrasPublished,
+        name: "availability-extras-published",
+        requirements: &["CL-B17-1", "RCIP-PROTO-SNAP-08"],
+        description: "every member the host's availability returned is published",
+    },
+    FaultRow {
+        fault: Fault::ConfirmationIdPublished,
+        name: "confirmation-id-published",
+        requirements: &["CL-B17-2", "RCIP-PROTO-SNAP-09"],
+        description: "the snapshot lists pending confirmation ids",
+    },
+    FaultRow {
+        fault: Fault::SnapshotNotCached,
+        name: "snapshot-not-cached",
+        requirements: &["CL-B15-5"],
+        description: "getSnapshot returns a new object every call",
+    },
+    FaultRow {
+        fault: Fault::UnbindKeepsRevision,
+        name: "unbind-keeps-revision",
+        requirements: &["CL-B15-2"],
+        description: "an effective unbind publishes no revision",
+    },
+    FaultRow {
+        fault: Fault::RefreshKeepsRevision,
+        name: "refresh-keeps-revision",
+        requirements: &["CL-B15-3", "RCIP-PROTO-SURF-10"],
+        description: "refresh publishes no revision",
+    },
+    FaultRow {
+        fault: Fault::SuccessKeepsRevision,
+        name: "success-keeps-revision",
+        requirements: &["CL-B15-4"],
+        description: "a successful invocation publishes no revision",
+    },
+    FaultRow {
+        fault: Fault::AvailabilityFromSnapshot,
+        name: "availability-from-snapshot",
+        requirements: &["CL-B15-7", "RCIP-LIFE-AVAIL-01"],
+        description: "invoke checks the published availability instead of the live one",
+    },
+    FaultRow {
+        fault: Fault::UnscopedIsOther,
+        name: "unscoped-is-other",
+        requirements: &["CL-B16-1"],
+        description: "a capability without scopes is relevance other",
+    },
+    FaultRow {
+        fault: Fault::StaleUnbindRemoves,
+        name: "stale-unbind-removes",
+        requirements: &["CL-B20-2", "RCIP-LIFE-BIND-03"],
+        description: "a stale unbind function removes the newer binding",
+    },
+    FaultRow {
+        fault: Fault::DuplicateBindReplaces,
+        name: "duplicate-bind-replaces",
+        requirements: &["CL-B20-1", "RCIP-LIFE-BIND-02"],
+        description: "a second live binding replaces the first instead of throwing",
+    },
+    FaultRow {
+        fault: Fault::ListenerThrowStopsOthers,
+        name: "listener-throw-stops-others",
+        requirements: &["PRJ-RCIP-SUB-02", "CL-A03-6"],
+        description: "a throwing listener keeps later listeners from being notified",
+    },
+    FaultRow {
+        fault: Fault::ObserverThrowFailsInvocation,
+        name: "observer-throw-fails-invocation",
+        requirements: &["CL-B23-2"],
+        description: "an onEvent observer that throws fails the invocation",
+    },
+    FaultRow {
+        fault: Fault::EventsOutOfOrder,
+        name: "events-out-of-order",
+        requirements: &["PRJ-RCIP-EVT-01", "CL-B23-1"],
+        description: "started is emitted after the terminal event",
+    },
+    FaultRow {
+        fault: Fault::AssistBatchOverBoundRuns,
+        name: "assist-batch-over-bound-runs",
+        requirements: &["CL-C01-4", "RCIP-PROTO-ASSIST-05"],
+        description: "a batch over the declared bound N is executed",
+    },
+    FaultRow {
+        fault: Fault::AssistBatchContinues,
+        name: "assist-batch-continues",
+        requirements: &["CL-C02-2", "RCIP-PROTO-ASSIST-07"],
+        description: "the batch continues after an outcome other than succeeded",
+    },
+    FaultRow {
+        fault: Fault::AssistSummarizeSkipped,
+        name: "assist-summarize-skipped",
+        requirements: &["CL-C04-1"],
+        description: "no summarize call after a batch whose actions ran",
+    },
+    FaultRow {
+        fault: Fault::AssistReadOnlyUnfiltered,
+        name: "assist-read-only-unfiltered",
+        requirements: &["CL-C05-1"],
+        description: "in read-only mode the callback's snapshot lists every capability",
+    },
+    FaultRow {
+        fault: Fault::AssistReadOnlyInvokes,
+        name: "assist-read-only-invokes",
+        requirements: &["CL-C05-2"],
+        description: "in read-only mode a non-read action goes through invoke",
+    },
+    FaultRow {
+        fault: Fault::AssistDelayAfterLast,
+        name: "assist-delay-after-last",
+        requirements: &["CL-C03-2"],
+        description: "a delay runs after the last action before summarize",
+    },
+    FaultRow {
+        fault: Fault::RuiRevisionGapAccepted,
+        name: "rui-revision-gap-accepted",
+        requirements: &["CL-D02-5", "RUI-COMMIT-01"],
+        description: "a commit with newRevision past baseRevision + 1 is accepted",
+    },
+    FaultRow {
+        fault: Fault::RuiStaleBaseAccepted,
+        name: "rui-stale-base-accepted",
+        requirements: &["CL-D02-4", "RUI-RECOV-05"],
+        description: "a transaction on a stale base revision commits",
+    },
+    FaultRow {
+        fault: Fault::RuiPartialApply,
+        name: "rui-partial-apply",
+        requirements: &["CL-D02-8", "RUI-COMMIT-04", "RUI-RECOV-06"],
+        description: "a transaction failing at commit applies the operations before the failure",
+    },
+    FaultRow {
+        fault: Fault::RuiDuplicateNodeAccepted,
+        name: "rui-duplicate-node-accepted",
+        requirements: &["CL-D02-7"],
+        description: "a node id defined twice in one transaction is accepted",
+    },
+    FaultRow {
+        fault: Fault::RuiCycleAccepted,
+        name: "rui-cycle-accepted",
+        requirements: &["RUI-INV-03"],
+        description: "a child cycle is committed",
+    },
+    FaultRow {
+        fault: Fault::RuiOperationLimitIgnored,
+        name: "rui-operation-limit-ignored",
+        requirements: &["CL-D04-3"],
+        description: "the operations-per-transaction bound is not enforced",
+    },
+    FaultRow {
+        fault: Fault::RuiStreamEndCommits,
+        name: "rui-stream-end-commits",
+        requirements: &["CL-D05-6"],
+        description: "a stream ending inside a transaction keeps its staging for the next feed",
+    },
+    FaultRow {
+        fault: Fault::RuiUnknownComponentAccepted,
+        name: "rui-unknown-component-accepted",
+        requirements: &["CL-D05-8", "RUI-RECOV-07"],
+        description: "a node of an undeclared component is committed",
+    },
+];
+
+impl Fault {
+    /// The fault of a catalog name.
+    pub fn named(name: &str) -> Option<Fault> {
+        FAULTS.iter().find(|row| row.name == name).map(|row| row.fault)
+    }
+
+    pub fn name(self) -> &'static str {
+        FAULTS
+            .iter()
+            .find(|row| row.fault == self)
+            .map_or("", |row| row.name)
+    }
+}
+
+/// Which behaviour the reference takes at each open point: the default everywhere, or the
+/// alternate at the rows it names.
+/// The reference's configuration at its open points: the behaviour it takes at each row of
+/// [`TABLE`], and at most one injected [`Fault`] (ARCHITECTURE "Choices and faults in the
+/// reference": one value given at construction, consulted at named decision points).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Choices {
+    alternate: BTreeSet<Choice>,
+    fault: Option<Fault>,
+}
+
+impl Choices {
+    /// The default behaviour at every row.
+    pub fn default_reading() -> Choices {
+        Choices::default()
+    }
+
+    /// The alternate behaviour at every row of [`TABLE`].
+    pub fn alternate() -> Choices {
+        Choices {
+            alternate: TABLE.iter().map(|row| row.choice).collect(),
+            fault: None,
+        }
+    }
+
+    /// The alternate behaviour at the given rows only (for tests of one decision point).
+    pub fn only(choices: &[Choice]) -> Choices {
+        Choices {
+            alternate: choices.iter().copied().collect(),
+            fault: None,
+        }
+    }
+
+    /// Whether the alternate behaviour is taken at `choice`.
+    pub fn takes(&self, choice: Choice) -> bool {
+        self.alternate.contains(&choice)
+    }
+
+    /// Whether every row takes its default and no fault is injected.
+    pub fn is_default(&self) -> bool {
+        self.alternate.is_empty() && self.fault.is_none()
+    }
+
+    /// These choices with `fault` injected (replacing any other).
+    pub fn with_fault(mut self, fault: Fault) -> Choices {
+        self.fault = Some(fault);
+        self
+    }
+
+    /// Whether `fault` is the injected fault.
+    pub fn injects(&self, fault: Fault) -> bool {
+        self.fault == Some(fault)
+    }
+
+    pub fn fault(&self) -> Option<Fault> {
+        self.fault
+    }
+}
+
+/// The row of a choice.
+pub fn row(choice: Choice) -> Option<&'static ChoiceRow> {
+    TABLE.iter().find(|row| row.choice == choice)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_choice_has_exactly_one_row_with_a_unique_name() {
+        let mut names = BTreeSet::new();
+        let mut choices = BTreeSet::new();
+        for row in TABLE {
+            assert!(names.insert(row.name), "duplicate name {}", row.name);
+            assert!(choices.insert(row.choice), "duplicate row {:?}", row.choice);
+            assert!(!row.requirements.is_empty(), "{} cites nothing", row.name);
+            assert_ne!(row.default, row.alternate, "{}", row.name);
+        }
+        assert!(TABLE.len() >= 25, "the table has {} rows", TABLE.len());
+    }
+
+    #[test]
+    fn every_fault_has_one_row_with_a_unique_name_and_a_sentence() {
+        let mut names = BTreeSet::new();
+        for row in FAULTS {
+            assert!(names.insert(row.name), "duplicate fault {}", row.name);
+            assert!(!row.requirements.is_empty(), "{} cites nothing", row.name);
+            assert_eq!(Fault::named(row.name), Some(row.fault));
+            assert_eq!(row.fault.name(), row.name);
+        }
+        assert!(FAULTS.len() >= 40, "the catalog has {} faults", FAULTS.len());
+        let faulty = Choices::default().with_fault(Fault::ExpiryNever);
+        assert!(faulty.injects(Fault::ExpiryNever) && !faulty.is_default());
+    }
+
+    #[test]
+    fn alternate_takes_every_row_and_default_none() {
+        let alternate = Choices::alternate();
+        let default = Choices::default_reading();
+        for row in TABLE {
+            assert!(alternate.takes(row.choice));
+            assert!(!default.takes(row.choice));
+        }
+        assert!(default.is_default());
+        assert!(!Choices::only(&[Choice::OwnIdFormat]).takes(Choice::NegativeZeroKept));
+    }
+}
