@@ -298,6 +298,7 @@ pub enum Fault {
     ListenerThrowStopsOthers,
     ObserverThrowFailsInvocation,
     EventsOutOfOrder,
+    AvailabilityCloneRejects,
     AssistBatchOverBoundRuns,
     AssistBatchContinues,
     AssistSummarizeSkipped,
@@ -558,6 +559,12 @@ pub const FAULTS: &[FaultRow] = &[
         name: "events-out-of-order",
         requirements: &["PRJ-RCIP-EVT-01", "CL-B23-1"],
         description: "started is emitted after the terminal event",
+    },
+    FaultRow {
+        fault: Fault::AvailabilityCloneRejects,
+        name: "availability-clone-rejects",
+        requirements: &["CL-A04-7", "RCIP-PROTO-LIFE-03"],
+        description: "an availability object that structuredClone cannot copy makes the capability unavailable",
     },
     FaultRow {
         fault: Fault::AssistBatchOverBoundRuns,

@@ -6,6 +6,7 @@ pub mod case;
 pub mod cases;
 pub mod lint;
 pub mod pattern;
+pub mod pinning;
 pub mod regen;
 pub mod register;
 pub mod vector_schema;

@@ -169,6 +169,7 @@ pub fn lint(
                 report.errors.push(format!("{at}: a PROFILE case must name the profile it needs"));
             }
             report.errors.extend(stricter_than_sentences(case, &by_id));
+            report.errors.extend(crate::pinning::pinned_beyond_sentences(case, &by_id));
             let mut ids: Vec<String> = case.requirements.clone();
             ids.extend(requirement_ids_of(&case.steps));
             for rid in &ids {

@@ -208,3 +208,42 @@ fn a_required_check_citing_only_requirements_below_required_is_an_error() {
     assert_eq!(below.len(), 2, "{found:#?}");
     assert!(below.iter().any(|e| e.contains("rcip.demo.below.001")) && below.iter().any(|e| e.contains("rcip.demo.below.002")), "{below:#?}");
 }
+
+#[test]
+fn a_required_check_pinning_a_member_only_weaker_sentences_decide_is_an_error() {
+    use serde_json::json;
+    let mut register = register();
+    register.requirements.push(decision("PRJ-RCIP-CONF-02", "RECOMMENDED", &[]));
+    register.requirements.push(decision("PRJ-RCIP-CTX-01", "RECOMMENDED", &[]));
+    register.requirements.push(decision("PRJ-RCIP-SUB-01", "RECOMMENDED", &[]));
+    let confirmation = |expires: serde_json::Value| {
+        json!({ "expect": "outcome", "of": "i1", "is": { "$match": "subset", "fields": {
+            "status": "confirmation_required", "confirmation": { "$match": "subset", "fields": { "expiresAt": expires } } } } })
+    };
+    let calls = json!({ "expect": "handler-calls", "is": [{ "capabilityId": "a", "semanticContext": { "activeScopeIds": [] } }] });
+    let cases = vec![
+        // expiresAt pinned at REQUIRED: only PRJ-RCIP-CONF-02 (RECOMMENDED here) decides it
+        good("rcip.demo.pin.001").step(confirmation(json!(120000))),
+        // the initial context pinned through a call record, with no set-context before
+        good("rcip.demo.pin.002").step(calls.clone()),
+        // notifications exactly [] at REQUIRED
+        good("rcip.demo.pin.003").step(json!({ "expect": "notifications", "of": "n", "is": [] })),
+        // fine: left open, or checked at the decider's strictness, or after a set-context
+        good("rcip.demo.open.001").step(confirmation(json!({ "$match": "present" }))),
+        good("rcip.demo.open.002").step(confirmation(json!(120000)).as_object().map(|o| {
+            let mut o = o.clone();
+            o.insert("strictness".into(), json!("RECOMMENDED"));
+            o.insert("requirements".into(), json!(["PRJ-RCIP-CONF-02"]));
+            serde_json::Value::Object(o)
+        }).unwrap_or_default()),
+        good("rcip.demo.open.003")
+            .step(json!({ "host": "set-context", "context": { "activeScopeIds": [] } }))
+            .step(calls),
+    ];
+    let found = errors(&section(cases), &register, SPEC, &[]);
+    let pins: Vec<&String> = found.iter().filter(|e| e.contains(" pins ")).collect();
+    assert_eq!(pins.len(), 3, "{found:#?}");
+    for id in ["rcip.demo.pin.001", "rcip.demo.pin.002", "rcip.demo.pin.003"] {
+        assert!(pins.iter().any(|e| e.contains(id)), "{id} not reported: {pins:#?}");
+    }
+}

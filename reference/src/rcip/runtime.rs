@@ -665,9 +665,11 @@ impl Runtime {
                 _ => true,
             });
         }
+        let clone_rejects = self.choices.injects(Fault::AvailabilityCloneRejects);
         Some(match binding.availability.as_mut() {
             None => true,
             Some(read) => match read() {
+                Ok(value) if clone_rejects && !value.is_plain_json() => false,
                 Ok(value) => PublishedAvailability::from_host(&value).available,
                 Err(_) => false,
             },

@@ -321,7 +321,8 @@ export function createRcipRuntime(definition, options) {
     try {
       answer = settings.policy(policyContext);
     } catch {
-      fail(inv, 'POLICY_EVALUATION_FAILED');
+      // A policy that throws has settled too: the rechecks still come first (below).
+      afterPolicy(inv, undefined, confirmed);
       return;
     }
     const phase = inv.phase;
@@ -332,19 +333,17 @@ export function createRcipRuntime(definition, options) {
       },
       () => {
         if (inv.phase !== phase) return;
-        fail(inv, 'POLICY_EVALUATION_FAILED');
+        afterPolicy(inv, undefined, confirmed);
       },
     );
   }
 
+  /** `decision` is undefined when the policy threw or its promise rejected. */
   function afterPolicy(inv, decision, confirmed) {
-    const known = isRecord(decision) && ['allow', 'deny', 'confirm'].includes(decision.decision);
-    if (!known) {
-      fail(inv, 'POLICY_EVALUATION_FAILED');
-      return;
-    }
     // RCIP-LIFE: "After awaiting policy, RCIP rechecks binding identity, semantic context,
     // availability, and cancellation" (B05; this order of precedence is the RECOMMENDED one).
+    // The sentence holds whatever the policy answered, a throw or a malformed answer included:
+    // a failing recheck decides the outcome before B12's POLICY_EVALUATION_FAILED.
     if (inv.signal !== undefined && inv.signal.aborted) {
       fail(inv, 'EXECUTION_ABORTED');
       return;
@@ -359,6 +358,11 @@ export function createRcipRuntime(definition, options) {
     }
     if (!availableNow(inv.binding)) {
       fail(inv, 'CAPABILITY_UNAVAILABLE');
+      return;
+    }
+    const known = isRecord(decision) && ['allow', 'deny', 'confirm'].includes(decision.decision);
+    if (!known) {
+      fail(inv, 'POLICY_EVALUATION_FAILED');
       return;
     }
     switch (decision.decision) {

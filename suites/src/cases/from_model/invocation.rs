@@ -710,25 +710,15 @@ impl<'a> Translator<'a> {
             }
             return;
         }
+        // RCIP-LIFE-POLICY-04/05 and CL-B05-1: after awaiting policy, whatever it decided, the
+        // runtime rechecks, and a failing recheck decides the outcome; only which of several
+        // failing rechecks answers first is RECOMMENDED (CL-B05-3). The decision's own outcome
+        // (deny, throw, confirm) is not admissible: it is what an implementation that skipped
+        // the recheck would give (issue 13).
         let mut required = allowed.required.clone();
-        let mut recommended = allowed.required.clone();
+        let recommended = allowed.required.clone();
         for code in &failing {
             push_unique(&mut required, Shape::Error(*code));
-        }
-        let decision_own = match (decision, pass) {
-            (Decision::Allow, _) => None,
-            (Decision::Deny, _) | (Decision::Confirm, Pass::Confirmed) => {
-                Some(Shape::Error(Code::PolicyDenied))
-            }
-            (Decision::Throw, _) => Some(Shape::Error(Code::PolicyEvaluationFailed)),
-            (Decision::Confirm, Pass::Initial) => {
-                Some(self.shape_of(Outcome::ConfirmationRequired, slot))
-            }
-        };
-        if let Some(shape) = decision_own {
-            allowed.cleanup = matches!(shape, Shape::Confirmation(_));
-            push_unique(&mut required, shape.clone());
-            push_unique(&mut recommended, shape);
         }
         if recommended.len() != required.len() {
             allowed.recommended = Some(recommended);
@@ -795,10 +785,6 @@ impl<'a> Translator<'a> {
         let live = before.bindings[capability].live;
         if live != Some(captured.binding) || self.context_changed(before, slot) {
             push_unique(&mut allowed.required, Shape::Error(Code::PolicyDenied));
-        }
-        if live.is_none() {
-            // PRJ-RCIP-CONF-01.
-            push_unique(&mut allowed.required, Shape::Error(Code::CapabilityUnbound));
         }
         if !before.available[capability] {
             push_unique(

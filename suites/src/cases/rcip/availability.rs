@@ -114,6 +114,53 @@ pub fn section() -> Section {
                 invoke("i1", "notes.list", json!({})),
                 expect_outcome("i1", succeeded("i1", "notes.list", out.clone())),
             ]),
+            // getAvailability returns { available, reason?, reasonCode? } (CL-A04-7): what else the
+            // host's object holds is the host's, never published (CL-B17-1) and never a reason to
+            // refuse the call; nothing in the texts asks the runtime to clone it.
+            c(
+                "host-members",
+                1,
+                "Members that cannot be cloned do not change availability",
+            )
+            .requirements(&["RCIP-PROTO-LIFE-03", "CL-A04-7", "CL-B17-1"])
+            .setup(setup())
+            .steps([
+                bind_avail(
+                    "notes.list",
+                    "b1",
+                    returns(out.clone()),
+                    json!({ "available": true, "reason": "ok", "audit": { "$value": "function" },
+                            "session": { "$value": "class-instance", "class": "Session", "fields": { "token": "t-1" } } }),
+                ),
+                invoke("i1", "notes.list", json!({})),
+                expect_outcome("i1", succeeded("i1", "notes.list", out.clone())),
+                expect_snapshot(
+                    None,
+                    snapshot_caps(&notes().cap_ids(), &[("notes.list", json!({ "availability": { "available": true, "reason": "ok" } }))]),
+                ),
+            ]),
+            // An optional member whose value is undefined is absent (CL-A04-7 `reason?`).
+            c(
+                "undefined-members",
+                1,
+                "An undefined reason is absent from the published availability",
+            )
+            .requirements(&["RCIP-PROTO-LIFE-03", "CL-A04-7", "CL-B17-1"])
+            .setup(setup())
+            .steps([
+                bind_avail(
+                    "notes.list",
+                    "b1",
+                    returns(out.clone()),
+                    json!({ "available": false, "reason": { "$value": "undefined" }, "reasonCode": "maintenance" }),
+                ),
+                invoke("i1", "notes.list", json!({})),
+                expect_outcome("i1", failed("i1", "notes.list", "CAPABILITY_UNAVAILABLE")),
+                expect_snapshot(
+                    None,
+                    snapshot_caps(&notes().cap_ids(), &[("notes.list", json!({ "availability": { "available": false, "reasonCode": "maintenance" } }))]),
+                ),
+            ]),
         ],
     )
 }

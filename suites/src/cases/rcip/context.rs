@@ -127,5 +127,14 @@ pub fn section() -> Section {
                     ]),
                 ),
             ]),
+        // `primaryScopeId?` (CL-A04-8): a member whose value is undefined is an absent member, so
+        // setContext accepts it and publishes a context without a primary scope.
+        c("undefined-primary", 1, "A primaryScopeId that is undefined counts as absent")
+            .requirements(&["CL-A04-8", "CL-A07-2", "RCIP-PROTO-SURF-09"])
+            .setup(setup())
+            .steps([
+                json!({ "host": "set-context", "context": { "activeScopeIds": ["notes"], "primaryScopeId": { "$value": "undefined" } } }),
+                expect_snapshot(None, subset(json!({ "context": { "activeScopeIds": ["notes"] } }))),
+            ]),
     ])
 }

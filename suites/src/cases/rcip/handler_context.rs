@@ -63,9 +63,10 @@ pub fn section() -> Section {
             expect_outcome("i1", succeeded("i1", CAP, created())),
             expect_handler_context(
                 1,
-                handler_context("i1", 250, context(&["notes"], Some("notes"))),
+                handler_context("i1", context(&["notes"], Some("notes"))),
             )
             .note("no caller signal: ctx holds an unaborted signal or none (PRJ-RCIP-EXEC-02)"),
+            expect_requested_at(1, 250).note("policy allows at once: invoke and handler start are both at 250"),
         ]),
         c(
             "requested-at",

@@ -916,11 +916,14 @@ fn ajv_strictness() -> Vec<Case> {
                 .requirements(&["CL-B19-11", "RCIP-LIFE-SCHEMA-01", "RCIP-LIFE-SCHEMA-02"])
                 .strictness(Strictness::ImplDefined)
                 .setup(Setup::new(&def).creation("may-throw").to_json())
-                .notes("IMPL-DEFINED (CL-B19-11); binding is not exercised because a bind step cannot accept both results")
-                .steps([expect_snapshot(
-                    None,
-                    subset(json!({ "capabilities": [subset(json!({ "id": CAP, "inputSchema": schema }))] })),
-                )])
+                .notes("IMPL-DEFINED (CL-B19-11): creation may reject the schema, or binding may, or neither")
+                .steps([
+                    bind(CAP, "b1", returns(json!({}))).may_throw(),
+                    expect_snapshot(
+                        None,
+                        subset(json!({ "capabilities": [subset(json!({ "id": CAP, "inputSchema": schema }))] })),
+                    ),
+                ])
         })
         .collect()
 }

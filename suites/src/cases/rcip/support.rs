@@ -416,6 +416,8 @@ pub trait StepExt {
     fn note(self, text: &str) -> Value;
     /// For `bind` and `set-context`: whether the call must throw.
     fn throws(self, throws: bool) -> Value;
+    /// For `bind` and `set-context`: the call may throw or not (IMPL-DEFINED).
+    fn may_throw(self) -> Value;
     /// Runs the step on a runtime made by `create-runtime`.
     fn on(self, runtime: &str) -> Value;
 }
@@ -432,6 +434,9 @@ impl StepExt for Value {
     }
     fn throws(self, throws: bool) -> Value {
         with(self, "throws", json!(throws))
+    }
+    fn may_throw(self) -> Value {
+        with(self, "throws", json!("may"))
     }
     fn on(self, runtime: &str) -> Value {
         with(self, "runtime", json!(runtime))
@@ -623,15 +628,24 @@ pub fn expect_handler_context(call: u32, is: Value) -> Value {
     json!({ "expect": "handler-context", "call": call, "is": is })
 }
 
-/// The canonical `handler-context` of a handler whose signal was not aborted at call time.
 /// The `handler-context` of a call made without a caller signal: ctx holds an unaborted signal
 /// or none (PRJ-RCIP-EXEC-02, IMPL-DEFINED).
-pub fn handler_context(invocation: &str, requested_at: u64, semantic_context: Value) -> Value {
+/// `requestedAt` is only required to be a number here (CL-A04-5); its instant is PRJ-RCIP-EXEC-01's
+/// (IMPL-DEFINED), checked in a step of its own ([`expect_requested_at`]).
+pub fn handler_context(invocation: &str, semantic_context: Value) -> Value {
     json!({
-        "invocationId": invocation, "requestedAt": requested_at,
+        "invocationId": invocation, "requestedAt": of_type("number"),
         "semanticContext": semantic_context,
         "signalAborted": crate::pattern::one_of([json!(false), Value::Null])
     })
+}
+
+/// The `requestedAt` of handler call `call`, where both readings of PRJ-RCIP-EXEC-01 (invoke
+/// instant, handler start) give `ms`.
+pub fn expect_requested_at(call: u32, ms: u64) -> Value {
+    expect_handler_context(call, subset(json!({ "requestedAt": ms })))
+        .strict(Strictness::ImplDefined)
+        .reqs(&["PRJ-RCIP-EXEC-01"])
 }
 
 /// The caller's own input object of invocation `of`, as it is now.
