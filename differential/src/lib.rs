@@ -74,9 +74,8 @@ pub fn run_against_reference(schemas: &VectorSchemas, case: &Case) -> Result<Cas
     if !problems.is_empty() {
         return Err(format!("the translated case breaks the vector schema: {}", problems.join("; ")));
     }
-    let raw = case.to_json();
     let protocol = Protocol::from_case_id(&case.id).ok_or_else(|| format!("{}: no protocol prefix", case.id))?;
-    let loaded = harness::loader::Case {
+    let loaded = harness::loader::Case::from(harness::loader::CaseParts {
         id: case.id.clone(),
         protocol,
         section: section_of(&case.id),
@@ -88,8 +87,7 @@ pub fn run_against_reference(schemas: &VectorSchemas, case: &Case) -> Result<Cas
         setup: case.setup.clone(),
         steps: case.steps.clone(),
         notes: case.notes.clone(),
-        raw,
-    };
+    });
     let mut adapter = ReferenceAdapter::new();
     Ok(run_case(&mut adapter, &loaded))
 }

@@ -29,8 +29,9 @@ fn run_all(adapter: &mut dyn Adapter, cases: &[&Case]) -> usize {
 /// Starts `case` and runs its steps up to (not including) its first `expect` step, which is
 /// returned as the request to repeat: observing changes nothing, so every repetition is alike.
 fn prepare(adapter: &mut dyn Adapter, case: &Case) -> serde_json::Value {
-    adapter.start(&case.id, Protocol::Rcip, &case.setup).expect("start");
-    for step in &case.steps {
+    let (setup, steps) = case.body();
+    adapter.start(&case.id, Protocol::Rcip, &setup).expect("start");
+    for step in &steps {
         let request = request_of(step);
         if step.get("expect").is_some() {
             return request;
@@ -43,12 +44,12 @@ fn prepare(adapter: &mut dyn Adapter, case: &Case) -> serde_json::Value {
 fn bench(c: &mut Criterion) {
     let vectors = Vectors::load(&harness::bundled_vectors()).expect("vectors load");
     let all: Vec<&Case> = vectors.cases.iter().collect();
-    let steps: usize = all.iter().map(|c| c.steps.len()).sum();
+    let steps: usize = all.iter().map(|c| c.steps().len()).sum();
     eprintln!("{} cases, {} steps", all.len(), steps);
     let observed = vectors
         .cases
         .iter()
-        .find(|c| c.id.starts_with("rcip.policy-race.") && c.steps.iter().any(|s| s.get("expect").is_some()))
+        .find(|c| c.id.starts_with("rcip.policy-race.") && c.steps().iter().any(|s| s.get("expect").is_some()))
         .expect("a policy-race case with an expectation");
 
     let mut group = c.benchmark_group("step");

@@ -89,4 +89,10 @@ pub trait Adapter {
 
     /// The case is over; release its runtime.
     fn finish(&mut self) {}
+
+    /// Whether the current case broke because the adapter did not answer in time (the circuit
+    /// breaker of a run counts these). Adapters without deadlines never time out.
+    fn timed_out(&self) -> bool {
+        false
+    }
 }

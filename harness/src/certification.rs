@@ -1,8 +1,9 @@
 //! The Markdown certification report: implementation and suite versions, vector digest,
 //! declared profiles, results per requirement, section, strictness and profile, and a one-line
 //! certification level per protocol. A skip, an unsupported or an errored case never counts as a
-//! pass: a level is granted only when every case it rests on ran and passed, and never to a run
-//! that selected only part of the suite.
+//! pass: a level is granted only when every case it rests on ran and passed, and only to a run
+//! over the complete official vector set (matched by its digest) with no selection; any other run
+//! says which subset it covered and certifies nothing (issue 14, section 1).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -25,6 +26,23 @@ pub fn level(run: &Run<'_>, protocol: Protocol) -> String {
     let title = protocol_title(protocol);
     if !run.implementation.protocols.contains(&protocol) {
         return format!("{title}: not implemented");
+    }
+    if !run.scope.official {
+        return format!(
+            "{title}: not certified (the vector set is not the official one of this build; digest {})",
+            &run.vectors.digest[..run.vectors.digest.len().min(16)]
+        );
+    }
+    if let Some(why) = &run.scope.stopped {
+        return format!("{title}: not certified ({why})");
+    }
+    if !run.scope.selection.is_empty() {
+        let of_protocol = run.results.iter().filter(|(c, _)| c.protocol == protocol).count();
+        let in_suite = run.vectors.cases.iter().filter(|c| c.protocol == protocol).count();
+        return format!(
+            "{title}: not certified (partial run: {of_protocol} of {in_suite} cases selected by {})",
+            run.scope.selection.join(" ")
+        );
     }
     let declared = &run.implementation.profiles;
     let of_protocol: Vec<&(&Case, crate::runner::CaseResult)> =
@@ -124,6 +142,10 @@ pub fn render(run: &Run<'_>) -> String {
     let protocols: Vec<&str> = implementation.protocols.iter().map(|p| p.as_str()).collect();
     let _ = writeln!(out, "| declared protocols | {} |", protocols.join(", "));
     let _ = writeln!(out, "| cases run | {} |", run.results.len());
+    let _ = writeln!(out, "| scope | {} |", run.scope.describe(run.vectors, run.results.len()).replace('|', "\\|"));
+    if !run.vectors.errors.is_empty() {
+        let _ = writeln!(out, "| load errors | {} (the run is not a certification) |", run.vectors.errors.len());
+    }
     let _ = writeln!(out, "\nA level is granted only on passes: skipped, unsupported, errored and known-failure cases never count as passes. `non-strict` means only RECOMMENDED checks differed.");
 
     let mut total = BTreeMap::new();

@@ -1,7 +1,7 @@
 //! The expectations file: known failures (`xfail`) and skips, each with a reason, for CI teams
 //! that certify with known gaps. A listed failure that passes is an error, an entry that matches
 //! no case is an error, an unlisted failure fails the run. `--write-expectations` writes the
-//! current failures as a baseline.
+//! current failures as a baseline, keeping the entries of `--expectations` that still apply.
 //!
 //! ```toml
 //! [[xfail]]
@@ -108,15 +108,73 @@ impl Expectations {
     }
 }
 
-/// An expectations file listing every failed or errored case of `results` as a known failure.
-pub fn baseline(results: &[CaseResult], digest: &str) -> String {
+/// A TOML basic string.
+fn quoted(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() => out.push_str(&format!("\\u{:04X}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn entry_text(table: &str, key: &str, value: &str, reason: &str) -> String {
+    format!("\n[[{table}]]\n{key} = {}\nreason = {}\n", quoted(value), quoted(reason))
+}
+
+/// An expectations file for CI: every entry of `existing` that still applies, with its reason,
+/// then every failed or errored case of `results` that no kept entry covers, as a new known
+/// failure. An `xfail` entry still applies when every case it matched in this run still failed
+/// (`xfail`); when only some did, it is narrowed to those ids, keeping its reason; when it matched
+/// no case of this run it is kept if it matches a case of the vector set (the run may have been
+/// filtered). A `skip` entry is kept when it matches a case of the vector set. Entries that match
+/// nothing, and known failures that now pass, are dropped.
+pub fn baseline(existing: &Expectations, all_cases: &[Case], results: &[&CaseResult], digest: &str) -> String {
     let mut out = String::from("# Baseline written by `conformance run --write-expectations`.\n");
-    out.push_str(&format!("# Vector digest {digest}. Replace each reason with the real one.\n"));
+    out.push_str(&format!("# Vector digest {digest}. Replace each baseline reason with the real one.\n"));
+    let mut covered: Vec<&str> = Vec::new();
+    for entry in &existing.xfail {
+        let matched: Vec<&CaseResult> = results.iter().copied().filter(|r| entry.matches(&r.id)).collect();
+        let (key, value) = match (&entry.id, &entry.prefix) {
+            (Some(id), _) => ("id", id.as_str()),
+            (None, Some(prefix)) => ("prefix", prefix.as_str()),
+            (None, None) => continue,
+        };
+        if matched.is_empty() {
+            if all_cases.iter().any(|c| entry.matches(&c.id)) {
+                out.push_str(&entry_text("xfail", key, value, &entry.reason));
+            }
+            continue;
+        }
+        let still: Vec<&CaseResult> = matched.iter().copied().filter(|r| r.verdict == Verdict::Xfail).collect();
+        covered.extend(matched.iter().filter(|r| r.verdict == Verdict::Xfail).map(|r| r.id.as_str()));
+        if still.len() == matched.len() {
+            out.push_str(&entry_text("xfail", key, value, &entry.reason));
+        } else {
+            for result in still {
+                out.push_str(&entry_text("xfail", "id", &result.id, &entry.reason));
+            }
+        }
+    }
     for result in results.iter().filter(|r| matches!(r.verdict, Verdict::Fail | Verdict::Errored)) {
-        out.push_str(&format!(
-            "\n[[xfail]]\nid = \"{}\"\nreason = \"baseline: {} when the baseline was taken\"\n",
-            result.id, result.verdict
-        ));
+        if !covered.contains(&result.id.as_str()) {
+            let reason = format!("baseline: {} when the baseline was taken", result.verdict);
+            out.push_str(&entry_text("xfail", "id", &result.id, &reason));
+        }
+    }
+    for entry in existing.skip.iter().filter(|e| all_cases.iter().any(|c| e.matches(&c.id))) {
+        match (&entry.id, &entry.prefix) {
+            (Some(id), _) => out.push_str(&entry_text("skip", "id", id, &entry.reason)),
+            (None, Some(prefix)) => out.push_str(&entry_text("skip", "prefix", prefix, &entry.reason)),
+            (None, None) => {}
+        }
     }
     out
 }

@@ -1,6 +1,10 @@
 //! Loads a vector directory (`vectors/README.md`): the requirement register and every case file,
-//! each validated against its schema. A malformed file is an error naming the file and the JSON
-//! Pointer of the problem, never a panic; the other files still load.
+//! each validated against its schema. Nothing is silently left out (issue 14, section 1): a
+//! protocol directory that is missing or unreadable, an entry that is not a regular file, a file
+//! of the wrong protocol, a case citing a requirement id the register lacks, a Rixx UI case whose
+//! framing is not among its profiles, a step naming a handle no earlier step created, and a
+//! directory with no case at all are load errors naming the file and the JSON Pointer of the
+//! first real problem of each case. Never a panic; the other files still load.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -44,9 +48,29 @@ pub struct Requirement {
     pub clarified_by: Vec<String>,
 }
 
-/// One case, as loaded.
+/// One case, as loaded. The setup and steps are kept as compact JSON text and parsed when the
+/// case runs or is explained: a parsed step costs several times its text, so a large vector set
+/// (52 MB in issue 14) is held at about the size of its compact text, not of its parsed tree.
 #[derive(Debug, Clone)]
 pub struct Case {
+    pub id: String,
+    pub protocol: Protocol,
+    pub section: String,
+    pub file: PathBuf,
+    pub description: String,
+    pub requirements: Vec<String>,
+    pub strictness: String,
+    pub profiles: Vec<String>,
+    pub notes: Option<String>,
+    /// Every requirement id the case cites, at case level and on its steps, sorted.
+    pub cited: Vec<String>,
+    /// `[setup, steps]` as compact JSON.
+    body: Box<str>,
+}
+
+/// Everything a case is made of, for building one outside the loader (tests, translators).
+#[derive(Debug, Clone)]
+pub struct CaseParts {
     pub id: String,
     pub protocol: Protocol,
     pub section: String,
@@ -58,8 +82,46 @@ pub struct Case {
     pub setup: Value,
     pub steps: Vec<Value>,
     pub notes: Option<String>,
-    /// The case exactly as written, for `explain`.
-    pub raw: Value,
+}
+
+impl From<CaseParts> for Case {
+    fn from(parts: CaseParts) -> Case {
+        let mut cited = parts.requirements.clone();
+        for step in &parts.steps {
+            cited.extend(texts(step, "requirements"));
+        }
+        cited.sort();
+        cited.dedup();
+        let body = serde_json::to_string(&(&parts.setup, &parts.steps)).unwrap_or_else(|_| "[null,[]]".into());
+        Case {
+            id: parts.id,
+            protocol: parts.protocol,
+            section: parts.section,
+            file: parts.file,
+            description: parts.description,
+            requirements: parts.requirements,
+            strictness: parts.strictness,
+            profiles: parts.profiles,
+            notes: parts.notes,
+            cited,
+            body: body.into_boxed_str(),
+        }
+    }
+}
+
+impl Case {
+    /// The setup and the steps, parsed (the text was produced from values, so it parses).
+    pub fn body(&self) -> (Value, Vec<Value>) {
+        serde_json::from_str(&self.body).unwrap_or((Value::Null, Vec::new()))
+    }
+
+    pub fn setup(&self) -> Value {
+        self.body().0
+    }
+
+    pub fn steps(&self) -> Vec<Value> {
+        self.body().1
+    }
 }
 
 /// Everything a vector directory holds.
@@ -75,19 +137,40 @@ pub struct Vectors {
     pub digest: String,
 }
 
+/// The digest of the vector set bundled with this build: the official set a certification
+/// requires (computed by `build.rs`; `none` in a build without bundled vectors).
+pub const OFFICIAL_DIGEST: &str = env!("OFFICIAL_VECTORS_DIGEST");
+
 impl Vectors {
-    /// Loads `root` (a `vectors/` directory). Only an unusable schema directory is an `Err`; a bad
-    /// vector file is recorded in `errors`.
+    /// Loads `root` (a `vectors/` directory). Only an unusable schema directory is an `Err`; every
+    /// other problem (a protocol directory that cannot be read, a file that is not a regular
+    /// file, a bad vector file or case, no case at all) is recorded in `errors`, and any error
+    /// makes a run exit 2.
+    ///
+    /// A hand-written vector set may leave out `schema/` and `requirements.json`: the format
+    /// schemas and the requirement register bundled with this build are used instead (so its
+    /// cases cite the register's ids); a set with a register of its own cites that one's.
     pub fn load(root: &Path) -> Result<Vectors, LoadError> {
-        let schemas = FormatSchemas::load(&root.join("schema")).map_err(|message| LoadError {
-            file: root.join("schema"),
+        let own_or_bundled = |name: &str| {
+            let own = root.join(name);
+            if own.exists() || fs::symlink_metadata(&own).is_ok() {
+                own
+            } else {
+                crate::bundled_vectors().join(name)
+            }
+        };
+        let schema_dir = own_or_bundled("schema");
+        let schemas = FormatSchemas::load(&schema_dir).map_err(|message| LoadError {
+            file: schema_dir.clone(),
             pointer: String::new(),
             message,
         })?;
         let mut vectors = Vectors { root: root.to_path_buf(), ..Vectors::default() };
         let mut digest = crate::digest::Digest::new();
+        digest_schemas(&schema_dir, &mut digest);
 
-        let requirements_path = root.join("requirements.json");
+        let requirements_path = own_or_bundled("requirements.json");
+        let mut register_loaded = false;
         match read_json(&requirements_path) {
             Ok((bytes, document)) => {
                 digest.add("requirements.json", &bytes);
@@ -100,42 +183,61 @@ impl Vectors {
                     });
                 } else {
                     vectors.requirements = requirements_of(&document);
+                    register_loaded = true;
                 }
             }
             Err(error) => vectors.errors.push(error),
         }
 
-        for path in case_files(root).map_err(|message| LoadError {
-            file: root.to_path_buf(),
-            pointer: String::new(),
-            message,
-        })? {
-            let (bytes, document) = match read_json(&path) {
-                Ok(loaded) => loaded,
-                Err(error) => {
-                    vectors.errors.push(error);
+        for protocol in [Protocol::Rcip, Protocol::Rui] {
+            let files = case_files(root, protocol, &mut vectors.errors);
+            for path in files {
+                let (bytes, document) = match read_json(&path) {
+                    Ok(loaded) => loaded,
+                    Err(error) => {
+                        vectors.errors.push(error);
+                        continue;
+                    }
+                };
+                let relative = path.strip_prefix(root).unwrap_or(&path).to_string_lossy().replace('\\', "/");
+                digest.add(&relative, &bytes);
+                drop(bytes);
+                let error = |pointer: String, message: String| LoadError { file: path.clone(), pointer, message };
+                let declared = document.get("protocol").and_then(Value::as_str).unwrap_or_default();
+                if !declared.is_empty() && declared != protocol.as_str() {
+                    vectors.errors.push(error(
+                        "/protocol".into(),
+                        format!("a {declared} file in the {}/ directory (protocol mismatch)", protocol.as_str()),
+                    ));
                     continue;
                 }
-            };
-            let relative = path.strip_prefix(root).unwrap_or(&path).to_string_lossy().replace('\\', "/");
-            digest.add(&relative, &bytes);
-            let violations = schemas.check_file(&document);
-            if !violations.is_empty() {
-                vectors.errors.extend(violations.into_iter().map(|v| LoadError {
-                    file: path.clone(),
-                    pointer: v.pointer,
-                    message: v.message,
-                }));
-                continue;
-            }
-            match cases_of(&path, &document) {
-                Ok(cases) => vectors.cases.extend(cases),
-                Err(error) => vectors.errors.push(error),
+                let violations = schemas.check_file(&document, protocol.as_str());
+                if !violations.is_empty() {
+                    vectors.errors.extend(violations.into_iter().map(|v| error(v.pointer, v.message)));
+                    continue;
+                }
+                let register = register_loaded.then_some(&vectors.requirements);
+                match cases_of(&path, protocol, document, register) {
+                    Ok(cases) => vectors.cases.extend(cases),
+                    Err(errors) => vectors.errors.extend(errors),
+                }
             }
         }
         vectors.check_ids();
+        if vectors.cases.is_empty() {
+            vectors.errors.push(LoadError {
+                file: root.to_path_buf(),
+                pointer: String::new(),
+                message: "no case loaded from this vector directory".into(),
+            });
+        }
         vectors.digest = digest.finish();
         Ok(vectors)
+    }
+
+    /// Whether this is the complete official vector set of this build, loaded without error.
+    pub fn is_official(&self) -> bool {
+        self.errors.is_empty() && self.digest == OFFICIAL_DIGEST
     }
 
     /// A case id appearing twice makes every selection by id ambiguous: the later copy is dropped
@@ -159,23 +261,94 @@ impl Vectors {
     }
 }
 
-fn case_files(root: &Path) -> Result<Vec<PathBuf>, String> {
-    let mut files = Vec::new();
-    for protocol in ["rcip", "rui"] {
-        let dir = root.join(protocol);
-        if !dir.is_dir() {
-            continue;
-        }
-        let entries = fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        for entry in entries.filter_map(|e| e.ok()) {
-            let path = entry.path();
-            if path.extension().and_then(|e| e.to_str()) == Some("json") {
-                files.push(path);
+/// The schema files count in the digest: a changed schema loads the same files differently.
+fn digest_schemas(dir: &Path, digest: &mut crate::digest::Digest) {
+    let Ok(entries) = fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.ends_with(".schema.json") {
+            if let Ok(bytes) = fs::read(entry.path()) {
+                digest.add(&format!("schema/{name}"), &bytes);
             }
         }
     }
+}
+
+/// The vector files of one protocol directory, sorted. Every problem is recorded, never skipped:
+/// a missing or unreadable directory (a symlink loop included), a subdirectory, and any `.json`
+/// entry that is not a regular file (a FIFO, device or socket would hang or mislead the reader)
+/// or a symlink to a regular file inside the vector directory. Entries not ending in `.json`
+/// are not vector files and are left alone.
+fn case_files(root: &Path, protocol: Protocol, errors: &mut Vec<LoadError>) -> Vec<PathBuf> {
+    let dir = root.join(protocol.as_str());
+    let problem = |file: &Path, message: String| LoadError { file: file.to_path_buf(), pointer: String::new(), message };
+    let entries = match fs::metadata(&dir) {
+        Ok(meta) if meta.is_dir() => fs::read_dir(&dir),
+        Ok(_) => {
+            errors.push(problem(&dir, "the protocol directory is not a directory".into()));
+            return Vec::new();
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            errors.push(problem(
+                &dir,
+                "the protocol directory is missing (a vector directory has both rcip/ and rui/; either may be empty)".into(),
+            ));
+            return Vec::new();
+        }
+        Err(e) => Err(e),
+    };
+    let entries = match entries {
+        Ok(entries) => entries,
+        Err(e) => {
+            errors.push(problem(&dir, format!("cannot read the protocol directory: {e}")));
+            return Vec::new();
+        }
+    };
+    let inside = fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+    let mut files = Vec::new();
+    for entry in entries {
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(e) => {
+                errors.push(problem(&dir, format!("cannot read the protocol directory: {e}")));
+                continue;
+            }
+        };
+        let path = entry.path();
+        let kind = match entry.file_type() {
+            Ok(kind) => kind,
+            Err(e) => {
+                errors.push(problem(&path, format!("cannot read: {e}")));
+                continue;
+            }
+        };
+        if kind.is_dir() {
+            errors.push(problem(&path, "a subdirectory: vector files sit directly in rcip/ and rui/".into()));
+            continue;
+        }
+        if path.extension().and_then(|e| e.to_str()) != Some("json") {
+            continue;
+        }
+        if kind.is_file() {
+            files.push(path);
+        } else if kind.is_symlink() {
+            match fs::canonicalize(&path) {
+                Err(e) => errors.push(problem(&path, format!("a symlink that cannot be followed: {e}"))),
+                Ok(target) if !target.starts_with(&inside) => errors.push(problem(
+                    &path,
+                    format!("a symlink to {} outside the vector directory", target.display()),
+                )),
+                Ok(target) => match fs::metadata(&target) {
+                    Ok(meta) if meta.is_file() => files.push(path),
+                    _ => errors.push(problem(&path, format!("a symlink to {}, which is not a regular file", target.display()))),
+                },
+            }
+        } else {
+            errors.push(problem(&path, "not a regular file (a FIFO, device or socket): refused".into()));
+        }
+    }
     files.sort();
-    Ok(files)
+    files
 }
 
 fn read_json(path: &Path) -> Result<(Vec<u8>, Value), LoadError> {
@@ -222,38 +395,100 @@ fn requirements_of(document: &Value) -> BTreeMap<String, Requirement> {
     requirements
 }
 
-/// The cases of a schema-valid file, with the checks a schema cannot express.
-fn cases_of(path: &Path, document: &Value) -> Result<Vec<Case>, LoadError> {
-    let section = text(document, "section");
-    let file_protocol = text(document, "protocol");
+/// The cases of a schema-valid file, with the checks a schema cannot express. Each case is
+/// checked on its own and reports its first problem; a file with any bad case loads no case.
+fn cases_of(
+    path: &Path,
+    protocol: Protocol,
+    document: Value,
+    register: Option<&BTreeMap<String, Requirement>>,
+) -> Result<Vec<Case>, Vec<LoadError>> {
+    let section = text(&document, "section");
     let mut cases = Vec::new();
-    for (index, raw) in document.get("cases").and_then(Value::as_array).into_iter().flatten().enumerate() {
-        let id = text(raw, "id");
-        let error = |message: String| LoadError {
-            file: path.to_path_buf(),
-            pointer: format!("/cases/{index}/id"),
-            message,
-        };
-        if !id.starts_with(&format!("{section}.")) {
-            return Err(error(format!("case id {id} is not inside section {section}")));
+    let mut errors = Vec::new();
+    let Value::Object(mut envelope) = document else { return Ok(cases) };
+    let Some(Value::Array(raw_cases)) = envelope.remove("cases") else { return Ok(cases) };
+    for (index, raw) in raw_cases.into_iter().enumerate() {
+        match case_of(path, protocol, &section, index, raw, register) {
+            Ok(case) => cases.push(case),
+            Err(error) => errors.push(error),
         }
-        let protocol = Protocol::from_case_id(&id)
-            .filter(|p| p.as_str() == file_protocol)
-            .ok_or_else(|| error(format!("case id {id} does not belong to protocol {file_protocol}")))?;
-        cases.push(Case {
-            protocol,
-            section: section.clone(),
-            file: path.to_path_buf(),
-            description: text(raw, "description"),
-            requirements: texts(raw, "requirements"),
-            strictness: text(raw, "strictness"),
-            profiles: texts(raw, "profiles"),
-            setup: raw.get("setup").cloned().unwrap_or(Value::Null),
-            steps: raw.get("steps").and_then(Value::as_array).cloned().unwrap_or_default(),
-            notes: raw.get("notes").and_then(Value::as_str).map(str::to_string),
-            raw: raw.clone(),
-            id,
-        });
     }
-    Ok(cases)
+    if errors.is_empty() {
+        Ok(cases)
+    } else {
+        Err(errors)
+    }
+}
+
+fn case_of(
+    path: &Path,
+    protocol: Protocol,
+    section: &str,
+    index: usize,
+    raw: Value,
+    register: Option<&BTreeMap<String, Requirement>>,
+) -> Result<Case, LoadError> {
+    let id = text(&raw, "id");
+    let error = |member: &str, message: String| LoadError {
+        file: path.to_path_buf(),
+        pointer: format!("/cases/{index}{member}"),
+        message,
+    };
+    if !id.starts_with(&format!("{section}.")) {
+        return Err(error("/id", format!("case id {id} is not inside section {section}")));
+    }
+    if Protocol::from_case_id(&id) != Some(protocol) {
+        return Err(error("/id", format!("case id {id} does not belong to protocol {}", protocol.as_str())));
+    }
+    let requirements = texts(&raw, "requirements");
+    let profiles = texts(&raw, "profiles");
+    let Value::Object(mut members) = raw else {
+        return Err(error("", "a case is an object".into()));
+    };
+    let setup = members.remove("setup").unwrap_or(Value::Null);
+    let steps = match members.remove("steps") {
+        Some(Value::Array(steps)) => steps,
+        _ => Vec::new(),
+    };
+    if let Some(register) = register {
+        let unknown = |ids: &[String]| ids.iter().find(|id| !register.contains_key(*id)).cloned();
+        if let Some(id) = unknown(&requirements) {
+            return Err(error("/requirements", format!("requirement id {id} is not in the register (requirements.json)")));
+        }
+        for (s, step) in steps.iter().enumerate() {
+            if let Some(id) = unknown(&texts(step, "requirements")) {
+                return Err(error(
+                    &format!("/steps/{s}/requirements"),
+                    format!("requirement id {id} is not in the register (requirements.json)"),
+                ));
+            }
+        }
+    }
+    if protocol == Protocol::Rui {
+        if let Some(framing) = setup.get("framing").and_then(Value::as_str) {
+            if !profiles.iter().any(|p| p == framing) {
+                return Err(error(
+                    "/profiles",
+                    format!("the case is framed as {framing}, so its profiles must list {framing:?} (an implementation without that framing cannot run it)"),
+                ));
+            }
+        }
+    }
+    if let Some((pointer, message)) = crate::handles::undefined_handle(&steps) {
+        return Err(error(&pointer, message));
+    }
+    Ok(Case::from(CaseParts {
+        protocol,
+        section: section.to_string(),
+        file: path.to_path_buf(),
+        description: members.get("description").and_then(Value::as_str).unwrap_or_default().to_string(),
+        requirements,
+        strictness: members.get("strictness").and_then(Value::as_str).unwrap_or_default().to_string(),
+        profiles,
+        setup,
+        steps,
+        notes: members.get("notes").and_then(Value::as_str).map(str::to_string),
+        id,
+    }))
 }

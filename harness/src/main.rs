@@ -5,7 +5,8 @@
 //! Exit codes of `run`: 0 no unexpected failure; 1 a case failed or errored and is not listed as a
 //! known failure; 2 bad usage, a vector file that does not load, or an adapter that cannot start;
 //! 3 no unexpected failure, but the expectations file is stale (a listed case did not fail, or an
-//! entry matches no case).
+//! entry matches no case). A selection with no case, an output path that cannot be written
+//! (checked before the run), and a run stopped by the circuit breaker (`--max-timeouts`) exit 2.
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -22,8 +23,9 @@ use reference::choices::Choices;
 use harness::console::render_case;
 use harness::expectations::{baseline, Expectations};
 use harness::loader::{Case, Vectors};
-use harness::report::Run;
-use harness::select::Selection;
+use harness::report::{Run, Scope};
+use harness::select::{Selection, Shard};
+use harness::runner::CaseResult;
 use harness::session::run_cases;
 use harness::verdict::Verdict;
 
@@ -54,6 +56,10 @@ struct Filters {
     /// Only cases of this strictness: REQUIRED, RECOMMENDED, IMPL-DEFINED, PROFILE (repeatable).
     #[arg(long = "strictness", value_name = "LEVEL")]
     strictness: Vec<String>,
+    /// Only shard K of N of the selected cases (deterministic by case id; `report --merge` joins
+    /// the N JSON reports).
+    #[arg(long = "shard", value_name = "K/N", value_parser = Shard::parse)]
+    shard: Option<Shard>,
 }
 
 impl Filters {
@@ -64,8 +70,48 @@ impl Filters {
             requirements: self.requirements.clone(),
             profiles: self.profiles.clone(),
             strictness: self.strictness.clone(),
+            shard: self.shard,
         }
     }
+
+    /// The options as given, for reports: empty when every case is selected.
+    fn described(&self) -> Vec<String> {
+        let mut given = Vec::new();
+        for (flag, values) in [
+            ("--filter", &self.prefixes),
+            ("--section", &self.sections),
+            ("--requirement", &self.requirements),
+            ("--profile", &self.profiles),
+            ("--strictness", &self.strictness),
+        ] {
+            given.extend(values.iter().map(|v| format!("{flag} {v}")));
+        }
+        given.extend(self.shard.map(|shard| format!("--shard {shard}")));
+        given
+    }
+}
+
+/// The reports a run (or a merge of shard reports) writes.
+#[derive(Args, Default, Clone)]
+struct Outputs {
+    /// Write the JSON report (schema: harness/report.schema.json).
+    #[arg(long, value_name = "FILE")]
+    report: Option<PathBuf>,
+    /// Write JUnit XML.
+    #[arg(long, value_name = "FILE")]
+    junit: Option<PathBuf>,
+    /// Write the Markdown certification report.
+    #[arg(long, value_name = "FILE")]
+    markdown: Option<PathBuf>,
+}
+
+#[derive(Args)]
+struct ReportArgs {
+    /// The JSON reports of every shard of one run (`run --shard k/n --report FILE`).
+    #[arg(long, required = true, num_args = 1.., value_name = "REPORT")]
+    merge: Vec<PathBuf>,
+    #[command(flatten)]
+    outputs: Outputs,
 }
 
 #[derive(Args)]
@@ -81,6 +127,10 @@ struct RunArgs {
     /// Per-request timeout for a process adapter, in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = 10_000)]
     step_timeout: u64,
+    /// Stop the run after K consecutive cases errored because the adapter did not answer in time
+    /// (0: never stop).
+    #[arg(long, value_name = "K", default_value_t = 5)]
+    max_timeouts: usize,
     /// Cases run in parallel (one adapter process each).
     #[arg(long, short = 'j', value_name = "N", default_value_t = 1)]
     jobs: usize,
@@ -90,15 +140,8 @@ struct RunArgs {
     /// Write the failures of this run as an expectations file (a baseline).
     #[arg(long, value_name = "FILE")]
     write_expectations: Option<PathBuf>,
-    /// Write the JSON report (schema: harness/report.schema.json).
-    #[arg(long, value_name = "FILE")]
-    report: Option<PathBuf>,
-    /// Write JUnit XML.
-    #[arg(long, value_name = "FILE")]
-    junit: Option<PathBuf>,
-    /// Write the Markdown certification report.
-    #[arg(long, value_name = "FILE")]
-    markdown: Option<PathBuf>,
+    #[command(flatten)]
+    outputs: Outputs,
     /// Print only the summary.
     #[arg(long)]
     quiet: bool,
@@ -117,12 +160,11 @@ impl Default for RunArgs {
             adapter: false,
             command: Vec::new(),
             step_timeout: 10_000,
+            max_timeouts: 5,
             jobs: 1,
             expectations: None,
             write_expectations: None,
-            report: None,
-            junit: None,
-            markdown: None,
+            outputs: Outputs::default(),
             quiet: false,
             reference_choices: "default".into(),
         }
@@ -135,6 +177,8 @@ enum Command {
     Run(Box<RunArgs>),
     /// List case ids with their description.
     List(Filters),
+    /// Join the JSON reports of the shards of one run into one report and one certification.
+    Report(ReportArgs),
     /// Show one case: its steps, expectations, and the requirement sentences it checks.
     Explain {
         /// The case id.
@@ -187,11 +231,55 @@ fn write_file(path: &PathBuf, text: &str, what: &str) -> Result<(), ExitCode> {
     Ok(())
 }
 
+/// Checks, before anything runs, that every output path can be written: an hour-long run must
+/// not end in "cannot write the report". A file that does not exist yet is created and removed.
+fn check_outputs(outputs: &Outputs, write_expectations: &Option<PathBuf>) -> Result<(), String> {
+    let outputs = [
+        (&outputs.report, "--report"),
+        (&outputs.junit, "--junit"),
+        (&outputs.markdown, "--markdown"),
+        (write_expectations, "--write-expectations"),
+    ];
+    let mut seen: Vec<&PathBuf> = Vec::new();
+    for (path, flag) in outputs {
+        let Some(path) = path else { continue };
+        if seen.contains(&path) {
+            return Err(format!("{flag} {}: the same path is given for two outputs", path.display()));
+        }
+        seen.push(path);
+        if path.is_dir() {
+            return Err(format!("{flag} {}: is a directory", path.display()));
+        }
+        let parent = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+        if !parent.is_dir() {
+            return Err(format!("{flag} {}: the directory {} does not exist", path.display(), parent.display()));
+        }
+        if path.exists() {
+            std::fs::OpenOptions::new()
+                .append(true)
+                .open(path)
+                .map_err(|e| format!("{flag} {}: cannot be written: {e}", path.display()))?;
+        } else {
+            std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(path)
+                .map_err(|e| format!("{flag} {}: cannot be created: {e}", path.display()))?;
+            let _ = std::fs::remove_file(path);
+        }
+    }
+    Ok(())
+}
+
 fn run(vectors: &Vectors, args: &RunArgs) -> Result<ExitCode, ExitCode> {
-    if args.adapter != !args.command.is_empty() {
+    if args.adapter == args.command.is_empty() {
         eprintln!("error: give the adapter as `--adapter -- CMD ARGS...`");
         return Err(ExitCode::from(2));
     }
+    check_outputs(&args.outputs, &args.write_expectations).map_err(|e| {
+        eprintln!("error: {e}");
+        ExitCode::from(2)
+    })?;
     let expectations = match &args.expectations {
         Some(path) => Expectations::load(path).map_err(|e| {
             eprintln!("error: {e}");
@@ -222,6 +310,10 @@ fn run(vectors: &Vectors, args: &RunArgs) -> Result<ExitCode, ExitCode> {
         .implementation()
         .clone();
     let cases: Vec<&Case> = args.filters.selection().apply(&vectors.cases);
+    if cases.is_empty() {
+        eprintln!("error: no case selected ({} in the vector set)", vectors.cases.len());
+        return Err(ExitCode::from(2));
+    }
     let style = Style::detect();
     let progress = (!args.quiet && std::io::stderr().is_terminal()).then(|| {
         let bar = ProgressBar::new(cases.len() as u64);
@@ -240,10 +332,11 @@ fn run(vectors: &Vectors, args: &RunArgs) -> Result<ExitCode, ExitCode> {
         None if plain => println!("{:<11} {}", style.verdict(result.verdict), case.id),
         None => {}
     };
-    let mut results = run_cases(&cases, args.jobs, &factory, &skip, &on_done).map_err(|e| {
+    let session = run_cases(&cases, args.jobs, args.max_timeouts, &factory, &skip, &on_done).map_err(|e| {
         eprintln!("error: {e}");
         ExitCode::from(2)
     })?;
+    let mut results = session.results;
     if let Some(bar) = &progress {
         bar.finish_and_clear();
     }
@@ -253,30 +346,23 @@ fn run(vectors: &Vectors, args: &RunArgs) -> Result<ExitCode, ExitCode> {
             println!("\n{}", render_case(result));
         }
     }
-    let run = Run { vectors, implementation, results: cases.into_iter().zip(results).collect() };
-    println!("\n{}", run.summary());
-    for level in [harness::adapter::Protocol::Rcip, harness::adapter::Protocol::Rui] {
-        println!("certification: {}", harness::certification::level(&run, level));
-    }
-    if let Some(path) = &args.report {
-        write_file(path, &(serde_json::to_string_pretty(&run.to_json()).unwrap_or_default() + "\n"), "JSON report")?;
-    }
-    if let Some(path) = &args.junit {
-        let xml = harness::junit::render(&run).map_err(|e| {
-            eprintln!("error: {e}");
-            ExitCode::from(2)
-        })?;
-        write_file(path, &xml, "JUnit report")?;
-    }
-    if let Some(path) = &args.markdown {
-        write_file(path, &harness::certification::render(&run), "certification report")?;
-    }
+    let scope = Scope {
+        official: vectors.is_official(),
+        selection: args.filters.described(),
+        stopped: session.stopped.clone(),
+    };
+    let run = Run { vectors, implementation, results: cases.into_iter().zip(results).collect(), scope };
+    summarise_and_write(&run, &args.outputs)?;
     if let Some(path) = &args.write_expectations {
-        let results: Vec<_> = run.results.iter().map(|(_, r)| r.clone()).collect();
-        write_file(path, &baseline(&results, &vectors.digest), "expectations baseline")?;
+        let results: Vec<&CaseResult> = run.results.iter().map(|(_, r)| r).collect();
+        write_file(path, &baseline(&expectations, &vectors.cases, &results, &vectors.digest), "expectations baseline")?;
     }
     for problem in &stale {
         eprintln!("expectations: {problem}");
+    }
+    if let Some(why) = &session.stopped {
+        eprintln!("error: {why}");
+        return Ok(ExitCode::from(2));
     }
     if !vectors.errors.is_empty() {
         eprintln!("{} vector file problem(s): see the errors above", vectors.errors.len());
@@ -289,6 +375,54 @@ fn run(vectors: &Vectors, args: &RunArgs) -> Result<ExitCode, ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Prints the summary and certification lines and writes the requested reports.
+fn summarise_and_write(run: &Run<'_>, outputs: &Outputs) -> Result<(), ExitCode> {
+    println!("\n{}", run.summary());
+    for level in [harness::adapter::Protocol::Rcip, harness::adapter::Protocol::Rui] {
+        println!("certification: {}", harness::certification::level(run, level));
+    }
+    if let Some(path) = &outputs.report {
+        write_file(path, &(serde_json::to_string_pretty(&run.to_json()).unwrap_or_default() + "\n"), "JSON report")?;
+    }
+    if let Some(path) = &outputs.junit {
+        let xml = harness::junit::render(run).map_err(|e| {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        })?;
+        write_file(path, &xml, "JUnit report")?;
+    }
+    if let Some(path) = &outputs.markdown {
+        write_file(path, &harness::certification::render(run), "certification report")?;
+    }
+    Ok(())
+}
+
+/// `report --merge`: the shards' JSON reports joined into the reports of one run.
+fn merge_reports(vectors: &Vectors, args: &ReportArgs) -> Result<ExitCode, ExitCode> {
+    let fail = |e: String| {
+        eprintln!("error: {e}");
+        ExitCode::from(2)
+    };
+    check_outputs(&args.outputs, &None).map_err(fail)?;
+    let mut reports = Vec::new();
+    for path in &args.merge {
+        let text = std::fs::read_to_string(path).map_err(|e| fail(format!("{}: {e}", path.display())))?;
+        let report: serde_json::Value =
+            serde_json::from_str(&text).map_err(|e| fail(format!("{}: not JSON: {e}", path.display())))?;
+        reports.push((path.as_path(), report));
+    }
+    let run = harness::merge::merge(vectors, &reports).map_err(fail)?;
+    summarise_and_write(&run, &args.outputs)?;
+    if let Some(why) = &run.scope.stopped {
+        eprintln!("error: a shard was stopped: {why}");
+        return Ok(ExitCode::from(2));
+    }
+    if !vectors.errors.is_empty() {
+        return Ok(ExitCode::from(2));
+    }
+    Ok(if run.failed() { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
 fn explain(vectors: &Vectors, id: &str) -> ExitCode {
@@ -327,9 +461,10 @@ fn explain(vectors: &Vectors, id: &str) -> ExitCode {
             }
         }
     }
-    println!("\nsetup:\n{}", serde_json::to_string_pretty(&case.setup).unwrap_or_default());
+    let (setup, steps) = case.body();
+    println!("\nsetup:\n{}", serde_json::to_string_pretty(&setup).unwrap_or_default());
     println!("\nsteps (actions, then `expect` steps with the pattern the observation must match):");
-    for (i, step) in case.steps.iter().enumerate() {
+    for (i, step) in steps.iter().enumerate() {
         println!("  {i:>3} {}", serde_json::to_string(step).unwrap_or_default());
     }
     ExitCode::SUCCESS
@@ -354,5 +489,6 @@ fn main() -> ExitCode {
             }
         }
         Command::Explain { case } => explain(&vectors, &case),
+        Command::Report(args) => merge_reports(&vectors, &args).unwrap_or_else(|code| code),
     }
 }

@@ -1,6 +1,7 @@
 //! Matching an observation against an expectation pattern (`vectors/README.md`, "Patterns"):
 //! exact objects unless `subset`, ordered arrays unless `unordered`, numbers by value, and the
-//! `$match` matchers. Also builds the "expected" side of a diff: the observation with only the
+//! `$match` matchers, including `not`, `contains` (ordered or not), `lacks` and `prefix` (issue 14,
+//! section 3: what hand-written cases needed). Also builds the "expected" side of a diff: the observation with only the
 //! mismatching parts replaced by the pattern, so a diff shows real differences and no matcher noise.
 
 use serde_json::{Map, Value};
@@ -185,8 +186,59 @@ fn walk_matcher(kind: &str, pattern: &Value, actual: Option<&Value>, pointer: &s
                 None => push(outcome, pointer, "missing"),
             }
         }
+        "not" => {
+            let inner = pattern.get("pattern").unwrap_or(&Value::Null);
+            if match_value(inner, actual).matched() {
+                push(outcome, pointer, format!("matches {}, which it must not", compact(inner)));
+            }
+        }
+        "contains" | "lacks" | "prefix" => {
+            let items = pattern.get("items").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+            match actual {
+                Some(Value::Array(found)) => match kind {
+                    "contains" if pattern.get("ordered").and_then(Value::as_bool).unwrap_or(false) => {
+                        if !contains_in_order(items, found) {
+                            push(outcome, pointer, format!("does not contain the {} items in this order", items.len()));
+                        }
+                    }
+                    "contains" => {
+                        if !assign(items, found, &mut vec![false; found.len()], 0) {
+                            push(outcome, pointer, format!("does not contain the {} items (in any order)", items.len()));
+                        }
+                    }
+                    "lacks" => {
+                        for (i, item) in found.iter().enumerate() {
+                            if let Some(p) = items.iter().find(|p| match_value(p, Some(item)).matched()) {
+                                push(outcome, &format!("{pointer}/{i}"), format!("matches {}, which the array must lack", compact(p)));
+                            }
+                        }
+                    }
+                    _ => {
+                        if found.len() < items.len() {
+                            push(outcome, pointer, format!("expected at least {} items, found {}", items.len(), found.len()));
+                        }
+                        for (i, (sub, item)) in items.iter().zip(found).enumerate() {
+                            walk(sub, Some(item), &format!("{pointer}/{i}"), outcome);
+                        }
+                    }
+                },
+                Some(other) => push(outcome, pointer, format!("expected an array, found {}", type_name(other))),
+                None => push(outcome, pointer, "missing"),
+            }
+        }
         other => push(outcome, pointer, format!("unknown matcher {other}")),
     }
+}
+
+fn compact(pattern: &Value) -> String {
+    serde_json::to_string(pattern).unwrap_or_default()
+}
+
+/// Whether `patterns` match distinct items of `items` in their order (a subsequence). Taking the
+/// earliest item that matches each pattern is never worse than a later one.
+fn contains_in_order(patterns: &[Value], items: &[Value]) -> bool {
+    let mut rest = items.iter();
+    patterns.iter().all(|pattern| rest.any(|item| match_value(pattern, Some(item)).matched()))
 }
 
 fn display_pointer(pointer: &str) -> &str {
@@ -197,7 +249,8 @@ fn display_pointer(pointer: &str) -> &str {
     }
 }
 
-/// Backtracking assignment of patterns to distinct items: arrays in vectors are small.
+/// Backtracking assignment of patterns to distinct items (every pattern one item; items may be
+/// left over): arrays in vectors are small.
 fn assign(patterns: &[Value], items: &[Value], used: &mut Vec<bool>, next: usize) -> bool {
     let Some(pattern) = patterns.get(next) else {
         return true;
@@ -313,6 +366,63 @@ mod tests {
         assert!(ok(p.clone(), json!("Handler failed")));
         assert!(!ok(p.clone(), json!("boom: secret at line 3")));
         assert!(!ok(p, json!(3)));
+    }
+
+    #[test]
+    fn not_matches_what_its_pattern_does_not() {
+        let p = json!({"$match": "not", "pattern": "POLICY_DENIED"});
+        assert!(ok(p.clone(), json!("CAPABILITY_UNBOUND")));
+        assert!(!ok(p.clone(), json!("POLICY_DENIED")));
+        // As an object member: an absent member does not match the inner pattern.
+        assert!(ok(json!({"a": p.clone()}), json!({})));
+        let present = json!({"a": {"$match": "not", "pattern": {"$match": "absent"}}});
+        assert!(!ok(present.clone(), json!({})));
+        assert!(ok(present, json!({"a": 1})));
+    }
+
+    #[test]
+    fn contains_finds_items_anywhere_or_in_order() {
+        let any_order = json!({"$match": "contains", "items": [3, 1]});
+        assert!(ok(any_order.clone(), json!([1, 2, 3])));
+        assert!(!ok(any_order.clone(), json!([1, 2])));
+        assert!(!ok(json!({"$match": "contains", "items": [1, 1]}), json!([1, 2])), "distinct items");
+        assert!(!ok(any_order, json!({"a": 1})));
+        let ordered = json!({"$match": "contains", "items": [1, 3], "ordered": true});
+        assert!(ok(ordered.clone(), json!([1, 2, 3])));
+        assert!(!ok(ordered, json!([3, 2, 1])));
+    }
+
+    #[test]
+    fn lacks_refuses_any_matching_item() {
+        let p = json!({"$match": "lacks", "items": [{"$match": "subset", "fields": {"code": "X"}}]});
+        assert!(ok(p.clone(), json!([{"code": "Y"}, {"code": "Z"}])));
+        assert!(ok(p.clone(), json!([])));
+        let outcome = match_value(&p, Some(&json!([{"code": "Y"}, {"code": "X"}])));
+        assert_eq!(outcome.mismatches.len(), 1);
+        assert_eq!(outcome.mismatches[0].pointer, "/1");
+    }
+
+    #[test]
+    fn prefix_matches_the_first_items_only() {
+        let p = json!({"$match": "prefix", "items": [1, {"$match": "type", "type": "string"}]});
+        assert!(ok(p.clone(), json!([1, "a"])));
+        assert!(ok(p.clone(), json!([1, "a", null, 4])));
+        assert!(!ok(p.clone(), json!([1])));
+        assert!(!ok(p, json!([2, "a", 3])));
+    }
+
+    #[test]
+    fn validation_issues_compare_by_the_members_the_texts_fix() {
+        // Each issue by instancePath and keyword, whatever else it carries, in any order.
+        let p = json!({"$match": "unordered", "items": [
+            {"$match": "subset", "fields": {"instancePath": "/text", "keyword": "type"}},
+            {"$match": "subset", "fields": {"instancePath": "", "keyword": "required"}}
+        ]});
+        assert!(ok(p.clone(), json!([
+            {"instancePath": "", "keyword": "required", "params": {"missingProperty": "n"}},
+            {"instancePath": "/text", "keyword": "type", "schemaPath": "#/properties/text/type"}
+        ])));
+        assert!(!ok(p, json!([{"instancePath": "/text", "keyword": "type"}])));
     }
 
     #[test]

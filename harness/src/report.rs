@@ -15,6 +15,57 @@ pub struct Run<'v> {
     pub vectors: &'v Vectors,
     pub implementation: Implementation,
     pub results: Vec<(&'v Case, CaseResult)>,
+    pub scope: Scope,
+}
+
+/// What part of which vector set a run covered: a certification rests on the complete official
+/// set, run with no selection at all (issue 14, section 1).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Scope {
+    /// The vector set is the official one of this build (by digest) and loaded without error.
+    pub official: bool,
+    /// The selection options of the run (`--filter rcip.x`, ...), empty for every case.
+    pub selection: Vec<String>,
+    /// Why the run ended early, if it did (the circuit breaker).
+    pub stopped: Option<String>,
+}
+
+impl Scope {
+    /// A run over the complete official vector set with no selection.
+    pub fn complete_official() -> Scope {
+        Scope { official: true, ..Scope::default() }
+    }
+
+    /// Whether a certification level may be stated at all.
+    pub fn certifiable(&self) -> bool {
+        self.official && self.selection.is_empty() && self.stopped.is_none()
+    }
+
+    /// One line saying what the run covered.
+    pub fn describe(&self, vectors: &Vectors, cases_run: usize) -> String {
+        let set = if self.official {
+            "the official vector set".to_string()
+        } else {
+            format!("a vector set that is not the official one of this build (digest {})", short(&vectors.digest))
+        };
+        let mut line = if self.selection.is_empty() {
+            format!("every case of {set} ({cases_run} cases)")
+        } else {
+            format!(
+                "{cases_run} of {} cases of {set}, selected by {}",
+                vectors.cases.len(),
+                self.selection.join(" ")
+            )
+        };
+        if let Some(why) = &self.stopped {
+            line.push_str(&format!("; {why}"));
+        }
+        line
+    }
+}
+
+fn short(digest: &str) -> &str {
+    &digest[..digest.len().min(16)]
 }
 
 pub type Counts = BTreeMap<Verdict, usize>;
@@ -59,12 +110,13 @@ impl Run<'_> {
             line
         };
         out.push_str(&format!(
-            "implementation {} {}; {} cases from {} (digest {})\n\n",
+            "implementation {} {}; {} cases from {} (digest {})\nscope: {}\n\n",
             self.implementation.name,
             self.implementation.version,
             self.results.len(),
             self.vectors.root.display(),
-            &self.vectors.digest[..self.vectors.digest.len().min(16)]
+            short(&self.vectors.digest),
+            self.scope.describe(self.vectors, self.results.len()),
         ));
         for (title, table) in [
             ("section", self.counts_by(|c| c.section.clone())),
@@ -124,12 +176,18 @@ impl Run<'_> {
                 "name": self.implementation.name,
                 "version": self.implementation.version,
                 "profiles": self.implementation.profiles,
+                "protocols": self.implementation.protocols.iter().map(|p| p.as_str()).collect::<Vec<_>>(),
             },
             "suite": {
                 "version": env!("CARGO_PKG_VERSION"),
                 "vectorsDigest": self.vectors.digest,
             },
             "loadErrors": self.vectors.errors.iter().map(|e| e.to_string()).collect::<Vec<_>>(),
+            "scope": {
+                "official": self.scope.official,
+                "selection": self.scope.selection,
+                "stopped": self.scope.stopped,
+            },
             "summary": {
                 "total": counts_json(&self.counts()),
                 "bySection": table_json(self.counts_by(|c| c.section.clone())),

@@ -93,7 +93,8 @@ pub fn run_case(adapter: &mut dyn Adapter, case: &Case) -> CaseResult {
     if let Some(reason) = unsupported_reason(adapter, case) {
         return CaseResult::not_run(case, Verdict::Unsupported, reason);
     }
-    let mut judge = Judge { case, differences: Vec::new(), alternatives: Vec::new(), checks: 0 };
+    let (setup, steps) = case.body();
+    let mut judge = Judge { case, setup, steps, differences: Vec::new(), alternatives: Vec::new(), checks: 0 };
     let result = judge.run(adapter);
     adapter.finish();
     let (verdict, reason) = match result {
@@ -113,6 +114,8 @@ pub fn run_case(adapter: &mut dyn Adapter, case: &Case) -> CaseResult {
 
 struct Judge<'c> {
     case: &'c Case,
+    setup: Value,
+    steps: Vec<Value>,
     differences: Vec<Difference>,
     alternatives: Vec<String>,
     checks: usize,
@@ -121,23 +124,24 @@ struct Judge<'c> {
 impl Judge<'_> {
     /// Ok(None): ran to the end; Ok(Some(reason)): unsupported; Err: the adapter broke.
     fn run(&mut self, adapter: &mut dyn Adapter) -> Result<Option<String>, String> {
-        let creation = self.case.setup.get("creation").and_then(Value::as_str).unwrap_or("succeeds");
+        let creation = self.setup.get("creation").and_then(Value::as_str).unwrap_or("succeeds").to_string();
         let reply = adapter
-            .start(&self.case.id, self.case.protocol, &self.case.setup)
+            .start(&self.case.id, self.case.protocol, &self.setup)
             .map_err(|e| format!("adapter failed to start the case: {e}"))?;
         self.checks += 1;
-        match (reply, creation) {
+        match (reply, creation.as_str()) {
             (Reply::Unsupported(reason), _) => return Ok(Some(reason)),
             (Reply::Done, "succeeds" | "may-throw") => {}
             (Reply::Threw, "throws" | "may-throw") => return Ok(None),
-            (Reply::Done, _) => self.creation_differs(creation, "succeeded"),
+            (Reply::Done, _) => self.creation_differs(&creation, "succeeded"),
             (Reply::Threw, _) => {
-                self.creation_differs(creation, "threw");
+                self.creation_differs(&creation, "threw");
                 return Ok(None);
             }
             (Reply::Observed(_), _) => return Err("adapter answered the setup with an observation".into()),
         }
-        for (index, step) in self.case.steps.iter().enumerate() {
+        let steps = std::mem::take(&mut self.steps);
+        for (index, step) in steps.iter().enumerate() {
             let request = request_of(step);
             let reply = adapter
                 .step(&request)

@@ -85,13 +85,21 @@ impl FormatSchemas {
                 steps.insert((protocol, key), compile(&file, &format!("/$defs/{def}"))?);
                 let branches = kind.get("oneOf").and_then(Value::as_array).cloned().unwrap_or_default();
                 for (i, branch) in branches.iter().enumerate() {
-                    let Some(tag) = branch.pointer(&format!("/properties/{key}/const")).and_then(Value::as_str) else {
-                        continue;
+                    // A branch names its kind with `const` or, when several kinds share one
+                    // shape, with `enum`: every listed kind is a known kind.
+                    let key_schema = branch.pointer(&format!("/properties/{key}"));
+                    let tags: Vec<&str> = match key_schema {
+                        Some(s) if s.get("const").is_some() => s.get("const").and_then(Value::as_str).into_iter().collect(),
+                        Some(s) => s.get("enum").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect(),
+                        None => Vec::new(),
                     };
-                    variants.insert(
-                        (protocol, key, tag.to_string()),
-                        compile(&file, &format!("/$defs/{def}/oneOf/{i}"))?,
-                    );
+                    if tags.is_empty() {
+                        continue;
+                    }
+                    let validator = compile(&file, &format!("/$defs/{def}/oneOf/{i}"))?;
+                    for tag in tags {
+                        variants.insert((protocol, key, tag.to_string()), validator.clone());
+                    }
                 }
             }
         }
@@ -104,16 +112,21 @@ impl FormatSchemas {
         })
     }
 
-    /// Every violation of a vector file, the most precise first.
-    pub fn check_file(&self, document: &Value) -> Vec<SchemaViolation> {
+    /// The problems of a vector file of `protocol` (the directory it sits in): every problem of
+    /// its envelope, then the first real problem of each invalid case (see `case_problem`).
+    pub fn check_file(&self, document: &Value, protocol: &str) -> Vec<SchemaViolation> {
         if self.file.is_valid(document) {
             return Vec::new();
         }
-        let precise = self.precise_violations(document);
-        if !precise.is_empty() {
-            return precise;
+        let mut found: Vec<SchemaViolation> =
+            violations(&self.file, document, "").into_iter().filter(|v| !v.pointer.starts_with("/cases/")).collect();
+        for (c, case) in document.get("cases").and_then(Value::as_array).into_iter().flatten().enumerate() {
+            found.extend(self.case_problem(case, protocol, &format!("/cases/{c}")));
         }
-        violations(&self.file, document, "")
+        if found.is_empty() {
+            found = violations(&self.file, document, "");
+        }
+        found
     }
 
     /// Every violation of the exported requirement register.
@@ -121,83 +134,72 @@ impl FormatSchemas {
         violations(&self.requirements, document, "")
     }
 
-    /// A step schema is a `oneOf` over step kinds, whose errors say only "not valid under any";
-    /// validating each case, then each step against the schema of its own kind, names the field.
-    fn precise_violations(&self, document: &Value) -> Vec<SchemaViolation> {
-        let mut found = Vec::new();
-        let Some(cases) = document.get("cases").and_then(Value::as_array) else {
-            return found;
-        };
-        for (c, case) in cases.iter().enumerate() {
-            let case_pointer = format!("/cases/{c}");
-            if self.case.is_valid(case) {
-                continue;
-            }
-            let protocol = case
-                .get("id")
-                .and_then(Value::as_str)
-                .and_then(|id| id.split('.').next())
-                .unwrap_or("");
-            let mut step_found = false;
-            if let Some(steps) = case.get("steps").and_then(Value::as_array) {
-                for (s, step) in steps.iter().enumerate() {
-                    let kind = step_kinds(protocol)
-                        .iter()
-                        .find(|(key, _)| step.get(*key).is_some())
-                        .map(|(key, _)| *key);
-                    let pointer = format!("{case_pointer}/steps/{s}");
-                    let protocol = protocol_static(protocol);
-                    let variant = kind.and_then(|k| {
-                        let tag = step.get(k).and_then(Value::as_str)?;
-                        self.variants.get(&(protocol, k, tag.to_string()))
-                    });
-                    if let (Some(k), None) = (kind, variant) {
-                        let known: Vec<&str> = self
-                            .variants
-                            .keys()
-                            .filter(|(p, key, _)| *p == protocol && *key == k)
-                            .map(|(_, _, tag)| tag.as_str())
-                            .collect();
-                        if !known.is_empty() {
-                            step_found = true;
-                            found.push(SchemaViolation {
-                                pointer: format!("{pointer}/{k}"),
-                                message: format!("unknown {k} step {}; known: {}", step.get(k).unwrap_or(&Value::Null), known.join(", ")),
-                            });
-                            continue;
-                        }
-                    }
-                    match variant.or_else(|| kind.and_then(|k| self.steps.get(&(protocol, k)))) {
-                        Some(validator) => {
-                            let v = violations(validator, step, &pointer);
-                            step_found |= !v.is_empty();
-                            found.extend(v);
-                        }
-                        None => {
-                            step_found = true;
-                            found.push(SchemaViolation {
-                                pointer,
-                                message: format!(
-                                    "a step needs exactly one of the keys {}",
-                                    step_kinds(protocol).iter().map(|(k, _)| *k).collect::<Vec<_>>().join(", ")
-                                ),
-                            });
-                        }
-                    }
-                }
-            }
-            if !step_found {
-                found.extend(violations(&self.case, case, &case_pointer));
+    /// The first real problem of one case, if it has one. The case's own members come first (a
+    /// case without `id` is reported as such, not as one error per step), then its setup, then
+    /// its steps in order, each step checked against the schema of its own kind (a step schema is
+    /// a `oneOf` whose errors say only "not valid under any"). The step kinds are those of the
+    /// file's protocol, never guessed from the case id.
+    pub fn case_problem(&self, case: &Value, protocol: &str, case_pointer: &str) -> Option<SchemaViolation> {
+        if self.case.is_valid(case) {
+            return None;
+        }
+        let all = violations(&self.case, case, case_pointer);
+        let under = |v: &SchemaViolation, member: &str| v.pointer.starts_with(&format!("{case_pointer}/{member}"));
+        if let Some(own) = all.iter().find(|v| !under(v, "setup") && !under(v, "steps")) {
+            return Some(own.clone());
+        }
+        if let Some(setup) = all.iter().find(|v| under(v, "setup")) {
+            return Some(setup.clone());
+        }
+        for (s, step) in case.get("steps").and_then(Value::as_array).into_iter().flatten().enumerate() {
+            if let Some(problem) = self.step_problem(step, protocol, &format!("{case_pointer}/steps/{s}")) {
+                return Some(problem);
             }
         }
-        found
+        all.into_iter().next()
+    }
+
+    fn step_problem(&self, step: &Value, protocol: &str, pointer: &str) -> Option<SchemaViolation> {
+        let protocol = protocol_static(protocol);
+        let kinds = step_kinds(protocol);
+        let Some(kind) = kinds.iter().find(|(key, _)| step.get(*key).is_some()).map(|(key, _)| *key) else {
+            return Some(SchemaViolation {
+                pointer: pointer.to_string(),
+                message: format!(
+                    "a {protocol} step needs exactly one of the keys {}",
+                    kinds.iter().map(|(k, _)| *k).collect::<Vec<_>>().join(", ")
+                ),
+            });
+        };
+        let variant = step.get(kind).and_then(Value::as_str).and_then(|tag| self.variants.get(&(protocol, kind, tag.to_string())));
+        if variant.is_none() {
+            let known: Vec<&str> = self
+                .variants
+                .keys()
+                .filter(|(p, key, _)| *p == protocol && *key == kind)
+                .map(|(_, _, tag)| tag.as_str())
+                .collect();
+            if !known.is_empty() {
+                return Some(SchemaViolation {
+                    pointer: format!("{pointer}/{kind}"),
+                    message: format!(
+                        "unknown {kind} step {}; known: {}",
+                        step.get(kind).unwrap_or(&Value::Null),
+                        known.join(", ")
+                    ),
+                });
+            }
+        }
+        let validator = variant.or_else(|| self.steps.get(&(protocol, kind)))?;
+        violations(validator, step, pointer).into_iter().next()
     }
 }
 
 fn protocol_static(protocol: &str) -> &'static str {
     match protocol {
         "rcip" => "rcip",
-        _ => "rui",
+        "rui" => "rui",
+        _ => "",
     }
 }
 

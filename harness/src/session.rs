@@ -1,8 +1,13 @@
 //! Runs a selection of cases on one or more adapters in parallel (one adapter per job, each
 //! built by the caller's factory) and returns the results in case order, whatever order they
 //! finished in, so output and reports are deterministic.
+//!
+//! A circuit breaker (issue 14, section 2): after `max_timeouts` consecutive cases (in finishing
+//! order, across jobs) errored because the adapter did not answer in time, no further case is
+//! started; the cases not run are `errored` with the reason, and the session says it stopped, so a
+//! hanging adapter costs minutes, not hours.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use crate::adapter::Adapter;
@@ -13,18 +18,29 @@ use crate::verdict::Verdict;
 /// Builds one adapter for one job.
 pub type AdapterFactory<'f> = dyn Fn() -> Result<Box<dyn Adapter>, String> + Sync + 'f;
 
+/// The results of a session, in case order.
+pub struct Session {
+    pub results: Vec<CaseResult>,
+    /// Why the session stopped before running every case, if it did.
+    pub stopped: Option<String>,
+}
+
 /// Runs `cases` with `jobs` adapters. `skip` gives the reason a case is not run, if it is not.
-/// `on_done` sees each result as it finishes (for progress output).
+/// `on_done` sees each result as it finishes (for progress output). `max_timeouts`: stop after
+/// that many consecutive timed-out cases (0: never stop).
 pub fn run_cases(
     cases: &[&Case],
     jobs: usize,
+    max_timeouts: usize,
     factory: &AdapterFactory<'_>,
     skip: &(dyn Fn(&Case) -> Option<String> + Sync),
     on_done: &(dyn Fn(&Case, &CaseResult) + Sync),
-) -> Result<Vec<CaseResult>, String> {
+) -> Result<Session, String> {
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<CaseResult>>> = Mutex::new(vec![None; cases.len()]);
     let failure: Mutex<Option<String>> = Mutex::new(None);
+    let consecutive_timeouts = Mutex::new(0usize);
+    let stop = AtomicBool::new(false);
     std::thread::scope(|scope| {
         for _ in 0..jobs.max(1).min(cases.len().max(1)) {
             scope.spawn(|| {
@@ -38,12 +54,27 @@ pub fn run_cases(
                     }
                 };
                 loop {
+                    if stop.load(Ordering::SeqCst) {
+                        return;
+                    }
                     let index = next.fetch_add(1, Ordering::SeqCst);
                     let Some(case) = cases.get(index) else { return };
-                    let result = match skip(case) {
-                        Some(reason) => CaseResult::not_run(case, Verdict::Skip, reason),
-                        None => guarded(adapter.as_mut(), case),
+                    let (result, timed_out) = match skip(case) {
+                        Some(reason) => (CaseResult::not_run(case, Verdict::Skip, reason), false),
+                        None => {
+                            let result = guarded(adapter.as_mut(), case);
+                            let timed_out = result.verdict == Verdict::Errored && adapter.timed_out();
+                            (result, timed_out)
+                        }
                     };
+                    if max_timeouts > 0 {
+                        if let Ok(mut count) = consecutive_timeouts.lock() {
+                            *count = if timed_out { *count + 1 } else { 0 };
+                            if *count >= max_timeouts {
+                                stop.store(true, Ordering::SeqCst);
+                            }
+                        }
+                    }
                     on_done(case, &result);
                     if let Ok(mut all) = results.lock() {
                         all[index] = Some(result);
@@ -56,10 +87,25 @@ pub fn run_cases(
         return Err(e);
     }
     let all = results.into_inner().map_err(|_| "a job panicked".to_string())?;
-    all.into_iter()
-        .zip(cases)
-        .map(|(r, c)| r.ok_or_else(|| format!("case {} was not run (a job stopped)", c.id)))
-        .collect()
+    let stopped = stop.into_inner().then(|| {
+        format!(
+            "the run stopped after {max_timeouts} consecutive cases timed out (--max-timeouts); {} case(s) were not run",
+            all.iter().filter(|r| r.is_none()).count()
+        )
+    });
+    let results = match &stopped {
+        Some(why) => all
+            .into_iter()
+            .zip(cases)
+            .map(|(r, c)| r.unwrap_or_else(|| CaseResult::not_run(c, Verdict::Errored, format!("not run: {why}"))))
+            .collect(),
+        None => all
+            .into_iter()
+            .zip(cases)
+            .map(|(r, c)| r.ok_or_else(|| format!("case {} was not run (a job stopped)", c.id)))
+            .collect::<Result<_, _>>()?,
+    };
+    Ok(Session { results, stopped })
 }
 
 /// A panic inside an adapter (the in-process reference included) is the adapter breaking: the

@@ -50,3 +50,11 @@ impl fmt::Display for Verdict {
         f.write_str(self.as_str())
     }
 }
+
+impl std::str::FromStr for Verdict {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Verdict, String> {
+        Verdict::ALL.into_iter().find(|v| v.as_str() == text).ok_or_else(|| format!("unknown verdict {text:?}"))
+    }
+}

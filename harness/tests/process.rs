@@ -1,7 +1,9 @@
 //! The process adapter against misbehaving adapters (`harness/driver/README.md`, "Timeouts,
 //! crashes and restarts"): a hang, a crash, a malformed or out-of-shape reply each give an
 //! `AdapterError` for that case, and the next case gets a fresh process. Also the handshake
-//! against the bundled reference driver.
+//! against the bundled reference driver. Never hang, never orphan, blame the right party (issue
+//! 14, section 2): a request to an adapter that stopped reading has a deadline, the adapter's whole
+//! process group ends with it, and a reply that is not UTF-8 is a protocol violation.
 
 use std::time::{Duration, Instant};
 
@@ -121,4 +123,97 @@ fn a_huge_response_line_is_refused_without_reading_it_all() {
     assert_eq!(start(&mut adapter), Reply::Done);
     let error = adapter.step(&json!({"host": "refresh"})).unwrap_err();
     assert!(error.0.contains("longer than"), "{error}");
+}
+
+/// Whether process `pid` still exists (a zombie counts as gone: it runs nothing).
+fn alive(pid: &str) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .map(|stat| !stat.split(") ").nth(1).unwrap_or("").starts_with('Z'))
+        .unwrap_or(false)
+}
+
+fn wait_gone(pid: &str) -> bool {
+    for _ in 0..100 {
+        if !alive(pid) {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    false
+}
+
+#[test]
+fn a_request_to_an_adapter_that_stopped_reading_has_a_deadline() {
+    // Answers `start`, then never reads again: a 1 MiB step cannot fit in the pipe.
+    let argv = vec![
+        "sh".into(),
+        "-c".into(),
+        format!("read l; echo '{HELLO}'; read l; echo '{{\"reply\":\"done\"}}'; exec sleep 30"),
+    ];
+    let mut adapter = launch(argv);
+    assert_eq!(start(&mut adapter), Reply::Done);
+    let began = Instant::now();
+    let big = "x".repeat(1 << 20);
+    let error = adapter.step(&json!({"host": "set-context", "context": big})).unwrap_err();
+    assert!(error.0.contains("did not read its request within 500 ms"), "{error}");
+    assert!(adapter.timed_out(), "a write deadline is a timeout");
+    assert!(began.elapsed() < Duration::from_secs(5));
+}
+
+#[test]
+fn the_adapter_process_group_ends_on_timeout_and_at_the_end() {
+    let pids = std::env::temp_dir().join(format!("harness-group-{}", std::process::id()));
+    let _ = std::fs::remove_file(&pids);
+    // Every step starts a background grandchild (recording its pid), then hangs.
+    let on_step = format!("sleep 300 & echo $! >> '{}'; exec sleep 30", pids.display());
+    let mut adapter = launch(shell_adapter(&on_step));
+    assert_eq!(start(&mut adapter), Reply::Done);
+    let error = adapter.step(&json!({"host": "refresh"})).unwrap_err();
+    assert!(error.0.contains("no response"), "{error}");
+    assert!(adapter.timed_out());
+    let first = std::fs::read_to_string(&pids).unwrap();
+    let first = first.trim().to_string();
+    assert!(wait_gone(&first), "grandchild {first} outlived the timeout");
+
+    // The next case runs in a fresh process; dropping the adapter (the end of a run) ends its group.
+    let quiet = shell_adapter(&format!("sleep 300 & echo $! >> '{}'; echo '{{\"reply\":\"done\"}}'", pids.display()));
+    let mut adapter = launch(quiet);
+    assert_eq!(start(&mut adapter), Reply::Done);
+    assert_eq!(adapter.step(&json!({"host": "refresh"})).unwrap(), Reply::Done);
+    assert!(!adapter.timed_out());
+    drop(adapter);
+    let all = std::fs::read_to_string(&pids).unwrap();
+    let second = all.lines().last().unwrap().trim().to_string();
+    assert_ne!(second, first);
+    assert!(wait_gone(&second), "grandchild {second} outlived the run");
+    let _ = std::fs::remove_file(&pids);
+}
+
+#[test]
+fn a_reply_that_is_not_utf8_is_a_protocol_violation() {
+    let mut adapter = launch(shell_adapter(r#"printf '{"reply":"observed","value":"\377"}\n'"#));
+    assert_eq!(start(&mut adapter), Reply::Done);
+    let error = adapter.step(&json!({"expect": "snapshot"})).unwrap_err();
+    assert!(error.0.contains("not valid UTF-8"), "{error}");
+    assert!(!adapter.timed_out());
+}
+
+#[test]
+fn the_reference_driver_answers_a_request_that_is_not_utf8_with_an_error() {
+    use std::io::{BufRead, BufReader, Write};
+    let mut driver = std::process::Command::new(env!("CARGO_BIN_EXE_reference-driver"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = driver.stdin.take().unwrap();
+    stdin.write_all(b"{\"cmd\":\"hello\",\"protocol\":\"\xff\"}\n").unwrap();
+    stdin.write_all(b"{\"cmd\":\"hello\",\"protocol\":\"rcip-rui-driver/1\"}\n").unwrap();
+    drop(stdin);
+    let mut lines = BufReader::new(driver.stdout.take().unwrap()).lines();
+    let first = lines.next().unwrap().unwrap();
+    assert!(first.contains("\"reply\":\"error\"") && first.contains("not valid UTF-8"), "{first}");
+    let second = lines.next().unwrap().unwrap();
+    assert!(second.contains("\"reply\":\"hello\""), "the driver goes on: {second}");
+    let _ = driver.wait();
 }

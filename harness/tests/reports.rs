@@ -8,9 +8,9 @@ use std::path::PathBuf;
 
 use harness::adapter::{Adapter, AdapterError, Implementation, Protocol, Reply};
 use harness::certification;
-use harness::expectations::Expectations;
-use harness::loader::{Case, Vectors};
-use harness::report::Run;
+use harness::expectations::{baseline, Expectations};
+use harness::loader::{Case, CaseParts, LoadError, Vectors};
+use harness::report::{Run, Scope};
 use harness::runner::{run_case, CaseResult};
 use harness::verdict::Verdict;
 use serde_json::{json, Value};
@@ -51,7 +51,7 @@ fn echo() -> Echo {
 }
 
 fn case(id: &str, strictness: &str, profiles: &[&str], answer: Value) -> Case {
-    Case {
+    Case::from(CaseParts {
         id: id.into(),
         protocol: Protocol::Rcip,
         section: id.rsplitn(3, '.').nth(2).unwrap_or("rcip").into(),
@@ -63,8 +63,7 @@ fn case(id: &str, strictness: &str, profiles: &[&str], answer: Value) -> Case {
         setup: json!({ "answer": answer }),
         steps: vec![json!({"expect": "outcome", "of": "i1", "is": "ok"})],
         notes: None,
-        raw: Value::Null,
-    }
+    })
 }
 
 fn judge(cases: &[Case]) -> Vec<CaseResult> {
@@ -77,7 +76,12 @@ fn vectors(cases: Vec<Case>) -> Vectors {
 }
 
 fn run<'v>(vectors: &'v Vectors, results: Vec<CaseResult>) -> Run<'v> {
-    Run { vectors, implementation: echo().implementation, results: vectors.cases.iter().zip(results).collect() }
+    Run {
+        vectors,
+        implementation: echo().implementation,
+        results: vectors.cases.iter().zip(results).collect(),
+        scope: Scope::complete_official(),
+    }
 }
 
 #[test]
@@ -138,7 +142,12 @@ fn a_filtered_run_is_never_certified() {
         case("rcip.a.x.002", "REQUIRED", &[], json!("no")),
     ]);
     // Only the passing case was selected: its result is good, but the failing one never ran.
-    let selected = Run { vectors: &v, implementation: echo().implementation, results: vec![(&v.cases[0], judge(&v.cases[..1]).remove(0))] };
+    let selected = Run {
+        vectors: &v,
+        implementation: echo().implementation,
+        results: vec![(&v.cases[0], judge(&v.cases[..1]).remove(0))],
+        scope: Scope::complete_official(),
+    };
     assert_eq!(
         certification::level(&selected, Protocol::Rcip),
         "RCIP 1.0: not certified (partial run: 1 of 2 cases selected)"
@@ -195,4 +204,109 @@ fn expectations_turn_listed_failures_into_xfail_and_report_stale_entries() {
     assert_eq!(problems.len(), 2, "{problems:?}");
     assert!(problems.iter().any(|p| p.contains("rcip.nothing.*")));
     assert!(problems.iter().any(|p| p.contains("rcip.a.x.001") && p.contains("pass")));
+}
+
+#[test]
+fn only_the_complete_official_set_with_no_selection_is_certified() {
+    let v = vectors(vec![case("rcip.a.x.001", "REQUIRED", &[], json!("ok"))]);
+    let certified = |scope: Scope| {
+        let mut run = run(&v, judge(&v.cases));
+        run.scope = scope;
+        certification::level(&run, Protocol::Rcip)
+    };
+    assert_eq!(certified(Scope::complete_official()), "RCIP 1.0: REQUIRED + RECOMMENDED");
+    let other_set = certified(Scope { official: false, ..Scope::default() });
+    assert!(other_set.contains("not certified") && other_set.contains("not the official"), "{other_set}");
+    // A selection certifies nothing even when it happens to select every case.
+    let filtered = certified(Scope { selection: vec!["--filter rcip.".into()], ..Scope::complete_official() });
+    assert_eq!(filtered, "RCIP 1.0: not certified (partial run: 1 of 1 cases selected by --filter rcip.)");
+    let stopped = certified(Scope { stopped: Some("the run stopped".into()), ..Scope::complete_official() });
+    assert!(stopped.contains("not certified (the run stopped"), "{stopped}");
+    // The Markdown report says what the run covered.
+    let mut partial = run(&v, judge(&v.cases));
+    partial.scope = Scope { selection: vec!["--section rcip.a".into()], ..Scope::complete_official() };
+    let text = certification::render(&partial);
+    assert!(text.contains("| scope | 1 of 1 cases of the official vector set, selected by --section rcip.a |"), "{text}");
+    // The bundled vectors are the official set of this build.
+    let bundled = Vectors::load(&harness::bundled_vectors()).unwrap();
+    assert!(bundled.is_official(), "digest {} vs {}", bundled.digest, harness::loader::OFFICIAL_DIGEST);
+}
+
+#[test]
+fn junit_shows_load_errors_as_errors_and_escapes_what_xml_forbids() {
+    let mut v = vectors(vec![case("rcip.a.x.001", "REQUIRED", &[], json!("ok"))]);
+    v.errors.push(LoadError { file: PathBuf::from("rcip/broken.json"), pointer: "/cases/0/id".into(), message: "bad id".into() });
+    let mut results = judge(&v.cases);
+    results[0].verdict = Verdict::Errored;
+    results[0].reason = Some("adapter said \u{FFFF}\u{1} and \u{FFFE}".into());
+    let xml = harness::junit::render(&run(&v, results)).unwrap();
+    assert!(xml.contains("load errors"), "{xml}");
+    assert!(xml.contains("rcip/broken.json at /cases/0/id: bad id"), "{xml}");
+    assert!(xml.contains("errors=\"2\""), "one load error and one errored case: {xml}");
+    assert!(!xml.contains('\u{FFFF}') && !xml.contains('\u{1}') && !xml.contains('\u{FFFE}'), "{xml}");
+    assert!(xml.contains("\\u{ffff}\\u{1} and \\u{fffe}"), "{xml}");
+}
+
+#[test]
+fn a_new_baseline_keeps_the_entries_that_still_apply() {
+    let cases = vec![
+        case("rcip.a.x.001", "REQUIRED", &[], json!("no")),
+        case("rcip.a.x.002", "REQUIRED", &[], json!("no")),
+        case("rcip.a.y.001", "REQUIRED", &[], json!("ok")),
+        case("rcip.a.z.001", "REQUIRED", &[], json!("no")),
+        case("rcip.c.x.001", "REQUIRED", &[], json!("no")),
+        case("rcip.b.x.001", "REQUIRED", &[], json!("ok")),
+    ];
+    let expectations: Expectations = toml::from_str(
+        r#"
+        [[xfail]]
+        prefix = "rcip.a.x."
+        reason = "issue 1: \"quoted\""
+        [[xfail]]
+        prefix = "rcip.a.y."
+        reason = "fixed since"
+        [[xfail]]
+        id = "rcip.gone.x.001"
+        reason = "case removed"
+        [[xfail]]
+        id = "rcip.b.x.001"
+        reason = "not run this time"
+        [[skip]]
+        prefix = "rcip.a.z."
+        reason = "no transport"
+        "#,
+    )
+    .unwrap();
+    // The run selected every case but rcip.b.x.001.
+    let mut results = judge(&cases[..5]);
+    results[3] = CaseResult::not_run(&cases[3], Verdict::Skip, "listed as skipped");
+    let _ = expectations.apply(&cases, &mut results);
+    let written = baseline(&expectations, &cases, &results.iter().collect::<Vec<_>>(), "abc");
+    let reread: Expectations = toml::from_str(&written).unwrap_or_else(|e| panic!("{e}\n{written}"));
+    let xfail: Vec<(Option<&str>, Option<&str>, &str)> =
+        reread.xfail.iter().map(|e| (e.id.as_deref(), e.prefix.as_deref(), e.reason.as_str())).collect();
+    assert_eq!(
+        xfail,
+        vec![
+            (None, Some("rcip.a.x."), "issue 1: \"quoted\""),
+            (Some("rcip.b.x.001"), None, "not run this time"),
+            (Some("rcip.c.x.001"), None, "baseline: fail when the baseline was taken"),
+        ],
+        "{written}"
+    );
+    assert_eq!(reread.skip.len(), 1, "{written}");
+    assert_eq!(reread.skip[0].prefix.as_deref(), Some("rcip.a.z."));
+
+    // A prefix entry whose cases now partly pass is narrowed to the ones still failing.
+    let mut results = judge(&cases[..5]);
+    results[1].verdict = Verdict::Pass;
+    let _ = expectations.apply(&cases, &mut results);
+    let written = baseline(&expectations, &cases, &results.iter().collect::<Vec<_>>(), "abc");
+    let reread: Expectations = toml::from_str(&written).unwrap_or_else(|e| panic!("{e}\n{written}"));
+    let ids: Vec<(&str, &str)> =
+        reread.xfail.iter().filter_map(|e| e.id.as_deref().map(|id| (id, e.reason.as_str()))).collect();
+    assert!(ids.contains(&("rcip.a.x.001", "issue 1: \"quoted\"")), "{written}");
+    assert!(!ids.iter().any(|(id, _)| *id == "rcip.a.x.002"), "{written}");
+    assert!(!reread.xfail.iter().any(|e| e.prefix.is_some()), "{written}");
+    assert!(ids.iter().any(|(id, reason)| *id == "rcip.c.x.001" && reason.starts_with("baseline")), "{written}");
 }

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use harness::adapter::{Adapter, AdapterError, Implementation, Protocol, Reply};
-use harness::loader::Case;
+use harness::loader::{Case, CaseParts};
 use harness::runner::run_case;
 use harness::verdict::Verdict;
 use serde_json::{json, Value};
@@ -53,7 +53,7 @@ impl Adapter for Scripted {
 }
 
 fn case(setup: Value, steps: Vec<Value>, profiles: &[&str]) -> Case {
-    Case {
+    Case::from(CaseParts {
         id: "rcip.test.case.001".into(),
         protocol: Protocol::Rcip,
         section: "rcip.test".into(),
@@ -65,8 +65,7 @@ fn case(setup: Value, steps: Vec<Value>, profiles: &[&str]) -> Case {
         setup,
         steps,
         notes: None,
-        raw: Value::Null,
-    }
+    })
 }
 
 fn outcome_step(strictness: Option<&str>) -> Value {
@@ -161,4 +160,145 @@ fn impl_defined_alternatives_are_reported() {
     let result = run_case(&mut adapter, &case(json!({}), vec![step], &[]));
     assert_eq!(result.verdict, Verdict::Pass);
     assert_eq!(result.alternatives.len(), 1);
+}
+
+#[test]
+fn an_observation_beyond_the_driver_bound_is_errored_in_process_as_over_stdio() {
+    // 600,000 invalid JSON Lines frames, each quarantined: the observation's JSON would pass the
+    // 16 MiB response bound of the driver protocol, so the reference refuses to build it.
+    let setup = json!({ "framing": "jsonl", "catalog": { "id": "demo@1.0.0", "components": {
+        "Box": { "props": { "type": "object" }, "children": true } } } });
+    let steps = vec![
+        json!({ "feed": "bytes", "data": { "text": "x\n".repeat(600_000) } }),
+        json!({ "expect": "quarantine", "is": { "$match": "type", "type": "array" } }),
+    ];
+    let case = Case::from(CaseParts {
+        id: "rui.memory.quarantine.001".into(),
+        protocol: Protocol::Rui,
+        section: "rui.memory".into(),
+        file: PathBuf::from("memory.json"),
+        description: "a flood of invalid frames".into(),
+        requirements: vec!["CL-D05-1".into()],
+        strictness: "REQUIRED".into(),
+        profiles: vec!["jsonl".into()],
+        setup,
+        steps,
+        notes: None,
+    });
+    let result = run_case(&mut harness::adapters::reference::ReferenceAdapter::new(), &case);
+    assert_eq!(result.verdict, Verdict::Errored, "{:?}", result.reason);
+    assert!(result.reason.unwrap_or_default().contains("more than the driver protocol's bound"));
+}
+
+#[test]
+fn the_same_handler_can_be_bound_again_and_the_request_mutated_after_invoke() {
+    let capabilities: Vec<Value> = ["notes.list", "notes.read"]
+        .iter()
+        .map(|id| json!({ "id": id, "title": "t", "description": "d", "scopeIds": ["notes"], "effect": "read",
+            "inputSchema": { "type": "object" }, "outputSchema": { "type": "object" } }))
+        .collect();
+    let definition = json!({ "protocolVersion": "1.0",
+        "application": { "id": "notes", "name": "Notes", "description": "A notes application" },
+        "scopes": [{ "id": "notes", "title": "Scope notes", "description": "The notes area" }],
+        "capabilities": capabilities });
+    let steps = vec![
+        json!({ "host": "bind", "capability": "notes.list", "as": "b1", "handler": { "mode": "scripted", "settle": { "return": { "n": 1 } } } }),
+        json!({ "host": "unbind", "binding": "b1" }),
+        json!({ "host": "bind", "capability": "notes.list", "as": "b2", "handler": { "sameAs": "b1" } }),
+        json!({ "client": "invoke", "as": "i1", "capability": "notes.list", "input": {} }),
+        json!({ "client": "mutate-request", "of": "i1", "member": "capabilityId", "value": "notes.read" }),
+        json!({ "client": "mutate-request", "of": "i1", "member": "invocationId", "value": "changed" }),
+        json!({ "expect": "outcome", "of": "i1", "is": { "$match": "subset", "fields": {
+            "status": "succeeded", "capabilityId": "notes.list", "output": { "n": 1 },
+            "invocationId": { "$match": "not", "pattern": "changed" } } } }),
+    ];
+    let case = Case::from(CaseParts {
+        id: "rcip.test.same-handler.001".into(),
+        protocol: Protocol::Rcip,
+        section: "rcip.test".into(),
+        file: PathBuf::from("test.json"),
+        description: "d".into(),
+        requirements: vec!["CL-B05-1".into()],
+        strictness: "REQUIRED".into(),
+        profiles: vec![],
+        setup: json!({ "definition": definition }),
+        steps,
+        notes: None,
+    });
+    let result = run_case(&mut harness::adapters::reference::ReferenceAdapter::new(), &case);
+    assert_eq!(result.verdict, Verdict::Pass, "{}", harness::console::render_case(&result));
+    assert_eq!(result.checks, 2);
+}
+
+#[test]
+fn the_frames_observation_lists_every_frame_accepted_quarantined_or_rejected() {
+    let setup = json!({ "framing": "jsonl", "catalog": { "id": "demo@1.0.0", "components": {
+        "Stack": { "props": { "type": "object" }, "children": true } } } });
+    // A record that is not an array (RECORD_INVALID outside a transaction), a frame that is not
+    // JSON (FRAME_NOT_JSON), then one committed transaction of three records.
+    let text = "42\nx\n[\"begin\",0,\"t1\",0]\n[\"node\",1,\"r\",\"Stack\",{},[]]\n[\"commit\",2,1,\"r\"]\n";
+    let steps = vec![
+        json!({ "feed": "bytes", "data": { "text": text } }),
+        json!({ "feed": "end" }),
+        json!({ "expect": "frames", "is": [
+            { "frame": 0, "result": "rejected", "code": "RECORD_INVALID" },
+            { "frame": 1, "result": "quarantined", "code": "FRAME_NOT_JSON" },
+            { "frame": 2, "result": "accepted" },
+            { "frame": 3, "result": "accepted" },
+            { "frame": 4, "result": "accepted" }
+        ] }),
+        json!({ "expect": "revision", "is": 1 }),
+    ];
+    let case = Case::from(CaseParts {
+        id: "rui.test.frames.001".into(),
+        protocol: Protocol::Rui,
+        section: "rui.test".into(),
+        file: PathBuf::from("test.json"),
+        description: "d".into(),
+        requirements: vec!["CL-D05-1".into()],
+        strictness: "REQUIRED".into(),
+        profiles: vec!["jsonl".into()],
+        setup,
+        steps,
+        notes: None,
+    });
+    let result = run_case(&mut harness::adapters::reference::ReferenceAdapter::new(), &case);
+    assert_eq!(result.verdict, Verdict::Pass, "{}", harness::console::render_case(&result));
+}
+
+#[test]
+fn the_assist_invocations_observation_lists_the_orchestrator_invoke_calls() {
+    let capability = |id: &str| json!({ "id": id, "title": "t", "description": "d", "scopeIds": [], "effect": "read",
+        "inputSchema": { "type": "object" }, "outputSchema": { "type": "object" } });
+    let setup = json!({
+        "definition": { "protocolVersion": "1.0",
+            "application": { "id": "notes", "name": "Notes", "description": "A notes application" },
+            "scopes": [], "capabilities": [capability("notes.list"), capability("notes.search")] },
+        "options": { "policy": { "mode": "scripted", "settle": { "return": { "decision": "allow" } } } } });
+    let steps = vec![
+        json!({ "host": "bind", "capability": "notes.list", "as": "b1", "handler": { "mode": "scripted", "settle": { "return": {} } } }),
+        json!({ "host": "bind", "capability": "notes.search", "as": "b2", "handler": { "mode": "scripted", "settle": { "return": {} } } }),
+        json!({ "client": "assist-turn", "as": "t1", "mode": "default", "messages": [] }),
+        json!({ "expect": "assist-invocations", "of": "t1", "is": [] }),
+        json!({ "gate": "assist", "call": 1, "settle": { "actions": [
+            { "capabilityId": "notes.list", "input": {} }, { "capabilityId": "notes.search", "input": { "q": "a" } } ] } }),
+        json!({ "expect": "assist-invocations", "of": "t1", "is": [
+            { "capabilityId": "notes.list", "input": {} }, { "capabilityId": "notes.search", "input": { "q": "a" } } ] }),
+    ];
+    let case = Case::from(CaseParts {
+        id: "rcip.test.assist-invocations.001".into(),
+        protocol: Protocol::Rcip,
+        section: "rcip.test".into(),
+        file: PathBuf::from("test.json"),
+        description: "d".into(),
+        requirements: vec!["CL-C01-1".into()],
+        strictness: "REQUIRED".into(),
+        profiles: vec!["assist".into()],
+        setup,
+        steps,
+        notes: None,
+    });
+    let result = run_case(&mut harness::adapters::reference::ReferenceAdapter::new(), &case);
+    assert_eq!(result.verdict, Verdict::Pass, "{}", harness::console::render_case(&result));
+    assert_eq!(result.checks, 3);
 }

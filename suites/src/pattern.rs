@@ -38,6 +38,31 @@ pub fn of_type(json_type: &str) -> Value {
     json!({ "$match": "type", "type": json_type })
 }
 
+/// Anything `pattern` does not match.
+pub fn not(pattern: Value) -> Value {
+    json!({ "$match": "not", "pattern": pattern })
+}
+
+/// An array holding a distinct item for each pattern, among others; `ordered`: in this order.
+pub fn contains(items: impl IntoIterator<Item = Value>, ordered: bool) -> Value {
+    let items: Vec<Value> = items.into_iter().collect();
+    if ordered {
+        json!({ "$match": "contains", "items": items, "ordered": true })
+    } else {
+        json!({ "$match": "contains", "items": items })
+    }
+}
+
+/// An array none of whose items matches any of the patterns.
+pub fn lacks(items: impl IntoIterator<Item = Value>) -> Value {
+    json!({ "$match": "lacks", "items": items.into_iter().collect::<Vec<_>>() })
+}
+
+/// An array whose first items match these patterns, in order; any items may follow.
+pub fn prefix(items: impl IntoIterator<Item = Value>) -> Value {
+    json!({ "$match": "prefix", "items": items.into_iter().collect::<Vec<_>>() })
+}
+
 /// Escapes for host values plain JSON cannot carry (vectors/README.md, "Values").
 pub mod escape {
     use serde_json::{json, Value};

@@ -3,9 +3,16 @@
 //! per-request timeout, bounds what it reads, and turns a crash, hang, malformed reply or protocol
 //! violation into an `AdapterError` (verdict `errored`) for that case; the broken process is killed
 //! and a fresh one (with a new handshake) serves the next case, so a run never hangs.
+//!
+//! Never hang, never orphan (issue 14, section 2): a request is written to a non-blocking stdin
+//! under the same deadline as its response (an adapter that stopped reading cannot block the
+//! harness however large the request); the adapter runs in a process group of its own, and the
+//! whole group is killed on timeout, crash and at the end of the run, so nothing it started
+//! outlives it; a response that is not UTF-8 is a protocol violation.
 
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
+use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -32,6 +39,8 @@ struct Running {
     stdout: BufReader<ChildStdout>,
     stderr: Arc<Mutex<VecDeque<u8>>>,
     stderr_reader: thread::JoinHandle<()>,
+    /// The last request failed because its deadline passed (not a crash or a bad answer).
+    timed_out: bool,
 }
 
 impl Running {
@@ -42,15 +51,22 @@ impl Running {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
+            // A group of its own: everything the adapter starts can be ended with it.
+            .process_group(0)
             .spawn()
             .map_err(|e| format!("cannot start adapter {program:?}: {e}"))?;
         let stdin = child.stdin.take().ok_or("no stdin pipe")?;
+        // Writes never block: a request to an adapter that stopped reading waits in poll(2) for
+        // the request's deadline instead (`write_all_within`).
+        let flags = rustix::fs::fcntl_getfl(&stdin).map_err(|e| format!("cannot configure the adapter's stdin: {e}"))?;
+        rustix::fs::fcntl_setfl(&stdin, flags | rustix::fs::OFlags::NONBLOCK)
+            .map_err(|e| format!("cannot configure the adapter's stdin: {e}"))?;
         let stdout = BufReader::with_capacity(STDOUT_BUFFER_BYTES, child.stdout.take().ok_or("no stdout pipe")?);
         let stderr_pipe = child.stderr.take().ok_or("no stderr pipe")?;
         let stderr = Arc::new(Mutex::new(VecDeque::new()));
         let tail = stderr.clone();
         let stderr_reader = thread::spawn(move || keep_tail(stderr_pipe, tail));
-        Ok(Running { child, stdin, stdout, stderr, stderr_reader })
+        Ok(Running { child, stdin, stdout, stderr, stderr_reader, timed_out: false })
     }
 
     fn stderr_tail(&self) -> String {
@@ -58,17 +74,24 @@ impl Running {
         String::from_utf8_lossy(&tail).trim().to_string()
     }
 
-    fn kill(mut self) {
+    /// Ends the adapter's whole process group (the adapter and everything it started that did
+    /// not leave the group), then reaps the adapter.
+    fn kill_group(&mut self) {
+        let pid = rustix::process::Pid::from_child(&self.child);
+        let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
 
-    /// Kills the process and returns the end of its stderr. The stderr reader is given a moment
-    /// to drain what the process wrote before dying (a grandchild holding the pipe open must not
-    /// make this wait forever).
+    fn kill(mut self) {
+        self.kill_group();
+    }
+
+    /// Kills the process group and returns the end of the adapter's stderr. The stderr reader is
+    /// given a moment to drain what the process wrote before dying (a process outside the group
+    /// holding the pipe open must not make this wait forever).
     fn kill_and_tail(mut self) -> String {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.kill_group();
         for _ in 0..50 {
             if self.stderr_reader.is_finished() {
                 break;
@@ -100,6 +123,7 @@ impl Running {
         driver::spin_until_readable(self.stdout.get_ref());
         let left = deadline.saturating_duration_since(Instant::now());
         if left.is_zero() || !self.readable_within(left)? {
+            self.timed_out = true;
             return Err(format!("no response within {} ms", timeout.as_millis()));
         }
         loop {
@@ -113,8 +137,7 @@ impl Running {
 
     /// Reads one newline-terminated response, refusing one longer than `MAX_LINE_BYTES` without
     /// reading the rest of it.
-    fn read_line(&mut self, timeout: Duration) -> Result<String, String> {
-        let deadline = Instant::now() + timeout;
+    fn read_line(&mut self, deadline: Instant, timeout: Duration) -> Result<String, String> {
         let mut line = Vec::new();
         loop {
             if !self.fill(deadline, timeout)? {
@@ -131,9 +154,45 @@ impl Running {
                 return Err(format!("response line longer than {} bytes", driver::MAX_LINE_BYTES));
             }
             if complete {
-                return Ok(String::from_utf8_lossy(&line).trim_end_matches(['\n', '\r']).to_string());
+                // The protocol is UTF-8 JSON: replacing bad bytes would judge an answer the
+                // adapter never gave.
+                let text = String::from_utf8(line).map_err(|e| {
+                    format!("response is not valid UTF-8 (byte {}): a protocol violation", e.utf8_error().valid_up_to())
+                })?;
+                return Ok(text.trim_end_matches(['\n', '\r']).to_string());
             }
         }
+    }
+
+    /// Writes all of `bytes` to the adapter's non-blocking stdin, waiting in poll(2) whenever the
+    /// pipe is full, at most until `deadline`.
+    fn write_all_within(&mut self, mut bytes: &[u8], deadline: Instant, timeout: Duration) -> Result<(), String> {
+        while !bytes.is_empty() {
+            match self.stdin.write(bytes) {
+                Ok(0) => return Err("cannot write to the adapter: its stdin is closed".into()),
+                Ok(n) => bytes = &bytes[n..],
+                Err(e) if e.kind() == ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == ErrorKind::WouldBlock => {
+                    let left = deadline.saturating_duration_since(Instant::now());
+                    let wait = Timespec::try_from(left).unwrap_or(Timespec { tv_sec: i64::MAX, tv_nsec: 0 });
+                    let mut fds = [PollFd::new(&self.stdin, PollFlags::OUT)];
+                    let ready = match poll(&mut fds, Some(&wait)) {
+                        Ok(ready) => ready,
+                        Err(rustix::io::Errno::INTR) => continue,
+                        Err(e) => return Err(format!("cannot wait for the adapter's stdin: {e}")),
+                    };
+                    if ready == 0 && Instant::now() >= deadline {
+                        self.timed_out = true;
+                        return Err(format!(
+                            "the adapter did not read its request within {} ms (stdin full)",
+                            timeout.as_millis()
+                        ));
+                    }
+                }
+                Err(e) => return Err(format!("cannot write to the adapter (it may have exited): {e}")),
+            }
+        }
+        Ok(())
     }
 
     /// Anything readable while no request is pending: a response out of turn (which would be
@@ -174,23 +233,29 @@ pub struct ProcessAdapter {
     running: Option<Running>,
     /// Index of the next step of the current case, for the `step` request.
     next_step: usize,
+    /// The current case failed because a request's deadline passed.
+    timed_out: bool,
 }
 
 impl ProcessAdapter {
     /// Launches the adapter and performs the handshake. An adapter that cannot start or answer
     /// the handshake is an error for the whole run.
     pub fn launch(argv: Vec<String>, timeout: Duration) -> Result<ProcessAdapter, String> {
-        let (running, implementation) = Self::start_process(&argv, timeout)?;
-        Ok(ProcessAdapter { argv, timeout, implementation, running: Some(running), next_step: 0 })
+        let (running, implementation) = Self::start_process(&argv, timeout).map_err(|(e, _)| e)?;
+        Ok(ProcessAdapter { argv, timeout, implementation, running: Some(running), next_step: 0, timed_out: false })
     }
 
-    fn start_process(argv: &[String], timeout: Duration) -> Result<(Running, Implementation), String> {
-        let mut running = Running::launch(argv)?;
+    /// `Err((message, timed out))`.
+    fn start_process(argv: &[String], timeout: Duration) -> Result<(Running, Implementation), (String, bool)> {
+        let mut running = Running::launch(argv).map_err(|e| (e, false))?;
         let answer = exchange(&mut running, &driver::hello(), timeout);
         let implementation = answer.and_then(|line| driver::decode_hello(&line));
         match implementation {
             Ok(implementation) => Ok((running, implementation)),
-            Err(e) => Err(with_stderr(format!("handshake failed: {e}"), &running.kill_and_tail())),
+            Err(e) => {
+                let timed_out = running.timed_out;
+                Err((with_stderr(format!("handshake failed: {e}"), &running.kill_and_tail()), timed_out))
+            }
         }
     }
 
@@ -198,8 +263,10 @@ impl ProcessAdapter {
         if self.running.is_some() {
             return Ok(());
         }
-        let (running, implementation) =
-            Self::start_process(&self.argv, self.timeout).map_err(|e| AdapterError(format!("restarting the adapter: {e}")))?;
+        let (running, implementation) = Self::start_process(&self.argv, self.timeout).map_err(|(e, timed_out)| {
+            self.timed_out |= timed_out;
+            AdapterError(format!("restarting the adapter: {e}"))
+        })?;
         if implementation.name != self.implementation.name || implementation.version != self.implementation.version {
             running.kill();
             return Err(AdapterError("the restarted adapter reports a different implementation".into()));
@@ -218,6 +285,7 @@ impl ProcessAdapter {
         match result {
             Ok(reply) => Ok(reply),
             Err(e) => {
+                self.timed_out |= running.timed_out;
                 let tail = self.running.take().map(Running::kill_and_tail);
                 Err(AdapterError(with_stderr(e, tail.as_deref().unwrap_or(""))))
             }
@@ -234,16 +302,15 @@ fn with_stderr(message: String, tail: &str) -> String {
     }
 }
 
+/// One request and its response, both within `timeout` from now.
 fn exchange(running: &mut Running, message: &Value, timeout: Duration) -> Result<String, String> {
+    running.timed_out = false;
     running.check_quiet()?;
+    let deadline = Instant::now() + timeout;
     let mut line = serde_json::to_string(message).map_err(|e| e.to_string())?;
     line.push('\n');
-    running
-        .stdin
-        .write_all(line.as_bytes())
-        .and_then(|_| running.stdin.flush())
-        .map_err(|e| format!("cannot write to the adapter (it may have exited): {e}"))?;
-    running.read_line(timeout)
+    running.write_all_within(line.as_bytes(), deadline, timeout)?;
+    running.read_line(deadline, timeout)
 }
 
 impl Adapter for ProcessAdapter {
@@ -253,6 +320,7 @@ impl Adapter for ProcessAdapter {
 
     fn start(&mut self, case: &str, protocol: Protocol, setup: &Value) -> Result<Reply, AdapterError> {
         self.next_step = 0;
+        self.timed_out = false;
         match self.request(&driver::start(case, protocol, setup))? {
             Reply::Observed(_) => Err(AdapterError("start was answered with an observation".into())),
             reply => Ok(reply),
@@ -263,6 +331,10 @@ impl Adapter for ProcessAdapter {
         let index = self.next_step;
         self.next_step += 1;
         self.request(&driver::step(index, step))
+    }
+
+    fn timed_out(&self) -> bool {
+        self.timed_out
     }
 
     fn finish(&mut self) {
@@ -276,13 +348,13 @@ impl Adapter for ProcessAdapter {
 impl Drop for ProcessAdapter {
     fn drop(&mut self) {
         if let Some(mut running) = self.running.take() {
-            let _ = serde_json::to_string(&driver::bye())
-                .map(|l| running.stdin.write_all(format!("{l}\n").as_bytes()));
-            let _ = running.stdin.flush();
-            // Give a well-behaved adapter a moment to exit on its own, then make sure it is gone.
+            let bye = serde_json::to_string(&driver::bye()).unwrap_or_default() + "\n";
+            let _ = running.write_all_within(bye.as_bytes(), Instant::now() + Duration::from_millis(200), self.timeout);
+            // Give a well-behaved adapter a moment to exit on its own, then end its whole group:
+            // whatever it started must not outlive the run.
             for _ in 0..20 {
                 if let Ok(Some(_)) = running.child.try_wait() {
-                    return;
+                    break;
                 }
                 thread::sleep(Duration::from_millis(10));
             }

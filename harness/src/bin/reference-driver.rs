@@ -6,7 +6,8 @@
 //! (`reference::choices`, issue 12): CI runs the whole suite through it too and requires no
 //! `fail` and no `errored`. `--choices list` prints the table of choices. `--fault NAME` injects
 //! one bug of the fault catalog (issue 13), `--fault list` prints it. An unknown argument or
-//! fault is a usage error (exit 2).
+//! fault is a usage error (exit 2). A request that is not UTF-8 or not JSON gets an `error` reply;
+//! the driver goes on with the next line.
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
@@ -137,11 +138,24 @@ fn serve(mut adapter: ReferenceAdapter) {
         if requests.buffer().is_empty() {
             driver::spin_until_readable(requests.get_ref());
         }
-        let mut line = String::new();
-        match requests.read_line(&mut line) {
+        let mut bytes = Vec::new();
+        match requests.read_until(b'\n', &mut bytes) {
             Ok(0) | Err(_) => return,
             Ok(_) => {}
         }
+        let line = match String::from_utf8(bytes) {
+            Ok(line) => line,
+            Err(e) => {
+                let reply = driver::encode_reply(Err(format!(
+                    "request is not valid UTF-8 (byte {})",
+                    e.utf8_error().valid_up_to()
+                )));
+                if writeln!(stdout, "{reply}").and_then(|_| stdout.flush()).is_err() {
+                    return;
+                }
+                continue;
+            }
+        };
         if line.trim().is_empty() {
             continue;
         }

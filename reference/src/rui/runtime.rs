@@ -188,6 +188,11 @@ impl Runtime {
         &self.transactions
     }
 
+    /// How many frames the stream has delivered so far (each is 0-based indexed in order).
+    pub fn frames_received(&self) -> u64 {
+        self.next_frame
+    }
+
     pub fn quarantine(&self) -> &[Quarantined] {
         &self.quarantine
     }

@@ -10,7 +10,8 @@
 //! - `host: resolve-confirmation` naming `{turn, action}`: the host UI's resolution;
 //! - `clock: advance` once a turn exists: every runtime advances together, stopping at each pause's
 //!   end so the next action starts at exactly that virtual time;
-//! - `expect: assist-turn`: `{result, calls}` in canonical form (outcomes without messages).
+//! - `expect: assist-turn`: `{result, calls}` in canonical form (outcomes without messages);
+//! - `expect: assist-invocations`: every `invoke` the orchestrator made for the turn, in order.
 //!
 //! Before any step the turns react to what the previous step changed (a settled gate, an abort):
 //! the equivalent of JavaScript flushing promise reactions between steps. Every other step is left
@@ -106,6 +107,13 @@ impl AssistCase {
         }
         if step.get("expect").and_then(Value::as_str) == Some("assist-turn") {
             return Ok(Some(Reply::Observed(self.observe(step)?)));
+        }
+        if step.get("expect").and_then(Value::as_str) == Some("assist-invocations") {
+            let id = self.turn_id(text(step, "of")?)?;
+            let invocations = self.assistant.invocations(id).ok_or_else(|| error("turn index"))?;
+            return Ok(Some(Reply::Observed(Value::Array(
+                invocations.iter().map(|(capability, input)| json!({ "capabilityId": capability, "input": input })).collect(),
+            ))));
         }
         let resolution = step.get("of").and_then(Value::as_str).and_then(|of| self.resolutions.get(of)).copied();
         if let (Some(ticket), Some(kind)) = (resolution, step.get("expect").and_then(Value::as_str)) {

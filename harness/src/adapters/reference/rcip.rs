@@ -403,6 +403,8 @@ struct BindingHandle {
     runtime: usize,
     token: BindingToken,
     availability: Option<Rc<RefCell<HostValue>>>,
+    /// The handler `H` it was bound with, for a later `{"sameAs": b}`.
+    handler: Value,
 }
 
 struct TicketHandle {
@@ -603,10 +605,20 @@ impl RcipCase {
             Some("copy") => catalog.structural_copy(),
             Some(other) => return Err(error(&format!("bind.definition '{other}'"))),
         };
-        let handler_spec = step
+        let mut handler_spec = step
             .get("handler")
-            .ok_or_else(|| error("bind.handler is missing"))?;
-        let handler = self.handler(index, handler_spec)?;
+            .ok_or_else(|| error("bind.handler is missing"))?
+            .clone();
+        // `{"sameAs": b}`: the very handler object of binding b. A Rust handler is a closure the
+        // runtime owns and never compares, so the same behaviour, built again, is that handler.
+        if let Some(other) = handler_spec.get("sameAs").and_then(Value::as_str) {
+            handler_spec = self
+                .bindings
+                .get(other)
+                .map(|b| b.handler.clone())
+                .ok_or_else(|| error(&format!("bind.handler.sameAs: unknown binding '{other}'")))?;
+        }
+        let handler = self.handler(index, &handler_spec)?;
         let availability_cell = match step.get("availability") {
             None => None,
             Some(value) => Some(Rc::new(RefCell::new(decode(value)?))),
@@ -633,6 +645,7 @@ impl RcipCase {
                         runtime: index,
                         token,
                         availability: availability_cell,
+                        handler: handler_spec,
                     },
                 );
                 Ok(Reply::Done)
@@ -815,6 +828,21 @@ impl RcipCase {
                 input
                     .set_at_pointer(pointer, value)
                     .map_err(|e| error(&format!("mutate-input {pointer} of '{of}': {e:?}")))?;
+                Ok(Reply::Done)
+            }
+            "mutate-request" => {
+                // The reference copies capabilityId and invocationId out of the request when
+                // invoke is called, so a later change of the caller's request object changes
+                // nothing; the step only has to name an invocation.
+                let of = field(step, "of")?;
+                match field(step, "member")? {
+                    "capabilityId" | "invocationId" => {}
+                    other => return Err(error(&format!("mutate-request.member '{other}'"))),
+                }
+                step.get("value").ok_or_else(|| error("mutate-request.value"))?;
+                if self.ticket(of)?.input.is_none() {
+                    return Err(error(&format!("'{of}' is not an invocation")));
+                }
                 Ok(Reply::Done)
             }
             "get-snapshot" => {
@@ -1133,7 +1161,7 @@ impl RcipCase {
                 Value::Array(calls.borrow().clone())
             }
             "events" => Value::Array(self.slot(index)?.records.borrow().events.clone()),
-            "assist-turn" => {
+            "assist-turn" | "assist-invocations" => {
                 return Ok(Reply::Unsupported(
                     "Assist is not part of the reference's RCIP adapter".into(),
                 ))

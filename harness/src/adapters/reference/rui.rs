@@ -178,6 +178,31 @@ impl RuiCase {
             .map_err(|e| error(&format!("gate action-policy call {call}: {e}")))
     }
 
+    /// One entry per frame received, in order: quarantined (an invalid frame), rejected (its
+    /// record was rejected outside a transaction) or accepted (everything else).
+    fn frames(&self) -> Result<Value, AdapterError> {
+        let count = self.runtime.frames_received();
+        // `{"frame":N,"result":"quarantined","code":"C"},`: at most about 70 bytes each.
+        let bytes = usize::try_from(count).unwrap_or(usize::MAX).saturating_mul(70);
+        if bytes > crate::driver::MAX_LINE_BYTES {
+            return Err(error(&format!(
+                "the frames observation of {count} frames could exceed the driver protocol's bound of {} bytes",
+                crate::driver::MAX_LINE_BYTES
+            )));
+        }
+        let quarantined: BTreeMap<u64, &str> = self.runtime.quarantine().iter().map(|q| (q.frame, q.code.as_str())).collect();
+        let rejected: BTreeMap<u64, &str> = self.runtime.rejections().iter().map(|r| (r.frame, r.code.as_str())).collect();
+        Ok(Value::Array(
+            (0..count)
+                .map(|frame| match (quarantined.get(&frame), rejected.get(&frame)) {
+                    (Some(code), _) => json!({ "frame": frame, "result": "quarantined", "code": code }),
+                    (None, Some(code)) => json!({ "frame": frame, "result": "rejected", "code": code }),
+                    (None, None) => json!({ "frame": frame, "result": "accepted" }),
+                })
+                .collect(),
+        ))
+    }
+
     fn observe(&self, observation: &str, step: &Value) -> Result<Value, AdapterError> {
         let committed = self.runtime.committed();
         Ok(match observation {
@@ -199,20 +224,9 @@ impl RuiCase {
                     })
                     .collect(),
             ),
-            "quarantine" => Value::Array(
-                self.runtime
-                    .quarantine()
-                    .iter()
-                    .map(|q| json!({ "frame": q.frame, "code": q.code.as_str() }))
-                    .collect(),
-            ),
-            "rejections" => Value::Array(
-                self.runtime
-                    .rejections()
-                    .iter()
-                    .map(|r| json!({ "frame": r.frame, "code": r.code.as_str() }))
-                    .collect(),
-            ),
+            "frames" => self.frames()?,
+            "quarantine" => frame_records(self.runtime.quarantine().iter().map(|q| (q.frame, q.code.as_str())))?,
+            "rejections" => frame_records(self.runtime.rejections().iter().map(|r| (r.frame, r.code.as_str())))?,
             "dispatch" => {
                 let handle = string_field(step, "of")?;
                 let id = self.dispatches.get(handle).ok_or_else(|| error(&format!("no dispatch named {handle}")))?;
@@ -292,4 +306,22 @@ fn chunks<'a>(bytes: &'a [u8], sizes: Option<&Value>) -> Result<Vec<&'a [u8]>, A
         out.push(rest);
     }
     Ok(out)
+}
+
+/// The `quarantine` or `rejections` observation: one `{frame, code}` per record. A stream can
+/// quarantine a record per two bytes, and a parsed record costs some 400 bytes, so an observation
+/// whose JSON would exceed the driver protocol's response bound (`driver::MAX_LINE_BYTES`) is
+/// refused before it is built (issue 14, memory): the in-process adapter then gives the same
+/// `errored` verdict as the same case over stdio, where the harness refuses the line, and a million
+/// quarantined frames cost megabytes, not a gigabyte.
+fn frame_records(records: impl Iterator<Item = (u64, &'static str)> + Clone) -> Result<Value, AdapterError> {
+    // `{"frame":N,"code":"C"},` is 21 bytes plus the digits and the code.
+    let bytes: usize = records.clone().map(|(frame, code)| 21 + frame.to_string().len() + code.len()).sum();
+    if bytes > crate::driver::MAX_LINE_BYTES {
+        return Err(error(&format!(
+            "the observation would take {bytes} bytes of JSON, more than the driver protocol's bound of {} bytes",
+            crate::driver::MAX_LINE_BYTES
+        )));
+    }
+    Ok(Value::Array(records.map(|(frame, code)| json!({ "frame": frame, "code": code })).collect()))
 }

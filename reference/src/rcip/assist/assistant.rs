@@ -68,6 +68,8 @@ struct Slot {
     turn: Turn,
     signal: Option<AbortSignal>,
     wait: Wait,
+    /// Every `invoke` the orchestrator made for this turn: capability id and input, in order.
+    invocations: Vec<(String, Value)>,
 }
 
 /// The orchestrator.
@@ -107,6 +109,11 @@ impl Assistant {
         self.turns.get(id.0).map(|slot| &slot.turn)
     }
 
+    /// The `invoke` calls made for turn `id`, in order: capability id and input as passed.
+    pub fn invocations(&self, id: TurnId) -> Option<&[(String, Value)]> {
+        self.turns.get(id.0).map(|slot| slot.invocations.as_slice())
+    }
+
     /// Starts a turn: the decide call happens now.
     pub fn start_turn(&mut self, runtime: &mut Runtime, request: TurnRequest) -> TurnId {
         let aborted = request.signal.as_ref().is_some_and(AbortSignal::is_aborted);
@@ -121,6 +128,7 @@ impl Assistant {
             turn,
             signal: request.signal,
             wait: Wait::Nothing,
+            invocations: Vec::new(),
         });
         let id = TurnId(self.turns.len() - 1);
         self.drive(id.0, next, runtime);
@@ -264,6 +272,7 @@ impl Assistant {
                     input,
                     ..
                 } => {
+                    slot.invocations.push((capability_id.clone(), input.clone()));
                     let ticket = runtime.invoke(InvokeRequest {
                         capability_id,
                         input: HostValue::from_json(&input),
