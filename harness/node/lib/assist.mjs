@@ -95,7 +95,7 @@ export class AssistTurns {
     if (this.turns.has(name)) fail(`turn handle ${JSON.stringify(name)} is used twice`);
     if (!Array.isArray(step.messages)) fail('assist-turn messages must be an array');
     const rt = kase.runtimes.get('');
-    const turn = { calls: [], confirmations: new Map(), handle: { state: 'threw', value: undefined, error: undefined } };
+    const turn = { calls: [], invocations: [], confirmations: new Map(), handle: { state: 'threw', value: undefined, error: undefined } };
     this.turns.set(name, turn);
     const respond = (request) => {
       kase.hooks.activity();
@@ -126,7 +126,11 @@ export class AssistTurns {
     const request = { mode: step.mode, messages: fromWire(step.messages) };
     if (Object.hasOwn(step, 'signal')) request.signal = kase.signalNamed(step.signal).signal;
     return kase.attempt('createRcipAssist / runTurn', () => {
-      const assist = kase.module.createRcipAssist({ client: rt.client, host: rt.host, respond, confirm, ...this.options });
+      const client = recordingClient(rt.client, (request) => kase.guard(() => turn.invocations.push({
+        capabilityId: toWireOptional(request && request.capabilityId),
+        input: toWire(request && request.input),
+      })));
+      const assist = kase.module.createRcipAssist({ client, host: rt.host, respond, confirm, ...this.options });
       turn.handle = kase.track(assist.runTurn(request));
     });
   }
@@ -183,6 +187,13 @@ export class AssistTurns {
     });
   }
 
+  /** `expect: assist-invocations`: every invoke the orchestrator made for turn `of`, in order. */
+  invocations(step) {
+    const turn = this.turns.get(step.of);
+    if (turn === undefined) fail(`no turn named ${JSON.stringify(step.of)} in this case`);
+    return turn.invocations;
+  }
+
   observe(step) {
     const turn = this.turns.get(step.of);
     if (turn === undefined) fail(`no turn named ${JSON.stringify(step.of)} in this case`);
@@ -201,3 +212,24 @@ export class AssistTurns {
     return { result, calls: turn.calls };
   }
 }
+
+/**
+ * The runtime's client as the orchestrator sees it, recording each `invoke` request (its
+ * capability id and input at call time) before passing it on unchanged. Every other member is the
+ * client's own, bound to it, so private state and identity-sensitive code still work.
+ */
+function recordingClient(client, record) {
+  return new Proxy(client, {
+    get(target, property) {
+      const value = Reflect.get(target, property, target);
+      if (property === 'invoke' && typeof value === 'function') {
+        return (request) => {
+          record(request);
+          return value.call(target, request);
+        };
+      }
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+

@@ -31,6 +31,7 @@ const STEP_MEMBERS = {
   'client:invoke': { required: ['as', 'capability', 'input'], optional: ['invocationId', 'signal'] },
   'client:abort': { required: ['signal'], optional: [] },
   'client:mutate-input': { required: ['of', 'pointer', 'value'], optional: [] },
+  'client:mutate-request': { required: ['of', 'member', 'value'], optional: [] },
   'client:get-snapshot': { required: ['as'], optional: [] },
   'client:mutate-snapshot': { required: ['of', 'pointer', 'value'], optional: [] },
   'client:list': { required: ['as'], optional: ['filter'] },
@@ -57,6 +58,7 @@ const STEP_MEMBERS = {
   'expect:events': { required: [], optional: [] },
   'expect:outcome-text': { required: ['of'], optional: [] },
   'expect:assist-turn': { required: ['of'], optional: [] },
+  'expect:assist-invocations': { required: ['of'], optional: [] },
 };
 
 const NO_ASSIST = 'the module exports no createRcipAssist: the adapter cannot drive an Assist orchestrator (profile assist)';
@@ -179,6 +181,8 @@ export class RcipCase {
     this.bindings = new Map();
     this.outcomes = new Map();
     this.inputs = new Map();
+    /** The request object the caller passed to each invoke (for mutate-request). */
+    this.requests = new Map();
     this.snapshots = new Map();
     this.lists = new Map();
     this.subscriptions = new Map();
@@ -484,6 +488,14 @@ export class RcipCase {
         setAtPointer(input, step.pointer, fromWire(step.value));
         return DONE;
       }
+      case 'client:mutate-request': {
+        // The caller changes its own request object after invoke (issue 14): what the runtime
+        // does with the request it already accepted must not change.
+        if (!['capabilityId', 'invocationId'].includes(step.member)) fail('mutate-request member is capabilityId or invocationId');
+        const request = lookup(this.requests, handleName(step, 'of'), 'invocation');
+        request[step.member] = fromWire(step.value);
+        return DONE;
+      }
       case 'client:get-snapshot': {
         const rt = this.runtimeOf(step);
         const name = handleName(step, 'as');
@@ -525,6 +537,8 @@ export class RcipCase {
         return this.assist === undefined ? unsupported(NO_ASSIST) : this.assist.gate(step);
       case 'expect:assist-turn':
         return this.assist === undefined ? unsupported(NO_ASSIST) : observed(this.assist.observe(step));
+      case 'expect:assist-invocations':
+        return this.assist === undefined ? unsupported(NO_ASSIST) : observed(this.assist.invocations(step));
       case 'client:preflight':
       case 'expect:preflight':
         return unsupported('the RCIP 2.x API (CLARIFICATIONS section A) has no preflight call (profile preflight)');
@@ -538,8 +552,21 @@ export class RcipCase {
     if (step.definition !== undefined && !['catalog', 'copy'].includes(step.definition)) fail('bind definition is catalog or copy');
     const catalog = this.catalogCapability(step.capability);
     const definition = step.definition === 'copy' ? copyStructure(catalog) : catalog;
-    const binding = { availability: step.availability, unbind: undefined };
-    const handler = this.handlerObject(rt, step.capability, step.handler, binding);
+    // `{"sameAs": b}`: the very same binding object (execute, getAvailability) bind b passed, so an
+    // implementation that compares handlers by identity sees the same one (issue 14). Its
+    // availability is b's: set-availability through either handle changes what it returns.
+    const same = isObject(step.handler) && Object.hasOwn(step.handler, 'sameAs');
+    const first = same ? lookup(this.bindings, step.handler.sameAs, 'binding') : undefined;
+    const binding = same
+      ? {
+        get availability() { return first.availability; },
+        set availability(value) { first.availability = value; },
+        unbind: undefined,
+        object: first.object,
+      }
+      : { availability: step.availability, unbind: undefined, object: undefined };
+    const handler = same ? first.object : this.handlerObject(rt, step.capability, step.handler, binding);
+    binding.object = handler;
     this.bindings.set(handleName(step, 'as'), binding);
     return this.attempt('bindCapability', () => {
       binding.unbind = rt.host.bindCapability(definition, handler);
@@ -567,6 +594,7 @@ export class RcipCase {
     if (Object.hasOwn(step, 'invocationId')) request.invocationId = step.invocationId;
     if (Object.hasOwn(step, 'signal')) request.signal = this.signalNamed(handleName(step, 'signal')).signal;
     this.inputs.set(name, input);
+    this.requests.set(name, request);
     this.outcomes.set(name, { state: 'threw', error: undefined });
     return this.attempt('invoke', () => {
       const result = rt.client.invoke(request);

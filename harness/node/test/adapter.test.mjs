@@ -239,6 +239,31 @@ test('bind passes the catalog object (or a structurally equal copy) and an execu
   assert.equal((await d.step(bind('not.declared', 'b5', returns({})))).reply, 'error', 'no catalog object to pass');
 }));
 
+test('a handler sameAs an earlier binding passes that very binding object again (issue 14)', () => withDriver(async (d) => {
+  await d.startOk(setup(allowPolicy));
+  await d.act(bind('notes.list', 'b1', returns({ n: 1 }), { availability: { available: true } }));
+  await d.act({ host: 'unbind', binding: 'b1' });
+  await d.act({ host: 'bind', capability: 'notes.list', as: 'b2', handler: { sameAs: 'b1' } });
+  await d.act(bind('notes.create', 'b3', returns({})));
+  const [first, again, other] = d.calls('bindHandler').map((c) => c.handler);
+  assert.equal(first, again, 'the same object');
+  assert.notEqual(first, other, 'a new binding gets a new object');
+  await d.act({ host: 'set-availability', binding: 'b2', availability: { available: false } });
+  await d.act(invoke('i1', 'notes.list', {}));
+  assert.equal((await d.observe(outcome('i1'))).code, 'CAPABILITY_UNAVAILABLE', 'b2 shares b1\'s availability');
+  assert.equal((await d.step({ host: 'bind', capability: 'notes.list', as: 'b4', handler: { sameAs: 'nope' } })).reply, 'error');
+}));
+
+test('mutate-request sets a member of the very request object passed to invoke (issue 14)', () => withDriver(async (d) => {
+  await d.startOk(setup(gatedPolicy));
+  await d.act(bind('notes.create', 'b1', returns({})));
+  await d.act(invoke('i1', 'notes.create', { text: 'a' }));
+  assert.equal((await d.step({ client: 'mutate-request', of: 'i1', member: 'invocationId', value: 'other' })).reply, 'done');
+  assert.equal((await d.step({ client: 'mutate-request', of: 'i1', member: 'capabilityId', value: 'notes.delete' })).reply, 'done');
+  assert.equal((await d.step({ client: 'mutate-request', of: 'i1', member: 'input', value: {} })).reply, 'error');
+  assert.equal((await d.step({ client: 'mutate-request', of: 'nope', member: 'invocationId', value: 'x' })).reply, 'error');
+}));
+
 test('getAvailability returns the availability given, until set-availability', () => withDriver(async (d) => {
   await d.startOk(setup(allowPolicy));
   const first = { available: true, reason: 'Fine', extra: { $value: 'undefined' } };

@@ -68,6 +68,15 @@ export function describe(value, seen = new Map(), path = '') {
   return { '#': 'instance', class: proto.constructor && proto.constructor.name, fields };
 }
 
+const handlerSerials = new WeakMap();
+let nextHandlerSerial = 1;
+
+/** A serial number per distinct handler object bound, so tests can see identity. */
+function handlerSerial(handler) {
+  if (!handlerSerials.has(handler)) handlerSerials.set(handler, nextHandlerSerial++);
+  return handlerSerials.get(handler);
+}
+
 export function note(call, data = {}) {
   if (JOURNAL) fs.appendFileSync(JOURNAL, `${JSON.stringify({ call, ...data })}\n`);
 }
@@ -329,6 +338,7 @@ export function createRcipRuntime(definition, options) {
         structurallyEqual: JSON.stringify(fromCatalog) === JSON.stringify(capability),
         handlerMembers: Object.keys(handler).sort(),
       });
+      note('bindHandler', { handler: handlerSerial(handler) });
       if (bindings.has(capability.id)) throw new Error('already bound');
       const binding = { handler };
       bindings.set(capability.id, binding);

@@ -78,4 +78,10 @@ test('an Assist turn through the subject: decide, actions, host-UI confirmation,
   const done = await d.observe({ expect: 'assist-turn', of: 't1' });
   assert.equal(done.result.text, 'Tidied.');
   assert.deepEqual(done.result.outcomes.map((o) => o.capabilityId), ['notes.list', 'notes.delete']);
+  assert.deepEqual(
+    await d.observe({ expect: 'assist-invocations', of: 't1' }),
+    [{ capabilityId: 'notes.list', input: {} }, { capabilityId: 'notes.delete', input: { id: 'n1' } }],
+    'every invoke the orchestrator made, in order, with its input (issue 14)',
+  );
+  assert.equal((await d.step({ expect: 'assist-invocations', of: 'nope' })).reply, 'error');
 }));
