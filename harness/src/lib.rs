@@ -8,6 +8,7 @@ pub mod console;
 pub mod digest;
 pub mod driver;
 pub mod expectations;
+pub mod framing;
 pub mod handles;
 pub mod junit;
 pub mod loader;

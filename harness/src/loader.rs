@@ -64,6 +64,8 @@ pub struct Case {
     pub notes: Option<String>,
     /// Every requirement id the case cites, at case level and on its steps, sorted.
     pub cited: Vec<String>,
+    /// `setup.framing` (Rixx UI); `None` for RCIP and for a framing-neutral case (issue 15).
+    pub framing: Option<String>,
     /// `[setup, steps]` as compact JSON.
     body: Box<str>,
 }
@@ -93,6 +95,7 @@ impl From<CaseParts> for Case {
         cited.sort();
         cited.dedup();
         let body = serde_json::to_string(&(&parts.setup, &parts.steps)).unwrap_or_else(|_| "[null,[]]".into());
+        let framing = parts.setup.get("framing").and_then(Value::as_str).map(str::to_string);
         Case {
             id: parts.id,
             protocol: parts.protocol,
@@ -104,6 +107,7 @@ impl From<CaseParts> for Case {
             profiles: parts.profiles,
             notes: parts.notes,
             cited,
+            framing,
             body: body.into_boxed_str(),
         }
     }
@@ -466,12 +470,26 @@ fn case_of(
         }
     }
     if protocol == Protocol::Rui {
-        if let Some(framing) = setup.get("framing").and_then(Value::as_str) {
+        let framing = setup.get("framing").and_then(Value::as_str);
+        if let Some(framing) = framing {
             if !profiles.iter().any(|p| p == framing) {
                 return Err(error(
                     "/profiles",
                     format!("the case is framed as {framing}, so its profiles must list {framing:?} (an implementation without that framing cannot run it)"),
                 ));
+            }
+        }
+        // A framing-neutral case (no setup.framing, issue 15) feeds only records, which the
+        // runner frames; a framed case feeds only bytes or messages of its framing.
+        for (s, step) in steps.iter().enumerate() {
+            let feed = step.get("feed").and_then(Value::as_str);
+            let misplaced = match (framing, feed) {
+                (None, Some("bytes" | "message")) => Some("a framing-neutral case (no setup.framing) feeds records only; framed bytes or messages need setup.framing"),
+                (Some(_), Some("records")) => Some("a records feed belongs to a framing-neutral case: remove setup.framing (and its profile), or feed bytes"),
+                _ => None,
+            };
+            if let Some(message) = misplaced {
+                return Err(error(&format!("/steps/{s}"), message.to_string()));
             }
         }
     }

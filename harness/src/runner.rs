@@ -5,6 +5,7 @@
 use serde_json::{json, Map, Value};
 
 use crate::adapter::{Adapter, Reply};
+use crate::framing;
 use crate::loader::Case;
 use crate::matching::{expected_view, match_value, Mismatch};
 use crate::verdict::Verdict;
@@ -75,6 +76,9 @@ pub fn unsupported_reason(adapter: &dyn Adapter, case: &Case) -> Option<String> 
     if !implementation.protocols.contains(&case.protocol) {
         return Some(format!("implementation does not declare protocol {}", case.protocol.as_str()));
     }
+    if framing::is_neutral(case) && declared_framings(adapter).is_empty() {
+        return Some(format!("a framing-neutral case needs one of the framings {} declared", framing::FRAMINGS.join(", ")));
+    }
     let missing: Vec<&str> = case
         .profiles
         .iter()
@@ -88,19 +92,46 @@ pub fn unsupported_reason(adapter: &dyn Adapter, case: &Case) -> Option<String> 
     }
 }
 
-/// Runs `case` on `adapter` and judges it.
+/// The framings of CL-D07 the implementation declares, in `framing::FRAMINGS` order.
+fn declared_framings(adapter: &dyn Adapter) -> Vec<&'static str> {
+    let profiles = &adapter.implementation().profiles;
+    framing::FRAMINGS.into_iter().filter(|f| profiles.contains(*f)).collect()
+}
+
+/// Runs `case` on `adapter` and judges it. A framing-neutral Rixx UI case (issue 15) runs once in
+/// every framing the implementation declares; its verdict is the worst of those runs, and each
+/// difference names the framing it was seen in (`framing::requests_for`).
 pub fn run_case(adapter: &mut dyn Adapter, case: &Case) -> CaseResult {
     if let Some(reason) = unsupported_reason(adapter, case) {
         return CaseResult::not_run(case, Verdict::Unsupported, reason);
     }
+    let framings: Vec<Option<&str>> = if framing::is_neutral(case) {
+        declared_framings(adapter).into_iter().map(Some).collect()
+    } else {
+        vec![None]
+    };
     let (setup, steps) = case.body();
-    let mut judge = Judge { case, setup, steps, differences: Vec::new(), alternatives: Vec::new(), checks: 0 };
-    let result = judge.run(adapter);
-    adapter.finish();
-    let (verdict, reason) = match result {
-        Ok(None) => (judge.verdict(), None),
-        Ok(Some(unsupported)) => (Verdict::Unsupported, Some(unsupported)),
-        Err(error) => (Verdict::Errored, Some(error)),
+    let mut judge = Judge { case, setup, steps, framing: None, differences: Vec::new(), alternatives: Vec::new(), checks: 0 };
+    let mut broken: Option<(Verdict, String)> = None;
+    for framing in framings {
+        judge.framing = framing;
+        let result = judge.run(adapter);
+        adapter.finish();
+        let label = framing.map(|f| format!(" (framed as {f})")).unwrap_or_default();
+        match result {
+            Ok(None) => {}
+            Ok(Some(unsupported)) => {
+                broken.get_or_insert((Verdict::Unsupported, format!("{unsupported}{label}")));
+            }
+            Err(error) => {
+                broken = Some((Verdict::Errored, format!("{error}{label}")));
+                break;
+            }
+        }
+    }
+    let (verdict, reason) = match broken {
+        Some((verdict, reason)) => (verdict, Some(reason)),
+        None => (judge.verdict(), None),
     };
     CaseResult {
         id: case.id.clone(),
@@ -116,6 +147,8 @@ struct Judge<'c> {
     case: &'c Case,
     setup: Value,
     steps: Vec<Value>,
+    /// The framing a framing-neutral case runs in this time; `None` for every other case.
+    framing: Option<&'static str>,
     differences: Vec<Difference>,
     alternatives: Vec<String>,
     checks: usize,
@@ -125,8 +158,12 @@ impl Judge<'_> {
     /// Ok(None): ran to the end; Ok(Some(reason)): unsupported; Err: the adapter broke.
     fn run(&mut self, adapter: &mut dyn Adapter) -> Result<Option<String>, String> {
         let creation = self.setup.get("creation").and_then(Value::as_str).unwrap_or("succeeds").to_string();
+        let setup = match self.framing {
+            Some(framing) => framing::setup_for(&self.setup, framing),
+            None => self.setup.clone(),
+        };
         let reply = adapter
-            .start(&self.case.id, self.case.protocol, &self.setup)
+            .start(&self.case.id, self.case.protocol, &setup)
             .map_err(|e| format!("adapter failed to start the case: {e}"))?;
         self.checks += 1;
         match (reply, creation.as_str()) {
@@ -140,12 +177,20 @@ impl Judge<'_> {
             }
             (Reply::Observed(_), _) => return Err("adapter answered the setup with an observation".into()),
         }
-        let steps = std::mem::take(&mut self.steps);
+        let steps = self.steps.clone();
         for (index, step) in steps.iter().enumerate() {
-            let request = request_of(step);
-            let reply = adapter
-                .step(&request)
-                .map_err(|e| format!("adapter failed at step {index}: {e}"))?;
+            let mut request = request_of(step);
+            let reply = match self.framing {
+                None => adapter.step(&request).map_err(|e| format!("adapter failed at step {index}: {e}"))?,
+                Some(framing) => {
+                    let reply = self.step_framed(adapter, index, &request, framing)?;
+                    // Differences name the framing they were seen in.
+                    if let Some(object) = request.as_object_mut() {
+                        object.insert("framedAs".into(), json!(framing));
+                    }
+                    reply
+                }
+            };
             if let Reply::Unsupported(reason) = reply {
                 return Ok(Some(format!("step {index}: {reason}")));
             }
@@ -164,6 +209,19 @@ impl Judge<'_> {
             }
         }
         Ok(None)
+    }
+
+    /// One step of a framing-neutral case in `framing`: a `feed: records` step becomes the
+    /// framed requests, each of which must be done (or the first reply that is not).
+    fn step_framed(&self, adapter: &mut dyn Adapter, index: usize, request: &Value, framing: &str) -> Result<Reply, String> {
+        let mut last = Reply::Done;
+        for framed in framing::requests_for(request, framing).map_err(|e| format!("step {index}: {e}"))? {
+            last = adapter.step(&framed).map_err(|e| format!("adapter failed at step {index}: {e}"))?;
+            if last != Reply::Done {
+                break;
+            }
+        }
+        Ok(last)
     }
 
     fn strictness_of(&self, step: &Value) -> String {
@@ -196,7 +254,8 @@ impl Judge<'_> {
         self.checks += 1;
         let pattern = step.get("is").cloned().unwrap_or(Value::Null);
         let outcome = match_value(&pattern, Some(&actual));
-        self.alternatives.extend(outcome.alternatives.iter().map(|a| format!("step {index} {a}")));
+        let framed = self.framing.map(|f| format!(" [{f}]")).unwrap_or_default();
+        self.alternatives.extend(outcome.alternatives.iter().map(|a| format!("step {index}{framed} {a}")));
         if !outcome.matched() {
             self.differences.push(Difference {
                 step: Some(index),

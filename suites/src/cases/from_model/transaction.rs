@@ -1,5 +1,6 @@
 //! Vectors from the Rixx UI transaction model (`model::transaction`, issue 5): translation of its
-//! paths into `rui` cases of the common format (JSONL framing), the coverage classification the
+//! paths into `rui` cases of the common format (framing-neutral: the harness frames them in every
+//! framing an implementation declares, issue 15), the coverage classification the
 //! visitor walks with, and the generated section `rui.model-transaction` with its certificate.
 //! Covers what the model covers: CL-D01..D05, CL-D09 and the stable codes of CL-D08
 //! (PRJ-RUI-REC-01..03, PRJ-RUI-TX-01..08, PRJ-RUI-GRAPH-01..05, PRJ-RUI-CAT-01/02,
@@ -689,7 +690,7 @@ pub fn case_for(
     }
     let hit_limit = runs.iter().any(|r| r.hit_limit);
 
-    let mut script = Script::new(Framing::Jsonl);
+    let mut script = Script::new(Framing::Any);
     let mut producer = Producer::new();
     let mut committed_revision = 0u64;
     // What a fresh runtime shows; an observation is expected again once some reading changes it.
@@ -754,7 +755,7 @@ pub fn case_for(
             }
         }
     }
-    let mut case_setup = setup::setup(Framing::Jsonl);
+    let mut case_setup = setup::setup(Framing::Any);
     if hit_limit {
         // PRJ-RUI-LIMIT-05: the model's operation limit, declared exactly.
         case_setup["limits"] = setup::limits(&[("maxOperations", u64::from(model.max_operations))]);
@@ -767,7 +768,6 @@ pub fn case_for(
     let (kind, seed) = provenance;
     Case::new(format!("{SECTION}.{id_slug}.001"), describe(target))
         .requirements(&requirements)
-        .profiles(&[Framing::Jsonl.name()])
         .setup(case_setup)
         .steps(script.steps())
         .notes(

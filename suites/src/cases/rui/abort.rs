@@ -11,7 +11,7 @@ use super::support::{base_state, base_tx, case};
 use crate::case::{Case, Section};
 
 const SECTION: &str = "abort";
-const F: Framing = Framing::Jsonl;
+const F: Framing = Framing::Any;
 
 pub fn section() -> Section {
     Section::new("rui.abort", "Abort", "suites::cases::rui::abort").cases(vec![

@@ -40,7 +40,7 @@ fn unchanged_after(s: &mut Script, result: Value) {
 use crate::case::{Case, Section};
 
 const SECTION: &str = "actions";
-const F: Framing = Framing::Jsonl;
+const F: Framing = Framing::Any;
 
 pub fn section() -> Section {
     Section::new(

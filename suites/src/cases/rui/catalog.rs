@@ -14,7 +14,7 @@ use super::support::{case, code, failing, Found, Prior};
 use crate::case::{Case, Section};
 
 const SECTION: &str = "catalog";
-const F: Framing = Framing::Jsonl;
+const F: Framing = Framing::Any;
 
 pub fn section() -> Section {
     let button = |on_press: Value| json!({ "label": "Save", "onPress": on_press });

@@ -13,7 +13,7 @@ use crate::case::{Case, Section, Strictness};
 use crate::pattern::one_of;
 
 const SECTION: &str = "data";
-const F: Framing = Framing::Jsonl;
+const F: Framing = Framing::Any;
 
 pub fn section() -> Section {
     Section::new(

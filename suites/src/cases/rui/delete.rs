@@ -11,7 +11,7 @@ use super::support::{base_state, base_tx, case, code, failing, failing_after, Fo
 use crate::case::{Case, Section, Strictness};
 
 const SECTION: &str = "delete";
-const F: Framing = Framing::Jsonl;
+const F: Framing = Framing::Any;
 
 pub fn section() -> Section {
     Section::new(

@@ -13,7 +13,7 @@ use crate::case::{Case, Section, Strictness};
 use crate::pattern::one_of;
 
 const SECTION: &str = "invariants";
-const F: Framing = Framing::Jsonl;
+const F: Framing = Framing::Any;
 
 pub fn section() -> Section {
     let text = || json!({ "text": "t" });

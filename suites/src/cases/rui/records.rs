@@ -13,7 +13,7 @@ use super::support::{base_tx, case, code, failing, Found, Prior};
 use crate::case::{Case, Section};
 
 const SECTION: &str = "records";
-const F: Framing = Framing::Jsonl;
+const F: Framing = Framing::Any;
 
 pub fn section() -> Section {
     let mut cases = vec![

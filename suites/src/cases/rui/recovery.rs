@@ -18,7 +18,7 @@ use crate::case::{Case, Section, Strictness};
 use crate::pattern::one_of;
 
 const SECTION: &str = "recovery";
-const F: Framing = Framing::Jsonl;
+const F: Framing = Framing::Any;
 
 pub fn section() -> Section {
     let mut cases: Vec<Case> = Framing::ALL

@@ -14,7 +14,7 @@ use super::support::{base_state, base_tx, case, code, failing, Found, Prior};
 use crate::case::{Case, Section};
 
 const SECTION: &str = "transaction";
-const F: Framing = Framing::Jsonl;
+const F: Framing = Framing::Any;
 
 pub fn section() -> Section {
     Section::new(

@@ -58,9 +58,10 @@ pub fn case(
     description: &str,
     requirements: &[&str],
 ) -> Case {
+    let profiles: Vec<&str> = framing.profile().into_iter().collect();
     Case::new(format!("rui.{section}.{slug}.{serial:03}"), description)
         .requirements(requirements)
-        .profiles(&[framing.name()])
+        .profiles(&profiles)
         .setup(setup::setup(framing))
 }
 

@@ -5,13 +5,16 @@
 
 use serde_json::{json, Value};
 
-/// How a case's stream is framed (`setup.framing`, and the profile of that name).
+/// How a case's stream is framed (`setup.framing`, and the profile of that name), or `Any`: a
+/// framing-neutral case (issue 15) whose frames are written as records and payloads, which the
+/// harness frames in every framing the implementation declares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Framing {
     Jsonl,
     Sse,
     WebSocket,
     JsonSeq,
+    Any,
 }
 
 pub const RS: u8 = 0x1e;
@@ -24,23 +27,30 @@ impl Framing {
         Framing::JsonSeq,
     ];
 
-    /// The `setup.framing` value, which is also the profile name.
-    pub fn name(self) -> &'static str {
+    /// The `setup.framing` value, which is also the profile name (`None` for `Any`).
+    pub fn profile(self) -> Option<&'static str> {
         match self {
-            Framing::Jsonl => "jsonl",
-            Framing::Sse => "sse",
-            Framing::WebSocket => "websocket",
-            Framing::JsonSeq => "json-seq",
+            Framing::Jsonl => Some("jsonl"),
+            Framing::Sse => Some("sse"),
+            Framing::WebSocket => Some("websocket"),
+            Framing::JsonSeq => Some("json-seq"),
+            Framing::Any => None,
         }
     }
 
-    /// The framing requirement ids: the spec bullet and its clarification.
-    pub fn requirements(self) -> [&'static str; 2] {
+    /// The profile name of a concrete framing.
+    pub fn name(self) -> &'static str {
+        self.profile().unwrap_or("any")
+    }
+
+    /// The framing requirement ids: the spec bullet and its clarification (none for `Any`).
+    pub fn requirements(self) -> Vec<&'static str> {
         match self {
-            Framing::Jsonl => ["RUI-FRAME-06", "CL-D07-1"],
-            Framing::Sse => ["RUI-FRAME-03", "CL-D07-2"],
-            Framing::WebSocket => ["RUI-FRAME-04", "CL-D07-3"],
-            Framing::JsonSeq => ["RUI-FRAME-05", "CL-D07-4"],
+            Framing::Jsonl => vec!["RUI-FRAME-06", "CL-D07-1"],
+            Framing::Sse => vec!["RUI-FRAME-03", "CL-D07-2"],
+            Framing::WebSocket => vec!["RUI-FRAME-04", "CL-D07-3"],
+            Framing::JsonSeq => vec!["RUI-FRAME-05", "CL-D07-4"],
+            Framing::Any => Vec::new(),
         }
     }
 
@@ -61,7 +71,7 @@ impl Framing {
                 out
             }
             Framing::JsonSeq => [&[RS][..], payload, b"\n"].concat(),
-            Framing::WebSocket => payload.to_vec(),
+            Framing::WebSocket | Framing::Any => payload.to_vec(),
         }
     }
 }
@@ -98,6 +108,8 @@ pub fn chunk_sizes(cuts: &[usize]) -> Vec<usize> {
 #[derive(Debug)]
 pub struct Script {
     framing: Framing,
+    /// `Framing::Any`: the frames written but not yet fed, as `{record}` / `{payload}` items.
+    frames: Vec<Value>,
     pending: Vec<u8>,
     next_frame: usize,
     steps: Vec<Value>,
@@ -107,6 +119,7 @@ impl Script {
     pub fn new(framing: Framing) -> Script {
         Script {
             framing,
+            frames: Vec::new(),
             pending: Vec::new(),
             next_frame: 0,
             steps: Vec::new(),
@@ -124,7 +137,17 @@ impl Script {
 
     /// One frame carrying the record; returns its frame index.
     pub fn record(&mut self, record: &Value) -> usize {
+        // A neutral script writes the record's exact text as a payload too: byte counts (limits)
+        // then do not depend on how a runner serialises JSON.
         self.payload(text(record).as_bytes())
+    }
+
+    /// Byte-level writing is framing-specific: a neutral script cannot do it (a builder bug).
+    fn framed_only(&self, what: &str) {
+        assert!(
+            self.framing != Framing::Any,
+            "builder bug: {what} needs a concrete framing; build this case with Script::new(Framing::Jsonl) (or another)"
+        );
     }
 
     /// One frame per record; returns their frame indexes.
@@ -136,6 +159,10 @@ impl Script {
     pub fn payload(&mut self, payload: &[u8]) -> usize {
         let index = self.next_frame;
         self.next_frame += 1;
+        if self.framing == Framing::Any {
+            self.frames.push(json!({ "payload": bytes_data(payload) }));
+            return index;
+        }
         if self.framing == Framing::WebSocket {
             self.flush();
             self.steps
@@ -148,6 +175,7 @@ impl Script {
 
     /// Bytes written as they are that yield exactly one frame; returns its index.
     pub fn raw_frame(&mut self, bytes: &[u8]) -> usize {
+        self.framed_only("raw_frame");
         let index = self.next_frame;
         self.next_frame += 1;
         self.raw(bytes);
@@ -157,6 +185,7 @@ impl Script {
     /// Bytes written as they are that yield no frame (blank lines, comments, an SSE event
     /// without data, consecutive RS).
     pub fn raw(&mut self, bytes: &[u8]) {
+        self.framed_only("raw");
         if self.framing == Framing::WebSocket {
             self.steps
                 .push(json!({ "feed": "message", "data": bytes_data(bytes) }));
@@ -167,6 +196,7 @@ impl Script {
 
     /// Offset of the first occurrence of `needle` at or after `from` in the bytes not fed yet.
     pub fn position_from(&self, needle: &[u8], from: usize) -> Option<usize> {
+        self.framed_only("position_from");
         self.pending
             .get(from..)?
             .windows(needle.len())
@@ -190,6 +220,7 @@ impl Script {
 
     /// Every offset at which `byte` occurs in the bytes not fed yet.
     pub fn offsets_of(&self, byte: u8) -> Vec<usize> {
+        self.framed_only("offsets_of");
         self.pending
             .iter()
             .enumerate()
@@ -199,11 +230,17 @@ impl Script {
     }
 
     pub fn pending_len(&self) -> usize {
+        self.framed_only("pending_len");
         self.pending.len()
     }
 
-    /// Feeds the bytes written so far as one chunk.
+    /// Feeds the bytes written so far as one chunk (a neutral script: the frames written so far as
+    /// one `feed: records` step, which the harness frames).
     pub fn flush(&mut self) {
+        if !self.frames.is_empty() {
+            let frames = std::mem::take(&mut self.frames);
+            self.steps.push(json!({ "feed": "records", "frames": frames }));
+        }
         if !self.pending.is_empty() {
             let data = bytes_data(&self.pending);
             self.steps.push(json!({ "feed": "bytes", "data": data }));
@@ -213,6 +250,7 @@ impl Script {
 
     /// Feeds the bytes written so far cut at these absolute offsets (each inside the bytes).
     pub fn feed_cut(&mut self, cuts: &[usize]) {
+        self.framed_only("feed_cut");
         assert!(
             cuts.iter().all(|c| *c > 0 && *c < self.pending.len()),
             "cuts must fall inside the bytes"
@@ -225,6 +263,7 @@ impl Script {
 
     /// Feeds the first `len` bytes written so far as one step, keeping the rest for later steps.
     pub fn feed_prefix(&mut self, len: usize) {
+        self.framed_only("feed_prefix");
         assert!(
             len > 0 && len < self.pending.len(),
             "a prefix must leave bytes for a later step"
@@ -255,6 +294,7 @@ impl Script {
     /// A step placed before the bytes written but not yet fed (they stay pending): an
     /// observation between two feeds of one frame.
     pub fn interject(&mut self, step: Value) {
+        self.framed_only("interject");
         self.steps.push(step);
     }
 
