@@ -271,6 +271,7 @@ fn prerelease_catalog_version() -> Case {
 }
 
 fn creation_throws(slug: &str, description: &str, catalog: Value) -> Case {
+    let versioning = slug.starts_with("catalog-id-");
     let mut s = setup(F);
     s["catalog"] = catalog;
     s["creation"] = json!("throws");
@@ -280,7 +281,11 @@ fn creation_throws(slug: &str, description: &str, catalog: Value) -> Case {
         1,
         F,
         description,
-        &["CL-D06-1", "CL-D06-2", "PRJ-RUI-CAT-04"],
+        if versioning {
+            &["CL-D06-1", "CL-D06-2", "PRJ-RUI-CAT-04", "RUI-VER-04"][..]
+        } else {
+            &["CL-D06-1", "CL-D06-2", "PRJ-RUI-CAT-04"][..]
+        },
     )
     .setup(s)
 }
