@@ -351,7 +351,7 @@ fn two_invariants_violated_at_once_give_one_of_their_codes() {
 }
 
 #[test]
-fn shared_children_and_unreachable_nodes_are_allowed() {
+fn shared_children_and_unreachable_cycles_are_allowed_unreachable_dangling_children_not() {
     // Acyclic is not a tree: a node reached along two paths commits.
     assert_eq!(
         outcome(
@@ -365,7 +365,13 @@ fn shared_children_and_unreachable_nodes_are_allowed() {
         ),
         "committed 1"
     );
-    // PRJ-RUI-GRAPH-06: a cycle and a dangling child among unreachable nodes do not fail.
+    // PRJ-RUI-GRAPH-06: a cycle among unreachable nodes does not fail...
+    assert_eq!(
+        outcome(&[stack("r", &[]), stack("u", &["v"]), stack("v", &["u"])], "r"),
+        "committed 1"
+    );
+    // ...but a dangling child does, reachable or not: every structural child reference resolves
+    // (RUI-INV-03, PRJ-RUI-GRAPH-03; issue 15).
     assert_eq!(
         outcome(
             &[
@@ -375,7 +381,7 @@ fn shared_children_and_unreachable_nodes_are_allowed() {
             ],
             "r"
         ),
-        "committed 1"
+        "CHILD_UNRESOLVED"
     );
 }
 

@@ -30,7 +30,9 @@ fn generated_cases_pass_the_schema_and_cite_register_ids() {
     let mut expected_codes = BTreeSet::new();
     for case in generated.iter().flat_map(|g| &g.sections).flat_map(|s| &s.cases) {
         ids.insert(case.id.clone());
-        assert_eq!(case.profiles, vec!["jsonl".to_string()]);
+        // Framing-neutral (issue 15): no framing profile, no setup.framing.
+        assert!(case.profiles.is_empty(), "{}: {:?}", case.id, case.profiles);
+        assert!(case.setup.get("framing").is_none(), "{}", case.id);
         assert!(case.requirements.len() >= 3, "{} cites {:?}", case.id, case.requirements);
         assert!(case.provenance.as_ref().is_some_and(|p| p.by.contains("2 node ids")));
         assert_eq!(case.steps.last().and_then(|s| s.get("expect")), Some(&json!("rejections")));
@@ -100,18 +102,16 @@ fn case(path: &[model::transaction::Action]) -> Case {
     case_for(&model(), path, "hand", "hand", ("model", None))
 }
 
-/// The JSONL lines the case feeds, in order.
+/// The frames the case feeds, in order: each payload parsed as JSON (a record), or the payload
+/// text itself when it is not JSON.
 fn lines(case: &Case) -> Vec<Value> {
     case.steps
         .iter()
-        .filter(|s| s["feed"] == "bytes")
-        .flat_map(|s| {
-            s["data"]["text"]
-                .as_str()
-                .unwrap_or_default()
-                .lines()
-                .map(|l| serde_json::from_str(l).unwrap_or(Value::String(l.to_string())))
-                .collect::<Vec<_>>()
+        .filter(|s| s["feed"] == "records")
+        .flat_map(|s| s["frames"].as_array().cloned().unwrap_or_default())
+        .map(|frame| {
+            let text = frame["payload"]["text"].as_str().unwrap_or_default().to_string();
+            serde_json::from_str(&text).unwrap_or(Value::String(text))
         })
         .collect()
 }
@@ -168,7 +168,7 @@ fn a_commit_applies_every_staged_node_and_raises_the_revision_by_one() {
         .unwrap();
     let feeds_before = case.steps[..first_graph]
         .iter()
-        .filter(|s| s["feed"] == "bytes")
+        .filter(|s| s["feed"] == "records")
         .count();
     assert_eq!(feeds_before, 4);
 }

@@ -50,16 +50,23 @@ fn case_ids_and_descriptions_follow_the_house_rules() {
                 "{}: description too long",
                 case.id
             );
-            let framing = case
-                .setup
-                .get("framing")
-                .and_then(Value::as_str)
-                .unwrap_or_default();
-            assert!(
-                case.profiles.iter().any(|p| p == framing),
-                "{}: framing {framing} not in profiles",
-                case.id
-            );
+            // A framed case lists its framing as a profile; a framing-neutral one (issue 15)
+            // lists none and feeds records only.
+            match case.setup.get("framing").and_then(Value::as_str) {
+                Some(framing) => assert!(
+                    case.profiles.iter().any(|p| p == framing),
+                    "{}: framing {framing} not in profiles",
+                    case.id
+                ),
+                None => {
+                    assert!(case.profiles.is_empty(), "{}: neutral with profiles", case.id);
+                    assert!(
+                        case.steps.iter().all(|s| !matches!(s["feed"].as_str(), Some("bytes" | "message"))),
+                        "{}: a neutral case feeds records only",
+                        case.id
+                    );
+                }
+            }
         }
     }
     assert!(seen.len() >= 150, "only {} rui cases", seen.len());
