@@ -48,6 +48,13 @@ pub fn section() -> Section {
         prerelease_catalog_version(),
         creation_throws("catalog-id-unversioned", "a catalog id without @semver is a configuration error", json!({ "id": "demo", "components": components() })),
         creation_throws("catalog-id-partial-version", "a catalog id with a two-part version is a configuration error", json!({ "id": "demo@1.0", "components": components() })),
+        // `name@semver` (CL-D06-1, RUI-VER-04): the version is a Semantic Versioning 2.0.0
+        // version, whose sections 2, 9 and 10 forbid leading zeroes and empty identifiers.
+        creation_throws("catalog-id-leading-zero", "a version with a leading zero is not semver", json!({ "id": "demo@01.0.0", "components": components() })),
+        creation_throws("catalog-id-empty-prerelease", "an empty pre-release is not semver", json!({ "id": "demo@1.0.0-", "components": components() })),
+        creation_throws("catalog-id-prerelease-leading-zero", "a numeric pre-release with a leading zero is not semver", json!({ "id": "demo@1.0.0-01", "components": components() })),
+        creation_throws("catalog-id-empty-build", "empty build metadata is not semver", json!({ "id": "demo@1.0.0+", "components": components() })),
+        creation_throws("catalog-id-empty-name", "a catalog id needs a name before @", json!({ "id": "@1.0.0", "components": components() })),
         creation_throws("props-schema-format-keyword", "a props schema using format is a configuration error",
             json!({ "id": "demo@1.0.0", "components": { "Email": { "props": { "type": "object", "properties": { "to": { "type": "string", "format": "email" } } }, "children": false } } })),
         creation_throws("props-schema-unknown-keyword", "a props schema with an unknown keyword is a configuration error",
