@@ -27,6 +27,7 @@ pub fn section() -> Section {
         replaces_without_merge(),
         parent_created_earlier(),
         array_element_replaced(),
+        member_inside_array_element(),
         escaped_pointer(),
         empty_key_pointer(),
         null_sets_null(),
@@ -180,6 +181,27 @@ fn array_element_replaced() -> Case {
         json!([1, 2, 3]),
         tx,
         json!({ "title": "Home", "list": [1, "x", 3] }),
+    ))
+}
+
+/// An RFC 6901 pointer walks through an array by index to a member of the element (CL-D01-4,
+/// CL-D03-1): only that member changes.
+fn member_inside_array_element() -> Case {
+    let tx = Tx::begin("t2", 2)
+        .data("/list/1/name", json!("renamed"))
+        .commit(3, "r");
+    case(
+        SECTION,
+        "member-inside-array-element",
+        1,
+        F,
+        "a pointer through an array index sets a member of that element",
+        &["RUI-DATA-01", "CL-D03-1", "CL-D01-4"],
+    )
+    .steps(data_after_list(
+        json!([{ "name": "a" }, { "name": "b", "n": 1 }]),
+        tx,
+        json!({ "title": "Home", "list": [{ "name": "a" }, { "name": "renamed", "n": 1 }] }),
     ))
 }
 
