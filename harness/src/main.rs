@@ -184,6 +184,27 @@ enum Command {
         /// The case id.
         case: String,
     },
+    /// Check a Rixx UI stream a producer wrote (file or stdin), as a consumer would judge it.
+    Validate(ValidateArgs),
+}
+
+#[derive(Args)]
+struct ValidateArgs {
+    /// The negotiated catalog, as the vector format's setup.catalog (JSON file).
+    #[arg(long, value_name = "CATALOG.json")]
+    catalog: PathBuf,
+    /// How the stream is framed.
+    #[arg(long, value_parser = ["jsonl", "sse", "json-seq", "websocket"])]
+    framing: String,
+    /// A limits profile (JSON file, as setup.limits); default: the minimum profile.
+    #[arg(long, value_name = "L.json")]
+    limits: Option<PathBuf>,
+    /// Output: text (default) or json.
+    #[arg(long, default_value = "text", value_parser = ["text", "json"])]
+    format: String,
+    /// The stream: a file, or - for standard input.
+    #[arg(value_name = "FILE|-")]
+    input: String,
 }
 
 struct Style {
@@ -490,5 +511,49 @@ fn main() -> ExitCode {
         }
         Command::Explain { case } => explain(&vectors, &case),
         Command::Report(args) => merge_reports(&vectors, &args).unwrap_or_else(|code| code),
+        Command::Validate(args) => validate_stream(&args),
+    }
+}
+
+/// `conformance validate`: exit 0 clean, 1 violations, 2 bad usage or unreadable input.
+fn validate_stream(args: &ValidateArgs) -> ExitCode {
+    let read_json = |path: &PathBuf, what: &str| -> Result<serde_json::Value, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read the {what} {}: {e}", path.display()))?;
+        serde_json::from_str(&text).map_err(|e| format!("the {what} {} is not JSON: {e}", path.display()))
+    };
+    let prepared = (|| -> Result<_, String> {
+        let catalog = read_json(&args.catalog, "catalog")?;
+        let limits = args.limits.as_ref().map(|p| read_json(p, "limits")).transpose()?;
+        let runtime = harness::validate::runtime(&args.framing, &catalog, limits.as_ref()).map_err(|e| e.0)?;
+        let input: Box<dyn std::io::Read> = if args.input == "-" {
+            Box::new(std::io::stdin())
+        } else {
+            Box::new(std::fs::File::open(&args.input).map_err(|e| format!("cannot open the stream {}: {e}", args.input))?)
+        };
+        Ok((runtime, input))
+    })();
+    let (runtime, mut input) = match prepared {
+        Ok(prepared) => prepared,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    let findings = match harness::validate::validate(runtime, &mut input) {
+        Ok(findings) => findings,
+        Err(e) => {
+            eprintln!("error: {}", e.0);
+            return ExitCode::from(2);
+        }
+    };
+    if args.format == "json" {
+        println!("{}", findings.to_json());
+    } else {
+        print!("{}", findings.to_text());
+    }
+    if findings.violations.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
     }
 }

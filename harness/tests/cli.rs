@@ -222,3 +222,27 @@ fn the_third_party_example_set_runs_and_a_wrong_expectation_in_it_fails() {
     assert!(stdout.contains("which the array must lack"), "{stdout}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn validate_judges_a_producer_stream_with_exit_0_1_or_2() {
+    let dir = scratch("validate");
+    let catalog = dir.join("catalog.json");
+    std::fs::write(&catalog, r#"{"id":"demo@1.0.0","components":{"Stack":{"props":{"type":"object"},"children":true}}}"#).unwrap();
+    let good = dir.join("good.sse");
+    std::fs::write(&good, "data: [\"begin\",0,\"t1\",0]\n\ndata: [\"node\",1,\"r\",\"Stack\",{},[]]\n\ndata: [\"commit\",2,1,\"r\"]\n\n").unwrap();
+    let bad = dir.join("bad.jsonl");
+    std::fs::write(&bad, "[\"begin\",0,\"t1\",0]\n[\"node\",1,\"r\",\"Ghost\",{},[]]\n[\"commit\",2,1,\"r\"]\n").unwrap();
+    let path = |p: &PathBuf| p.to_string_lossy().to_string();
+    let ok = conformance(&["validate", "--catalog", &path(&catalog), "--framing", "sse", &path(&good)]);
+    assert_eq!(ok.status.code(), Some(0), "{}", stderr(&ok));
+    assert!(String::from_utf8_lossy(&ok.stdout).contains("1 committed"));
+    let found = conformance(&["validate", "--catalog", &path(&catalog), "--framing", "jsonl", "--format", "json", &path(&bad)]);
+    assert_eq!(found.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&found.stdout).expect("JSON output");
+    assert_eq!(report["violations"][0]["code"], "UNKNOWN_COMPONENT");
+    assert_eq!(report["violations"][0]["position"], "transaction t1");
+    let missing = conformance(&["validate", "--catalog", &path(&catalog), "--framing", "jsonl", "/no/such/stream"]);
+    assert_eq!(missing.status.code(), Some(2));
+    let ws = conformance(&["validate", "--catalog", &path(&catalog), "--framing", "websocket", &path(&good)]);
+    assert_eq!(ws.status.code(), Some(2), "a websocket stream has no file form");
+}
