@@ -9,8 +9,9 @@
 # once. Sharding is round-robin (set in .cargo/mutants.toml), so each shard is an even sample.
 # Results go to target/mutants/shard-K-of-N/mutants.out (outcomes.json, caught.txt, missed.txt,
 # timeout.txt, unviable.txt), outside version control. Every other argument is passed through to
-# `cargo mutants`, e.g. `--jobs 1`, `--in-place` (only in a scratch clone: it edits the sources
-# while it runs), `--list`, `--file reference/src/schema.rs`.
+# `cargo mutants`, e.g. `--in-place` (only in a scratch clone: it edits the sources while it runs,
+# one mutant at a time, and cannot be combined with `--jobs`), `--list`,
+# `--file reference/src/schema.rs`. MUTANTS_TEST_TIMEOUT (seconds, default 30) sets the test timeout.
 # Exit status is cargo-mutants': 0 all caught, 1 bad usage, 2 some missed, 3 some timed out,
 # 4 the unmutated tree already fails its vectors.
 set -euo pipefail
