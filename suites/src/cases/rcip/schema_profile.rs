@@ -100,6 +100,19 @@ fn rejects(
 
 const KW: [&str; 3] = ["CL-B19-1", "RCIP-LIFE-SCHEMA-01", "RCIP-LIFE-SCHEMA-04"];
 
+/// Two `$defs` members reached through percent-encoded fragments: "a b" (`%20`) and "c/d"
+/// (`~1`, itself written `%7E1`).
+fn encoded_refs() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "spaced": { "$ref": "#/$defs/a%20b" },
+            "slashed": { "$ref": "#/$defs/c%7E1d" }
+        },
+        "$defs": { "a b": { "type": "string" }, "c/d": { "type": "string" } }
+    })
+}
+
 fn kw(extra: &[&'static str]) -> Vec<&'static str> {
     KW.iter().copied().chain(extra.iter().copied()).collect()
 }
@@ -489,6 +502,26 @@ fn instances() -> Vec<Case> {
             referenced,
             json!({ "p": { "x": 1, "y": "2" } }),
             &[("/p/y", "type")],
+            &kw(&["CL-B19-7"]),
+        ),
+        // A `$ref` is a URI reference: its fragment is percent-decoded before it is read as a
+        // JSON Pointer (JSON Schema 2020-12 §8.2.3.1 with RFC 3986 §2.1 and RFC 6901 §6), so
+        // `#/$defs/a%20b` names the member "a b", and `~1` inside it a `/`.
+        rejects(
+            "ref-encoded-fragment",
+            1,
+            "A percent-encoded $ref fragment names its decoded member",
+            encoded_refs(),
+            json!({ "spaced": 1, "slashed": "x" }),
+            &[("/spaced", "type")],
+            &kw(&["CL-B19-7"]),
+        ),
+        accepts(
+            "ref-encoded-fragment",
+            2,
+            "Both decoded targets accept their own instances",
+            encoded_refs(),
+            json!({ "spaced": "x", "slashed": "y" }),
             &kw(&["CL-B19-7"]),
         ),
         accepts(
