@@ -97,6 +97,43 @@ pub fn section() -> Section {
                     advance(1),
                     expect_handler_order(&["notes.list", "notes.search", "notes.create"]),
                 ]),
+            // A clock step fires every timer that falls due inside it, in order, those set while
+            // it runs included (vectors/README.md "clock"): two delays inside one step both end.
+            c("one-step-spans-delays", 1, "One clock step spanning two delays runs all three actions")
+                .requirements(required)
+                .setup(configured().to_json())
+                .steps(bind_all())
+                .steps([
+                    turn("t1", "default", ask("go")),
+                    answer_actions(
+                        1,
+                        vec![
+                            act_delay("notes.list", "short"),
+                            act_delay("notes.search", "long"),
+                            act_with("notes.create", json!({ "text": "a" })),
+                        ],
+                    ),
+                    expect_handler_order(&["notes.list"]),
+                    advance(SHORT + LONG - 1),
+                    expect_handler_order(&["notes.list", "notes.search"])
+                        .note("the short delay ended inside the step; the long one has 1 ms left"),
+                    advance(1),
+                    expect_handler_order(&["notes.list", "notes.search", "notes.create"]),
+                ]),
+            c("one-step-spans-delays", 2, "A step shorter than the delay starts nothing")
+                .requirements(required)
+                .setup(configured().to_json())
+                .steps(bind_all())
+                .steps([
+                    turn("t1", "default", ask("go")),
+                    answer_actions(1, vec![act_delay("notes.list", "long"), act("notes.search")]),
+                    advance(1),
+                    expect_handler_order(&["notes.list"]),
+                    advance(LONG - 2),
+                    expect_handler_order(&["notes.list"]),
+                    advance(SHORT + LONG),
+                    expect_handler_order(&["notes.list", "notes.search"]),
+                ]),
             c("after-action", 1, "A delay counts from the end of its action, not from its start")
                 .requirements(&["RCIP-PROTO-ASSIST-09", "CL-C03-1", "CL-C02-1"])
                 .setup(configured().to_json())
