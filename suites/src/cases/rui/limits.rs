@@ -43,6 +43,8 @@ pub fn section() -> Section {
         depth_past_limit_data(),
         depth_at_limit_tree(),
         depth_past_limit_tree(),
+        depth_at_limit_shared(),
+        depth_past_limit_shared(),
         operations_at_limit(),
         operations_past_limit(),
         operations_past_limit_deletes(),
@@ -508,6 +510,55 @@ fn depth_past_limit_tree() -> Case {
     fails(
         "depth-past-limit-tree",
         "a node chain one past maxDepth from the root fails",
+        ("maxDepth", DEPTH_MAX),
+        tx,
+        code::LIMIT_DEPTH,
+        commit_index,
+        &["PRJ-RUI-LIMIT-08"],
+    )
+}
+
+/// Root `r` lists `s` and then `a`; `a` lists `s` too, so `s` (the top of a chain `height` nodes
+/// long) is reached along two paths, the second one node deeper. The graph's depth is its longest
+/// path from the root (PRJ-RUI-LIMIT-08): `height + 2`, reached only through `a`.
+fn shared(height: u64) -> (Vec<Value>, State) {
+    let chain: Vec<String> = (0..height)
+        .map(|i| if i == 0 { "s".to_string() } else { format!("m{i}") })
+        .collect();
+    let mut tx = Tx::begin("t1", 0)
+        .node("r", "Stack", json!({}), &["s", "a"])
+        .node("a", "Stack", json!({}), &["s"]);
+    let mut entries = vec![
+        ("r", n("Stack", json!({}), &["s", "a"])),
+        ("a", n("Stack", json!({}), &["s"])),
+    ];
+    for (i, id) in chain.iter().enumerate() {
+        let children: Vec<&str> = chain.get(i + 1).map(|c| vec![c.as_str()]).unwrap_or_default();
+        tx = tx.node(id, "Stack", json!({}), &children);
+        entries.push((id.as_str(), n("Stack", json!({}), &children)));
+    }
+    let state = State::new(1, "r", nodes(entries), json!({}));
+    (tx.commit(1, "r"), state)
+}
+
+fn depth_at_limit_shared() -> Case {
+    let (tx, state) = shared(DEPTH_MAX - 2);
+    commits(
+        "depth-at-limit-shared",
+        "a node reached along two paths is exactly maxDepth deep on the longer",
+        ("maxDepth", DEPTH_MAX),
+        tx,
+        state,
+        &["PRJ-RUI-LIMIT-04", "PRJ-RUI-LIMIT-08"],
+    )
+}
+
+fn depth_past_limit_shared() -> Case {
+    let (tx, _) = shared(DEPTH_MAX - 1);
+    let commit_index = tx.len() - 1;
+    fails(
+        "depth-past-limit-shared",
+        "the longer of two paths to a node decides the depth",
         ("maxDepth", DEPTH_MAX),
         tx,
         code::LIMIT_DEPTH,
