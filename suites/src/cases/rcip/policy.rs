@@ -132,7 +132,6 @@ pub fn section() -> Section {
             "RCIP-PROTO-LIFE-05",
             "CL-A05-4",
             "CL-A06-4",
-            "PRJ-RCIP-CONF-02",
             "PRJ-RCIP-CONF-03",
             "RCIP-PROTO-OUT-01",
         ])
