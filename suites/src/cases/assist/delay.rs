@@ -38,6 +38,18 @@ fn one_delay(slug: &str, serial: u32, description: &str, setup: Setup, delay: &s
     c(slug, serial, description).requirements(reqs).setup(setup.to_json()).steps(bind_all()).steps(steps)
 }
 
+/// The decision answering call 1: list (short delay), search (long delay), create.
+fn short_then_long() -> Value {
+    answer_actions(
+        1,
+        vec![
+            act_delay("notes.list", "short"),
+            act_delay("notes.search", "long"),
+            act_with("notes.create", json!({ "text": "a" })),
+        ],
+    )
+}
+
 pub fn section() -> Section {
     let configured = || Setup::allow().test_delays();
     let required = &["RCIP-PROTO-ASSIST-09", "CL-C03-1"];
@@ -79,14 +91,7 @@ pub fn section() -> Section {
                 .steps(bind_all())
                 .steps([
                     turn("t1", "default", ask("go")),
-                    answer_actions(
-                        1,
-                        vec![
-                            act_delay("notes.list", "short"),
-                            act_delay("notes.search", "long"),
-                            act_with("notes.create", json!({ "text": "a" })),
-                        ],
-                    ),
+                    short_then_long(),
                     expect_handler_order(&["notes.list"]),
                     advance(SHORT - 1),
                     expect_handler_order(&["notes.list"]),
@@ -105,14 +110,7 @@ pub fn section() -> Section {
                 .steps(bind_all())
                 .steps([
                     turn("t1", "default", ask("go")),
-                    answer_actions(
-                        1,
-                        vec![
-                            act_delay("notes.list", "short"),
-                            act_delay("notes.search", "long"),
-                            act_with("notes.create", json!({ "text": "a" })),
-                        ],
-                    ),
+                    short_then_long(),
                     expect_handler_order(&["notes.list"]),
                     advance(SHORT + LONG - 1),
                     expect_handler_order(&["notes.list", "notes.search"])
