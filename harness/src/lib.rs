@@ -19,6 +19,7 @@ pub mod runner;
 pub mod schema;
 pub mod select;
 pub mod session;
+pub mod trace;
 pub mod validate;
 pub mod verdict;
 

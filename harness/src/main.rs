@@ -150,6 +150,10 @@ struct RunArgs {
     /// --choices list`).
     #[arg(long, value_name = "READING", default_value = "default", value_parser = ["default", "alternate"])]
     reference_choices: String,
+    /// Write one trace per RCIP case run into DIR (`<case id>.jsonl`, the format `check-trace`
+    /// reads: every call with whether it threw, every observation with its value).
+    #[arg(long, value_name = "DIR")]
+    trace_dir: Option<PathBuf>,
 }
 
 impl Default for RunArgs {
@@ -167,6 +171,7 @@ impl Default for RunArgs {
             outputs: Outputs::default(),
             quiet: false,
             reference_choices: "default".into(),
+            trace_dir: None,
         }
     }
 }
@@ -186,6 +191,14 @@ enum Command {
     },
     /// Check a Rixx UI stream a producer wrote (file or stdin), as a consumer would judge it.
     Validate(ValidateArgs),
+    /// Decide whether a path of the RCIP invocation model explains a recorded trace (JSON Lines,
+    /// harness/trace.schema.json); report the first record none explains. Exit 0 explained,
+    /// 1 not explained, 2 bad usage, an unreadable or malformed trace, or one outside the model.
+    CheckTrace {
+        /// Trace files, or - for standard input.
+        #[arg(value_name = "FILE|-", required = true, num_args = 1..)]
+        traces: Vec<String>,
+    },
 }
 
 #[derive(Args)]
@@ -301,6 +314,12 @@ fn run(vectors: &Vectors, args: &RunArgs) -> Result<ExitCode, ExitCode> {
         eprintln!("error: {e}");
         ExitCode::from(2)
     })?;
+    if let Some(dir) = &args.trace_dir {
+        std::fs::create_dir_all(dir).map_err(|e| {
+            eprintln!("error: --trace-dir {}: {e}", dir.display());
+            ExitCode::from(2)
+        })?;
+    }
     let expectations = match &args.expectations {
         Some(path) => Expectations::load(path).map_err(|e| {
             eprintln!("error: {e}");
@@ -362,6 +381,13 @@ fn run(vectors: &Vectors, args: &RunArgs) -> Result<ExitCode, ExitCode> {
         bar.finish_and_clear();
     }
     let stale = expectations.apply(&vectors.cases, &mut results);
+    if let Some(dir) = &args.trace_dir {
+        let written = write_traces(dir, &results).map_err(|e| {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        })?;
+        println!("{written} trace(s) written to {}", dir.display());
+    }
     if !args.quiet {
         for result in results.iter().filter(|r| matches!(r.verdict, Verdict::Fail | Verdict::NonStrict | Verdict::Errored)) {
             println!("\n{}", render_case(result));
@@ -512,7 +538,69 @@ fn main() -> ExitCode {
         Command::Explain { case } => explain(&vectors, &case),
         Command::Report(args) => merge_reports(&vectors, &args).unwrap_or_else(|code| code),
         Command::Validate(args) => validate_stream(&args),
+        Command::CheckTrace { traces } => check_traces(&vectors, &traces),
     }
+}
+
+/// `conformance check-trace`: the worst exit code over the traces (2 over 1 over 0).
+fn check_traces(vectors: &Vectors, traces: &[String]) -> ExitCode {
+    use harness::trace::{check_text, render, Judgement};
+    let schema = match harness::trace::format::TraceSchema::load(&vectors.root.join("schema")) {
+        Ok(schema) => schema,
+        Err(e) => match harness::trace::format::TraceSchema::load(&harness::bundled_vectors().join("schema")) {
+            Ok(schema) => schema,
+            Err(_) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        },
+    };
+    let mut worst = 0u8;
+    for name in traces {
+        let text = if name == "-" {
+            let mut text = String::new();
+            std::io::Read::read_to_string(&mut std::io::stdin(), &mut text).map(|_| text)
+        } else {
+            std::fs::read_to_string(name)
+        };
+        let text = match text {
+            Ok(text) => text,
+            Err(e) => {
+                eprintln!("error: cannot read the trace {name}: {e}");
+                worst = 2;
+                continue;
+            }
+        };
+        match check_text(&schema, &text) {
+            Err(errors) => {
+                for error in errors {
+                    eprintln!("error: {name}: {error}");
+                }
+                worst = 2;
+            }
+            Ok(judgement) => {
+                print!("{}", render(name, &judgement, &vectors.requirements));
+                let code = match judgement {
+                    Judgement::Explained { .. } => 0,
+                    Judgement::NotExplained { .. } => 1,
+                    Judgement::OutOfScope(_) => 2,
+                };
+                worst = worst.max(code);
+            }
+        }
+    }
+    ExitCode::from(worst)
+}
+
+/// Writes each RCIP case's trace as `DIR/<case id>.jsonl`.
+fn write_traces(dir: &std::path::Path, results: &[CaseResult]) -> Result<usize, String> {
+    let mut written = 0;
+    for result in results.iter().filter(|r| !r.trace.is_empty()) {
+        let path = dir.join(format!("{}.jsonl", result.id));
+        std::fs::write(&path, &result.trace).map_err(|e| format!("cannot write the trace {}: {e}", path.display()))?;
+        written += 1;
+    }
+    Ok(written)
 }
 
 /// `conformance validate`: exit 0 clean, 1 violations, 2 bad usage or unreadable input.

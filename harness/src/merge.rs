@@ -70,6 +70,7 @@ fn result_of(case: &Value) -> Result<CaseResult, String> {
         differences,
         alternatives: strings(&case["alternatives"]),
         checks: 0,
+        trace: String::new(),
     })
 }
 

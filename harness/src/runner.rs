@@ -8,6 +8,7 @@ use crate::adapter::{Adapter, Reply};
 use crate::framing;
 use crate::loader::Case;
 use crate::matching::{expected_view, match_value, Mismatch};
+use crate::trace::format::Recorder;
 use crate::verdict::Verdict;
 
 /// Members the runner keeps to itself: the implementation never sees what is expected.
@@ -40,6 +41,10 @@ pub struct CaseResult {
     pub alternatives: Vec<String>,
     /// Number of expectations checked (creation included when the setup states one).
     pub checks: usize,
+    /// The run as a trace (`trace::format`, `conformance run --trace-dir`): every call with
+    /// whether it threw and every observation with its value. Empty for a case not run and for
+    /// a Rixx UI case.
+    pub trace: String,
 }
 
 impl CaseResult {
@@ -51,6 +56,7 @@ impl CaseResult {
             differences: Vec::new(),
             alternatives: Vec::new(),
             checks: 0,
+            trace: String::new(),
         }
     }
 }
@@ -111,7 +117,11 @@ pub fn run_case(adapter: &mut dyn Adapter, case: &Case) -> CaseResult {
         vec![None]
     };
     let (setup, steps) = case.body();
-    let mut judge = Judge { case, setup, steps, framing: None, differences: Vec::new(), alternatives: Vec::new(), checks: 0 };
+    let recorder = (case.protocol.as_str() == "rcip").then(|| {
+        let implementation = adapter.implementation();
+        Recorder::start(&case.id, &setup, (&implementation.name, &implementation.version))
+    });
+    let mut judge = Judge { case, setup, steps, framing: None, differences: Vec::new(), alternatives: Vec::new(), checks: 0, recorder };
     let mut broken: Option<(Verdict, String)> = None;
     for framing in framings {
         judge.framing = framing;
@@ -140,6 +150,7 @@ pub fn run_case(adapter: &mut dyn Adapter, case: &Case) -> CaseResult {
         differences: judge.differences,
         alternatives: judge.alternatives,
         checks: judge.checks,
+        trace: judge.recorder.filter(|r| !r.is_empty()).map(|r| r.text()).unwrap_or_default(),
     }
 }
 
@@ -152,6 +163,8 @@ struct Judge<'c> {
     differences: Vec<Difference>,
     alternatives: Vec<String>,
     checks: usize,
+    /// Records the run as a trace (RCIP cases only).
+    recorder: Option<Recorder>,
 }
 
 impl Judge<'_> {
@@ -198,6 +211,9 @@ impl Judge<'_> {
                 let Reply::Observed(actual) = reply else {
                     return Err(format!("step {index} asked for an observation, the adapter answered {reply:?}"));
                 };
+                if let Some(recorder) = &mut self.recorder {
+                    recorder.observation(&request, &actual);
+                }
                 self.check_observation(index, step, request, actual);
             } else {
                 let threw = match reply {
@@ -205,6 +221,9 @@ impl Judge<'_> {
                     Reply::Threw => true,
                     other => return Err(format!("step {index} is an action, the adapter answered {other:?}")),
                 };
+                if let Some(recorder) = &mut self.recorder {
+                    recorder.call(&request, threw);
+                }
                 self.check_action(index, step, request, threw);
             }
         }

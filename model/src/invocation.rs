@@ -212,6 +212,10 @@ pub struct InvocationModel {
     /// The results the handler gate may settle with.
     pub handler_results: Vec<HandlerResult>,
     pub context_comparison: ContextComparison,
+    /// The invocation id of each slot, overriding `ids` when set: trace validation
+    /// (`conformance check-trace`) replays a recorded trace whose requests share ids in any
+    /// pattern. `None` in every checked configuration.
+    pub slot_ids: Option<Vec<InvocationId>>,
     pub fault: Option<InvocationFault>,
 }
 
@@ -232,6 +236,7 @@ impl Default for InvocationModel {
             decisions: Decision::ALL.to_vec(),
             handler_results: HandlerResult::ALL.to_vec(),
             context_comparison: ContextComparison::ByValue,
+            slot_ids: None,
             fault: None,
         }
     }
@@ -503,6 +508,9 @@ pub const MAX_LIFECYCLE_STEPS: u8 = 5;
 impl InvocationModel {
     /// The invocation id a slot's request carries.
     pub fn id_of(&self, slot: Slot) -> InvocationId {
+        if let Some(id) = self.slot_ids.as_ref().and_then(|ids| ids.get(slot)) {
+            return *id;
+        }
         match self.ids {
             IdAssignment::Shared => 0,
             IdAssignment::Distinct => slot,
@@ -514,7 +522,8 @@ impl InvocationModel {
         slot % self.capabilities
     }
 
-    fn context_changed(&self, state: &RuntimeState, captured: &Captured) -> bool {
+    /// Whether the context changed since `captured`, under this configuration's CL-B06 reading.
+    pub fn context_changed(&self, state: &RuntimeState, captured: &Captured) -> bool {
         match self.context_comparison {
             ContextComparison::ByValue => state.context != captured.context,
             ContextComparison::AnyEffectiveChange => state.context_epoch != captured.context_epoch,
@@ -584,7 +593,9 @@ impl InvocationModel {
 
     /// Settles a request's current pass: the first pass answers `invoke`, the confirmed pass
     /// answers the `resolveConfirmation` that approved. Either way the id is released (CL-B04).
-    fn settle(&self, state: &mut RuntimeState, slot: Slot, pass: Pass, outcome: Outcome) {
+    /// Public for trace validation, which settles with the other admissible reading where the
+    /// texts leave one open.
+    pub fn settle(&self, state: &mut RuntimeState, slot: Slot, pass: Pass, outcome: Outcome) {
         let id = self.id_of(slot);
         let invocation = &mut state.invocations[slot];
         match pass {
@@ -596,8 +607,9 @@ impl InvocationModel {
     }
 
     /// Releases a pending confirmation into a receipt (CL-B08 expiry, CL-B09 cancellation) and
-    /// evicts the oldest retained receipt beyond the bound (CL-B10).
-    fn release_into_receipt(&self, state: &mut RuntimeState, slot: Slot, kind: ReceiptKind) {
+    /// evicts the oldest retained receipt beyond the bound (CL-B10). Public for trace
+    /// validation, which expires one confirmation when a recorded clock passes its own instant.
+    pub fn release_into_receipt(&self, state: &mut RuntimeState, slot: Slot, kind: ReceiptKind) {
         let id = self.id_of(slot);
         let invocation = &mut state.invocations[slot];
         invocation.confirmation = Confirmation::Receipt {

@@ -1,0 +1,266 @@
+//! Reading and writing the RCIP trace format of `conformance check-trace` (JSON Lines, schema
+//! `harness/trace.schema.json`, documented in harness/README.md "Trace validation"): a header
+//! line (clock kind, the runtime's setup), then one record per call the implementation received
+//! or observation it produced, in order. Every line is validated on load against the schema,
+//! which takes the call vocabulary and the setup from the vector format's schemas
+//! (`vectors/schema/rcip.schema.json`), so a trace speaks exactly the language of the vectors.
+//! A problem is reported with its line number and JSON Pointer.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::fs;
+use std::path::Path;
+
+use jsonschema::{Draft, Retrieve, Uri, Validator};
+use serde_json::{json, Value};
+
+use crate::schema::SCHEMA_BASE;
+
+/// The `format` member of every trace header.
+pub const FORMAT: &str = "rcip-trace/1";
+/// The `$id` of the trace schema.
+const TRACE_SCHEMA_ID: &str = "https://conformance.rcip-rui.invalid/harness/trace.schema.json";
+/// The trace schema, bundled so a trace loads without the repository at hand.
+pub const TRACE_SCHEMA: &str = include_str!("../../trace.schema.json");
+
+/// How time moves in a trace.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Clock {
+    /// Only `clock: advance` calls move time (the vectors' clock).
+    Virtual,
+    /// Time moves with each record's `at`.
+    Real,
+}
+
+#[derive(Debug, Clone)]
+pub struct Header {
+    pub clock: Clock,
+    pub setup: Value,
+    pub case: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+pub enum Body {
+    /// A call the implementation received (a vector step without expectation members) and
+    /// whether it threw.
+    Call { call: Value, threw: bool },
+    /// An observation: what was asked (`{"expect": ..., ...}`) and the value seen.
+    Observation { query: Value, value: Value },
+}
+
+#[derive(Debug, Clone)]
+pub struct Record {
+    /// 1-based line number in the trace text.
+    pub line: usize,
+    pub at: f64,
+    pub body: Body,
+    /// The line as written, for reports.
+    pub raw: Value,
+}
+
+#[derive(Debug, Clone)]
+pub struct Trace {
+    pub header: Header,
+    pub records: Vec<Record>,
+}
+
+/// A line that does not load: its number, the JSON Pointer of the problem inside the line, and
+/// what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TraceError {
+    pub line: usize,
+    pub pointer: String,
+    pub message: String,
+}
+
+impl fmt::Display for TraceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let pointer = if self.pointer.is_empty() { "(the line)" } else { &self.pointer };
+        write!(f, "line {}: {pointer}: {}", self.line, self.message)
+    }
+}
+
+struct Schemas {
+    by_uri: BTreeMap<String, Value>,
+}
+
+impl Retrieve for Schemas {
+    fn retrieve(&self, uri: &Uri<String>) -> Result<Value, Box<dyn std::error::Error + Send + Sync>> {
+        let key = uri.as_str().split('#').next().unwrap_or_default();
+        self.by_uri.get(key).cloned().ok_or_else(|| format!("no schema {key}").into())
+    }
+}
+
+/// The compiled validators of a header line and of a record line.
+pub struct TraceSchema {
+    header: Validator,
+    record: Validator,
+}
+
+impl TraceSchema {
+    /// Compiles the trace schema against the vector schemas of `schema_dir` (`vectors/schema`).
+    pub fn load(schema_dir: &Path) -> Result<TraceSchema, String> {
+        let mut by_uri = BTreeMap::new();
+        let mut names: Vec<String> = fs::read_dir(schema_dir)
+            .map_err(|e| format!("{}: {e}", schema_dir.display()))?
+            .filter_map(|entry| entry.ok())
+            .map(|entry| entry.file_name().to_string_lossy().into_owned())
+            .filter(|name| name.ends_with(".schema.json"))
+            .collect();
+        names.sort();
+        for name in names {
+            let path = schema_dir.join(&name);
+            let text = fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let schema: Value = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+            by_uri.insert(format!("{SCHEMA_BASE}{name}"), schema);
+        }
+        let trace: Value = serde_json::from_str(TRACE_SCHEMA).map_err(|e| format!("trace.schema.json: {e}"))?;
+        by_uri.insert(TRACE_SCHEMA_ID.to_string(), trace);
+        let compile = |def: &str| {
+            jsonschema::options()
+                .with_draft(Draft::Draft202012)
+                .with_retriever(Schemas { by_uri: by_uri.clone() })
+                .build(&json!({ "$ref": format!("{TRACE_SCHEMA_ID}#/$defs/{def}") }))
+                .map_err(|e| format!("trace schema #/$defs/{def} does not compile: {e}"))
+        };
+        Ok(TraceSchema { header: compile("header")?, record: compile("record")? })
+    }
+
+    /// Parses and validates a whole trace. Every problem found is returned (at most one per
+    /// line: the deepest, which is the one a writer can act on).
+    pub fn parse(&self, text: &str) -> Result<Trace, Vec<TraceError>> {
+        let mut errors = Vec::new();
+        let mut header = None;
+        let mut records = Vec::new();
+        let mut last_at = 0.0;
+        let mut first = true;
+        for (index, line) in text.lines().enumerate() {
+            let number = index + 1;
+            if line.trim().is_empty() {
+                continue;
+            }
+            let value: Value = match serde_json::from_str(line) {
+                Ok(value) => value,
+                Err(e) => {
+                    errors.push(TraceError { line: number, pointer: String::new(), message: format!("not JSON: {e}") });
+                    if std::mem::take(&mut first) {
+                        return Err(errors);
+                    }
+                    continue;
+                }
+            };
+            let validator = if std::mem::take(&mut first) { &self.header } else { &self.record };
+            if let Some(problem) = deepest(validator, &value) {
+                errors.push(TraceError { line: number, pointer: problem.0, message: problem.1 });
+                if std::ptr::eq(validator, &self.header) {
+                    // Without a header the records cannot be read in context.
+                    return Err(errors);
+                }
+                continue;
+            }
+            if std::ptr::eq(validator, &self.header) {
+                header = Some(Header {
+                    clock: if value["clock"] == "real" { Clock::Real } else { Clock::Virtual },
+                    setup: value["setup"].clone(),
+                    case: value.get("case").and_then(Value::as_str).map(str::to_string),
+                });
+                continue;
+            }
+            let at = value["at"].as_f64().unwrap_or(0.0);
+            if at < last_at {
+                errors.push(TraceError { line: number, pointer: "/at".into(), message: format!("time goes back: {at} after {last_at}") });
+                continue;
+            }
+            last_at = at;
+            let body = match value.get("call") {
+                Some(call) => Body::Call { call: call.clone(), threw: value.get("threw").and_then(Value::as_bool).unwrap_or(false) },
+                None => Body::Observation { query: value["observe"].clone(), value: value["value"].clone() },
+            };
+            records.push(Record { line: number, at, body, raw: value });
+        }
+        let Some(header) = header else {
+            if errors.is_empty() {
+                errors.push(TraceError { line: 1, pointer: String::new(), message: "the trace is empty: a header line is needed".into() });
+            }
+            return Err(errors);
+        };
+        if header.clock == Clock::Real {
+            for record in &records {
+                if let Body::Call { call, .. } = &record.body {
+                    if call.get("clock").is_some() {
+                        errors.push(TraceError { line: record.line, pointer: "/call/clock".into(), message: "a trace on the real clock moves time with `at`, not with clock calls".into() });
+                    }
+                }
+            }
+        }
+        if errors.is_empty() {
+            Ok(Trace { header, records })
+        } else {
+            Err(errors)
+        }
+    }
+}
+
+/// The deepest violation of `value` (pointer, message), if any.
+fn deepest(validator: &Validator, value: &Value) -> Option<(String, String)> {
+    validator
+        .iter_errors(value)
+        .map(|error| (error.instance_path().as_str().to_string(), error.to_string()))
+        .max_by(|a, b| a.0.len().cmp(&b.0.len()).then(b.0.cmp(&a.0)))
+}
+
+/// Builds a trace's lines as the runner sees a case run: the header, then each call with whether
+/// it threw and each observation with its value, timed on the virtual clock.
+#[derive(Debug, Default, Clone)]
+pub struct Recorder {
+    lines: Vec<Value>,
+    now: f64,
+}
+
+impl Recorder {
+    pub fn start(case: &str, setup: &Value, implementation: (&str, &str)) -> Recorder {
+        let header = json!({
+            "format": FORMAT, "clock": "virtual", "case": case, "setup": setup,
+            "implementation": { "name": implementation.0, "version": implementation.1 },
+        });
+        Recorder { lines: vec![header], now: 0.0 }
+    }
+
+    pub fn call(&mut self, call: &Value, threw: bool) {
+        let mut line = json!({ "at": millis(self.now), "call": call });
+        if threw {
+            line["threw"] = json!(true);
+        }
+        self.lines.push(line);
+        if call.get("clock").and_then(Value::as_str) == Some("advance") {
+            self.now += call.get("ms").and_then(Value::as_f64).unwrap_or(0.0);
+        }
+    }
+
+    pub fn observation(&mut self, query: &Value, value: &Value) {
+        self.lines.push(json!({ "at": millis(self.now), "observe": query, "value": value }));
+    }
+
+    /// The trace as JSON Lines text.
+    pub fn text(&self) -> String {
+        let mut text = String::new();
+        for line in &self.lines {
+            text.push_str(&serde_json::to_string(line).unwrap_or_default());
+            text.push('\n');
+        }
+        text
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.lines.len() <= 1
+    }
+}
+
+/// Whole milliseconds are written as integers.
+fn millis(ms: f64) -> Value {
+    if ms.fract() == 0.0 && ms.abs() < 9.0e15 {
+        json!(ms as i64)
+    } else {
+        json!(ms)
+    }
+}
