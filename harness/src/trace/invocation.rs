@@ -23,10 +23,10 @@
 //!   vector translator `suites/src/cases/from_model/invocation.rs` accepts with `one-of`): id
 //!   check before or after the CL-B03 checks; an already-aborted signal in place of a CL-B03 code
 //!   (departing from RECOMMENDED CL-B03-2); any code of several changed facts after policy
-//!   (CL-B05-3 RECOMMENDED precedence); a deny, throw or confirm racing a changed fact reported
-//!   as the decision (rechecks only before the handler); at approval POLICY_DENIED or
-//!   CAPABILITY_UNBOUND after an unbind (PRJ-RCIP-CONF-01) and either code with lost
-//!   availability; an invalid output after an abort as OUTPUT_INVALID or EXECUTION_ABORTED; an
+//!   (CL-B05-3 RECOMMENDED precedence; the decision's own outcome is not admissible, issue 13);
+//!   POLICY_EVALUATION_FAILED for a `confirm` on the confirmed pass (departing from RECOMMENDED
+//!   CL-B07-5); at approval, POLICY_DENIED (changed binding or context, PRJ-RCIP-CONF-01,
+//!   CL-B07-4) or CAPABILITY_UNAVAILABLE when both apply; an invalid output after an abort as OUTPUT_INVALID or EXECUTION_ABORTED; an
 //!   abort-like throw without abort either way (CL-B11-6); a returned receipt returned again
 //!   (departing from RECOMMENDED CL-B10-3); a reordering of the same scopes as a change or not
 //!   (CL-B06-3); and both readings of CL-B06 for a context changed and changed back (the caller
@@ -43,6 +43,9 @@ use model::stateright::Model;
 use serde_json::{json, Value};
 
 use super::format::{Body, Clock, Record, Trace};
+
+/// The most paths kept at once; beyond it the trace is too ambiguous to judge (exit 2).
+const MAX_PATHS: usize = 256;
 
 /// CL-B08-1: the default confirmation TTL.
 const DEFAULT_TTL_MS: f64 = 120_000.0;
@@ -75,6 +78,19 @@ enum Resolution {
 enum HandlerMode {
     Gated,
     Immediate(Value),
+}
+
+/// How the host policy settles (the setup's `options.policy`, vectors/README.md "RCIP setup").
+#[derive(Clone, Debug)]
+enum PolicyMode {
+    /// Through `gate: policy` calls.
+    Gated,
+    /// At once, with the same settlement for every call.
+    Scripted(Value),
+    /// At once, from the first rule matching the call's capability and pass.
+    ByRequest(Vec<Value>),
+    /// No policy option: the default policy, which CL-B22 only RECOMMENDS.
+    Default,
 }
 
 /// One model state plus what the trace's names and the model's bookkeeping need.
@@ -118,6 +134,9 @@ struct Names {
     /// Confirmation ids seen in observed outcomes -> slot.
     confirmation_ids: BTreeMap<String, Slot>,
     ttl_ms: f64,
+    policy: PolicyMode,
+    /// Each capability's declared effect.
+    effects: Vec<String>,
 }
 
 /// The verdict on one trace under one CL-B06 reading.
@@ -167,10 +186,21 @@ impl Checker {
         if setup.get("creation").and_then(Value::as_str).is_some_and(|c| c != "succeeds") {
             return Err(out(1, "a setup whose creation may throw is outside the invocation model".into()));
         }
-        let mode = setup.pointer("/options/policy/mode").and_then(Value::as_str).unwrap_or("absent");
-        if mode != "gated" {
-            return Err(out(1, format!("policy mode `{mode}`: check-trace judges runtimes whose policy settles through gates (`gated`) only")));
-        }
+        let policy = setup.pointer("/options/policy").cloned().unwrap_or(Value::Null);
+        let policy = match policy.get("mode").and_then(Value::as_str).unwrap_or("absent") {
+            "gated" => PolicyMode::Gated,
+            "scripted" => PolicyMode::Scripted(policy.get("settle").cloned().unwrap_or(Value::Null)),
+            "by-request" => PolicyMode::ByRequest(policy.get("rules").and_then(Value::as_array).cloned().unwrap_or_default()),
+            "absent" => PolicyMode::Default,
+            other => return Err(out(1, format!("policy mode `{other}` is unknown to check-trace"))),
+        };
+        let effects: Vec<String> = setup
+            .pointer("/definition/capabilities")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .map(|c| c.get("effect").and_then(Value::as_str).unwrap_or_default().to_string())
+            .collect();
         let capabilities: Vec<String> = setup
             .pointer("/definition/capabilities")
             .and_then(Value::as_array)
@@ -193,6 +223,8 @@ impl Checker {
             pre_aborted: BTreeSet::new(),
             confirmation_ids: BTreeMap::new(),
             ttl_ms,
+            policy,
+            effects,
         };
         let mut per_capability = vec![0usize; count];
         let mut installs = vec![0u8; count];
@@ -350,6 +382,14 @@ impl Checker {
                         now += ms;
                     }
                     let next = dedup(next);
+                    if next.len() > MAX_PATHS {
+                        return Err(OutOfScope {
+                            line: record.line,
+                            message: format!(
+                                "more than {MAX_PATHS} model paths fit the trace so far: it leaves too much unobserved (e.g. outcomes of invokes whose input validity or default-policy decision only an outcome shows); record the outcomes as they settle"
+                            ),
+                        });
+                    }
                     if next.is_empty() {
                         let (allowed, requirements) = self.call_expectations(&kind, *threw, &paths);
                         return Ok(Verdict::NotExplained(self.failure(index, record, &paths, allowed, requirements)));
@@ -785,15 +825,58 @@ impl Checker {
             }
             CallKind::Advance(ms) => results.extend(self.advance(path, now, now + ms)),
         }
-        // Handlers that settle by themselves settle as soon as they start.
+        // Policies and handlers that settle by themselves settle as soon as they are called.
         let mut settled = Vec::new();
         for result in results {
-            settled.extend(self.run_immediate_handlers(result));
+            settled.extend(self.run_immediate(result, now));
         }
         Ok(settled)
     }
 
-    fn run_immediate_handlers(&self, path: Path) -> Vec<Path> {
+    /// The decisions an immediate policy may settle a call of `slot`'s `pass` with, each with
+    /// the RECOMMENDED sentence it departs from, if any.
+    fn immediate_decisions(&self, slot: Slot, pass: Pass) -> Vec<(Decision, Option<&'static str>)> {
+        let capability = self.model.capability_of(slot);
+        match &self.names.policy {
+            PolicyMode::Gated => Vec::new(),
+            PolicyMode::Scripted(settle) => vec![(decision_of(settle), None)],
+            PolicyMode::ByRequest(rules) => {
+                let rule = rules.iter().find(|rule| {
+                    rule.get("capability").and_then(Value::as_str).is_none_or(|c| c == self.names.capabilities[capability])
+                        && rule.get("confirmed").and_then(Value::as_bool).is_none_or(|c| c == (pass == Pass::Confirmed))
+                });
+                vec![(rule.map(|r| decision_of(r.get("settle").unwrap_or(&Value::Null))).unwrap_or(Decision::Throw), None)]
+            }
+            PolicyMode::Default => {
+                // CL-B22: read allowed, destructive confirmed, write and external denied, a
+                // confirmed pass allowed; all RECOMMENDED, so every decision is admissible.
+                let (recommended, sentence) = match (pass, self.names.effects[capability].as_str()) {
+                    (Pass::Confirmed, _) => (Decision::Allow, "CL-B22-4"),
+                    (_, "read") => (Decision::Allow, "CL-B22-1"),
+                    (_, "destructive") => (Decision::Confirm, "CL-B22-2"),
+                    _ => (Decision::Deny, "CL-B22-3"),
+                };
+                Decision::ALL.iter().map(|&d| (d, (d != recommended).then_some(sentence))).collect()
+            }
+        }
+    }
+
+    fn run_immediate(&self, path: Path, now: f64) -> Vec<Path> {
+        for slot in 0..path.rt.invocations.len() {
+            let Phase::AwaitingPolicy { pass } = path.rt.invocations[slot].phase else { continue };
+            let decisions = self.immediate_decisions(slot, pass);
+            if decisions.is_empty() {
+                continue;
+            }
+            let mut results = Vec::new();
+            for (decision, departure) in decisions {
+                for mut next in self.policy_settles(&path, slot, pass, decision, now) {
+                    next.departures.extend(departure);
+                    results.extend(self.run_immediate(next, now));
+                }
+            }
+            return results;
+        }
         for slot in 0..path.rt.invocations.len() {
             if !matches!(path.rt.invocations[slot].phase, Phase::HandlerRunning { .. }) {
                 continue;
@@ -801,7 +884,7 @@ impl Checker {
             let capability = self.model.capability_of(slot);
             let Some(identity) = path.rt.invocations[slot].captured.map(|c| c.binding) else { continue };
             if let Some(HandlerMode::Immediate(settle)) = self.names.modes.get(&(capability, identity)) {
-                return self.handler_settles(&path, slot, settle).into_iter().flat_map(|p| self.run_immediate_handlers(p)).collect();
+                return self.handler_settles(&path, slot, settle).into_iter().flat_map(|p| self.run_immediate(p, now)).collect();
             }
         }
         vec![path]
@@ -901,6 +984,11 @@ impl Checker {
         }
         let mut results = vec![next.clone()];
         let invocation = &path.rt.invocations[slot];
+        if (decision, pass) == (Decision::Confirm, Pass::Confirmed) && next.rt.invocations[slot].resolutions.last() == Some(&Outcome::error(Code::PolicyDenied)) {
+            // CL-B07-5 only RECOMMENDS POLICY_DENIED; an answer the pass cannot use may also
+            // fail as POLICY_EVALUATION_FAILED (the handler still does not run).
+            results.push(self.with_outcome(&next, slot, pass, Code::PolicyEvaluationFailed, Some("CL-B07-5")));
+        }
         let Some(captured) = invocation.captured else { return results };
         let capability = self.model.capability_of(slot);
         let mut facts = Vec::new();
@@ -916,28 +1004,11 @@ impl Checker {
         if facts.is_empty() || invocation.signal_aborted {
             return results;
         }
-        // Any code of several changed facts (CL-B05-3 RECOMMENDED precedence: the model's).
+        // Any code of several changed facts (CL-B05-3 RECOMMENDED precedence: the model's). The
+        // decision's own outcome (deny, throw, confirm) is not admissible: it is what a runtime
+        // that skipped the recheck gives (RCIP-LIFE-POLICY-04/05, CL-B05-1, issue 13).
         for &code in &facts[1..] {
             results.push(self.with_outcome(&next, slot, pass, code, Some("CL-B05-3")));
-        }
-        // The rechecks may run only before the handler: a deny, throw or confirm is reported as
-        // the decision itself. The model's own step on a copy where nothing changed gives it.
-        if decision != Decision::Allow {
-            let mut calm = path.clone();
-            calm.rt.bindings[capability].live = Some(captured.binding);
-            calm.rt.available[capability] = true;
-            calm.rt.context = captured.context;
-            calm.rt.context_epoch = captured.context_epoch;
-            if let Some(mut own) = self.step(&calm, Action::PolicySettles(slot, decision)) {
-                own.rt.bindings = next.rt.bindings.clone();
-                own.rt.available = next.rt.available.clone();
-                own.rt.context = next.rt.context;
-                own.rt.context_epoch = next.rt.context_epoch;
-                if own.rt.invocations[slot].phase == Phase::AwaitingConfirmation {
-                    own.decided_at.insert(slot, micros(now));
-                }
-                results.push(own);
-            }
         }
         results
     }
@@ -998,16 +1069,15 @@ impl Checker {
             let code = if kind == ReceiptKind::Expired { Code::ConfirmationExpired } else { Code::ExecutionAborted };
             results.push(self.with_outcome(&next, slot, Pass::Confirmed, code, Some("CL-B10-3")));
         }
-        // Approval with a failing recheck: every code the texts admit (CL-B07-4, PRJ-RCIP-CONF-01).
+        // Approval with a failing recheck: POLICY_DENIED for a changed binding (an unbind
+        // included, PRJ-RCIP-CONF-01) or context (CL-B07-4), CAPABILITY_UNAVAILABLE for lost
+        // availability; CL-B07 orders neither against the other.
         if approved && after > before {
             if let (Confirmation::Pending { .. }, Some(captured)) = (path.rt.invocations[slot].confirmation, path.rt.invocations[slot].captured) {
                 let capability = self.model.capability_of(slot);
                 let mut codes = Vec::new();
                 if path.rt.bindings[capability].live != Some(captured.binding) || self.model.context_changed(&path.rt, &captured) {
                     codes.push(Code::PolicyDenied);
-                }
-                if path.rt.bindings[capability].live.is_none() {
-                    codes.push(Code::CapabilityUnbound);
                 }
                 if !path.rt.available[capability] {
                     codes.push(Code::CapabilityUnavailable);
