@@ -203,6 +203,9 @@ impl TraceSchema {
 
 /// The deepest violation of `value` (pointer, message), if any.
 fn deepest(validator: &Validator, value: &Value) -> Option<(String, String)> {
+    if validator.is_valid(value) {
+        return None;
+    }
     validator
         .iter_errors(value)
         .map(|error| (error.instance_path().as_str().to_string(), error.to_string()))

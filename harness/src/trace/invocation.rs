@@ -33,6 +33,7 @@
 //!   runs the checker once per `ContextComparison`).
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 
 use model::invocation::{
     Action, Binding, Code, Confirmation, ContextComparison, Decision, HandlerResult, IdAssignment,
@@ -45,7 +46,7 @@ use serde_json::{json, Value};
 use super::format::{Body, Clock, Record, Trace};
 
 /// The most paths kept at once; beyond it the trace is too ambiguous to judge (exit 2).
-const MAX_PATHS: usize = 256;
+const MAX_PATHS: usize = 32;
 
 /// CL-B08-1: the default confirmation TTL.
 const DEFAULT_TTL_MS: f64 = 120_000.0;
@@ -498,8 +499,41 @@ fn decision_of(settle: &Value) -> Decision {
 }
 
 fn dedup(paths: Vec<Path>) -> Vec<Path> {
-    let mut seen = HashSet::new();
+    if paths.len() < 2 {
+        return paths;
+    }
+    // Membership only (the order kept is the order found), so a cheap hash is enough.
+    let mut seen: HashSet<Path, BuildHasherDefault<FxHasher>> = HashSet::default();
     paths.into_iter().filter(|p| seen.insert(p.clone())).collect()
+}
+
+/// The multiply-rotate hash of rustc's FxHasher: paths hold hundreds of invocations in long
+/// traces, and SipHash dominated the checker's time.
+#[derive(Default)]
+struct FxHasher(u64);
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.write_u64(u64::from(byte));
+        }
+    }
+
+    fn write_u64(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn write_u8(&mut self, byte: u8) {
+        self.write_u64(u64::from(byte));
+    }
+
+    fn write_usize(&mut self, word: usize) {
+        self.write_u64(word as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
 }
 
 /// What an observation asks.
@@ -678,11 +712,10 @@ impl Checker {
     /// `assign_awaiting: false` for a resolution call, whose own settlement is assigned to its
     /// own handle (a second resolution during the confirmed pass must not take the first's).
     fn step_with(&self, path: &Path, action: Action, assign_awaiting: bool) -> Option<Path> {
-        let mut rt = path.rt.clone();
+        let mut next = path.clone();
         // The model's host-event budget bounds exploration; a trace is not explored.
-        rt.host_events_left = u8::MAX;
-        let rt = self.model.next_state(&rt, action)?;
-        let mut next = Path { rt, ..path.clone() };
+        next.rt.host_events_left = u8::MAX;
+        next.rt = self.model.next_state(&next.rt, action)?;
         self.book(path, &mut next, assign_awaiting);
         Some(next)
     }
@@ -1289,7 +1322,7 @@ impl Checker {
             parts.push(format!("{id}: {binding}, {}", if path.rt.available[c] { "available" } else { "unavailable" }));
         }
         let context = path.contexts[usize::from(path.rt.context == SemanticContext::Other)].clone().unwrap_or_default();
-        parts.push(format!("context {context}"));
+        parts.push(format!("context {}", readable_context(&context)));
         for (slot, invocation) in path.rt.invocations.iter().enumerate() {
             if invocation.phase == Phase::NotInvoked && !invocation.signal_aborted {
                 continue;
@@ -1300,6 +1333,16 @@ impl Checker {
             parts.push(format!("departs from RECOMMENDED {}", path.departures.iter().copied().collect::<Vec<_>>().join(", ")));
         }
         parts.join("; ")
+    }
+}
+
+/// A canonical context (`canonical_context`) as people write it.
+fn readable_context(canonical: &str) -> String {
+    let value: Value = serde_json::from_str(canonical).unwrap_or(Value::Null);
+    match (value.get(0), value.get(1)) {
+        (Some(Value::Null), _) | (None, _) => "(none set)".into(),
+        (Some(scopes), Some(Value::Null)) | (Some(scopes), None) => format!("{{activeScopeIds: {scopes}}}"),
+        (Some(scopes), Some(primary)) => format!("{{activeScopeIds: {scopes}, primaryScopeId: {primary}}}"),
     }
 }
 
