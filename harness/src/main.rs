@@ -194,11 +194,22 @@ enum Command {
     /// Decide whether a path of the RCIP invocation model explains a recorded trace (JSON Lines,
     /// harness/trace.schema.json); report the first record none explains. Exit 0 explained,
     /// 1 not explained, 2 bad usage, an unreadable or malformed trace, or one outside the model.
-    CheckTrace {
-        /// Trace files, or - for standard input.
-        #[arg(value_name = "FILE|-", required = true, num_args = 1..)]
-        traces: Vec<String>,
-    },
+    CheckTrace(CheckTraceArgs),
+}
+
+#[derive(Args)]
+struct CheckTraceArgs {
+    /// Trace files, or - for standard input.
+    #[arg(value_name = "FILE|-", required = true, num_args = 1..)]
+    traces: Vec<String>,
+    /// A trace outside what the model judges (Assist turns, a second runtime, ...) is counted and
+    /// listed, but does not make the exit code 2 (for a directory of traces of a whole run).
+    #[arg(long)]
+    allow_out_of_scope: bool,
+    /// Print only the traces that are not explained, outside the model or malformed, and the
+    /// summary.
+    #[arg(long)]
+    quiet: bool,
 }
 
 #[derive(Args)]
@@ -538,12 +549,13 @@ fn main() -> ExitCode {
         Command::Explain { case } => explain(&vectors, &case),
         Command::Report(args) => merge_reports(&vectors, &args).unwrap_or_else(|code| code),
         Command::Validate(args) => validate_stream(&args),
-        Command::CheckTrace { traces } => check_traces(&vectors, &traces),
+        Command::CheckTrace(args) => check_traces(&vectors, &args),
     }
 }
 
-/// `conformance check-trace`: the worst exit code over the traces (2 over 1 over 0).
-fn check_traces(vectors: &Vectors, traces: &[String]) -> ExitCode {
+/// `conformance check-trace`: the worst exit code over the traces (2 over 1 over 0); with
+/// `--allow-out-of-scope`, a trace outside the model counts as 0 (and is listed).
+fn check_traces(vectors: &Vectors, args: &CheckTraceArgs) -> ExitCode {
     use harness::trace::{check_text, render, Judgement};
     let schema = match harness::trace::format::TraceSchema::load(&vectors.root.join("schema")) {
         Ok(schema) => schema,
@@ -556,7 +568,8 @@ fn check_traces(vectors: &Vectors, traces: &[String]) -> ExitCode {
         },
     };
     let mut worst = 0u8;
-    for name in traces {
+    let (mut explained, mut rejected, mut outside, mut malformed) = (0, 0, 0, 0);
+    for name in &args.traces {
         let text = if name == "-" {
             let mut text = String::new();
             std::io::Read::read_to_string(&mut std::io::stdin(), &mut text).map(|_| text)
@@ -567,6 +580,7 @@ fn check_traces(vectors: &Vectors, traces: &[String]) -> ExitCode {
             Ok(text) => text,
             Err(e) => {
                 eprintln!("error: cannot read the trace {name}: {e}");
+                malformed += 1;
                 worst = 2;
                 continue;
             }
@@ -576,18 +590,37 @@ fn check_traces(vectors: &Vectors, traces: &[String]) -> ExitCode {
                 for error in errors {
                     eprintln!("error: {name}: {error}");
                 }
+                malformed += 1;
                 worst = 2;
             }
             Ok(judgement) => {
-                print!("{}", render(name, &judgement, &vectors.requirements));
                 let code = match judgement {
-                    Judgement::Explained { .. } => 0,
-                    Judgement::NotExplained { .. } => 1,
-                    Judgement::OutOfScope(_) => 2,
+                    Judgement::Explained { .. } => {
+                        explained += 1;
+                        0
+                    }
+                    Judgement::NotExplained { .. } => {
+                        rejected += 1;
+                        1
+                    }
+                    Judgement::OutOfScope(_) => {
+                        outside += 1;
+                        if args.allow_out_of_scope { 0 } else { 2 }
+                    }
                 };
+                if !args.quiet || !matches!(judgement, Judgement::Explained { .. }) {
+                    print!("{}", render(name, &judgement, &vectors.requirements));
+                }
                 worst = worst.max(code);
             }
         }
+    }
+    if args.traces.len() > 1 || args.quiet {
+        println!(
+            "{} trace(s): {explained} explained, {rejected} not explained, {outside} outside the model{}, {malformed} malformed or unreadable",
+            args.traces.len(),
+            if args.allow_out_of_scope && outside > 0 { " (allowed)" } else { "" }
+        );
     }
     ExitCode::from(worst)
 }

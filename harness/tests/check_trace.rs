@@ -42,7 +42,7 @@ fn reference_traces(choices: Choices, prefix: &str) -> Vec<(String, String)> {
 /// The reasons a trace may be outside the invocation model, as the checker words them.
 const KNOWN_SCOPES: [&str; 4] = [
     "Assist turns are not judged",
-    "a setup whose creation may throw",
+    "a setup whose creation throws",
     "a second runtime",
     "model paths fit the trace so far",
 ];

@@ -184,8 +184,8 @@ impl Checker {
     pub fn new(trace: &Trace, comparison: ContextComparison) -> Result<Checker, OutOfScope> {
         let out = |line: usize, message: String| OutOfScope { line, message };
         let setup = &trace.header.setup;
-        if setup.get("creation").and_then(Value::as_str).is_some_and(|c| c != "succeeds") {
-            return Err(out(1, "a setup whose creation may throw is outside the invocation model".into()));
+        if setup.get("creation").and_then(Value::as_str) == Some("throws") {
+            return Err(out(1, "a setup whose creation throws has no runtime to judge".into()));
         }
         let policy = setup.pointer("/options/policy").cloned().unwrap_or(Value::Null);
         let policy = match policy.get("mode").and_then(Value::as_str).unwrap_or("absent") {
