@@ -187,6 +187,32 @@ fn a_mutated_trace_is_rejected_at_the_mutated_record() {
     }
 }
 
+#[test]
+fn a_handler_settled_that_never_started_is_rejected_at_its_gate() {
+    // A trace where no handler ran, with a handler gate inserted after its last call: the
+    // implementation claims a handler call the model never makes on any path.
+    let schema = schema();
+    let mut rejected = 0;
+    for (id, text) in reference_traces(Choices::default(), "rcip.model-invocation.") {
+        if text.contains("\"gate\":\"handler\"") || text.contains("\"expect\":\"handler-calls\"},\"value\":[{") {
+            continue;
+        }
+        let lines: Vec<&str> = text.lines().collect();
+        let Some(last_call) = lines.iter().rposition(|l| l.contains("\"call\":{")) else { continue };
+        let at = serde_json::from_str::<Value>(lines[last_call]).unwrap()["at"].clone();
+        let gate = json!({"at": at, "call": {"gate": "handler", "call": 1, "settle": {"return": {"done": true}}}}).to_string();
+        let mut mutated: Vec<&str> = lines[..=last_call].to_vec();
+        mutated.push(&gate);
+        mutated.extend(&lines[last_call + 1..]);
+        let judgement = check_text(&schema, &mutated.join("\n")).unwrap();
+        let Judgement::NotExplained { failure, .. } = &judgement else { panic!("{id}: not rejected: {judgement:?}") };
+        assert_eq!(failure.line, last_call + 2, "{id}");
+        assert!(failure.requirements.contains(&"CL-B05-2".to_string()), "{id}: {:?}", failure.requirements);
+        rejected += 1;
+    }
+    assert!(rejected >= 20, "only {rejected} traces without a handler call");
+}
+
 fn example() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples/traces/notes-confirmation.jsonl")
 }
