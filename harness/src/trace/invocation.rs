@@ -362,7 +362,7 @@ impl Checker {
             let mut next: Vec<Path> = Vec::new();
             if self.clock == Clock::Real && record.at > now {
                 let to = record.at;
-                next = dedup(paths.iter().flat_map(|p| self.advance(p, now, to)).collect());
+                next = dedup(paths.iter().flat_map(|p| self.advance(p, to)).collect());
                 now = to;
                 if next.is_empty() {
                     return Ok(Verdict::NotExplained(self.failure(index, record, &paths, vec!["time passing".into()], vec!["CL-B08-2".into()])));
@@ -856,7 +856,7 @@ impl Checker {
                     }
                 }
             }
-            CallKind::Advance(ms) => results.extend(self.advance(path, now, now + ms)),
+            CallKind::Advance(ms) => results.extend(self.advance(path, now + ms)),
         }
         // Policies and handlers that settle by themselves settle as soon as they are called.
         let mut settled = Vec::new();
@@ -1126,10 +1126,9 @@ impl Checker {
         results
     }
 
-    /// Moves time from `from` to `to`: each pending confirmation whose deadline is passed
-    /// expires; at exactly its deadline it may or may not (CL-B08-4).
-    fn advance(&self, path: &Path, from: f64, to: f64) -> Vec<Path> {
-        let _ = from;
+    /// Moves time to `to`: each pending confirmation whose deadline is passed expires; at
+    /// exactly its deadline it may or may not (CL-B08-4).
+    fn advance(&self, path: &Path, to: f64) -> Vec<Path> {
         let ttl = micros(self.names.ttl_ms);
         let to = micros(to);
         let readings: Vec<TtlFrom> = match path.ttl_from {
