@@ -232,6 +232,38 @@ fn the_worked_example_is_explained_and_its_buggy_variant_rejected_at_line_8() {
 }
 
 #[test]
+fn expiry_readings_the_texts_leave_open_are_both_accepted() {
+    // Invoke at 1200 ms, confirm decision at 1205 ms, TTL 60000 ms: the TTL may run from either
+    // (PRJ-RCIP-CONF-04), and at exactly the deadline either result is admissible (CL-B08-4).
+    let schema = schema();
+    let text = std::fs::read_to_string(example()).unwrap();
+    let late = |at: u64, expired: bool| {
+        let resolve = json!({"at": at, "call": {"host": "resolve-confirmation", "as": "r1", "confirmation": {"id": "c-1"}, "approved": true}});
+        let value = if expired {
+            json!({"status": "failed", "invocationId": "del-1", "capabilityId": "notes.delete", "code": "CONFIRMATION_EXPIRED"})
+        } else {
+            json!("pending")
+        };
+        let observe = json!({"at": at, "observe": {"expect": "outcome", "of": "r1"}, "value": value});
+        let lines: Vec<String> = text.lines().take(6).map(str::to_string).chain([resolve.to_string(), observe.to_string()]).collect();
+        check_text(&schema, &lines.join("\n")).unwrap()
+    };
+    let explained = |j: &Judgement| matches!(j, Judgement::Explained { .. });
+    for (at, expired, admissible) in [
+        (61_199, false, true),
+        (61_199, true, false),
+        (61_201, true, true),
+        (61_201, false, true),
+        (61_205, true, true),
+        (61_205, false, true),
+        (61_206, true, true),
+        (61_206, false, false),
+    ] {
+        assert_eq!(explained(&late(at, expired)), admissible, "approval at {at} ms, expired: {expired}");
+    }
+}
+
+#[test]
 fn a_malformed_trace_names_the_line_and_the_pointer() {
     let schema = schema();
     let header = std::fs::read_to_string(example()).unwrap().lines().next().unwrap().to_string();
