@@ -26,7 +26,7 @@ use harness::loader::{Case, Vectors};
 use harness::report::{Run, Scope};
 use harness::select::{Selection, Shard};
 use harness::runner::CaseResult;
-use harness::session::run_cases;
+use harness::session::run_cases_recorded;
 use harness::verdict::Verdict;
 
 #[derive(Parser)]
@@ -383,7 +383,8 @@ fn run(vectors: &Vectors, args: &RunArgs) -> Result<ExitCode, ExitCode> {
         None if plain => println!("{:<11} {}", style.verdict(result.verdict), case.id),
         None => {}
     };
-    let session = run_cases(&cases, args.jobs, args.max_timeouts, &factory, &skip, &on_done).map_err(|e| {
+    let record = args.trace_dir.is_some();
+    let session = run_cases_recorded(&cases, args.jobs, args.max_timeouts, &factory, &skip, &on_done, record).map_err(|e| {
         eprintln!("error: {e}");
         ExitCode::from(2)
     })?;

@@ -42,8 +42,8 @@ pub struct CaseResult {
     /// Number of expectations checked (creation included when the setup states one).
     pub checks: usize,
     /// The run as a trace (`trace::format`, `conformance run --trace-dir`): every call with
-    /// whether it threw and every observation with its value. Empty for a case not run and for
-    /// a Rixx UI case.
+    /// whether it threw and every observation with its value. Empty unless recording was asked
+    /// for (`run_case_recorded`), for a case not run and for a Rixx UI case.
     pub trace: String,
 }
 
@@ -108,6 +108,13 @@ fn declared_framings(adapter: &dyn Adapter) -> Vec<&'static str> {
 /// every framing the implementation declares; its verdict is the worst of those runs, and each
 /// difference names the framing it was seen in (`framing::requests_for`).
 pub fn run_case(adapter: &mut dyn Adapter, case: &Case) -> CaseResult {
+    run_case_recorded(adapter, case, false)
+}
+
+/// `run_case`, also recording an RCIP case's run as a trace (`CaseResult::trace`) when `record`
+/// is set (`conformance run --trace-dir`); off by default, so a run holds no observation longer
+/// than its check needs (README "Memory").
+pub fn run_case_recorded(adapter: &mut dyn Adapter, case: &Case, record: bool) -> CaseResult {
     if let Some(reason) = unsupported_reason(adapter, case) {
         return CaseResult::not_run(case, Verdict::Unsupported, reason);
     }
@@ -117,7 +124,7 @@ pub fn run_case(adapter: &mut dyn Adapter, case: &Case) -> CaseResult {
         vec![None]
     };
     let (setup, steps) = case.body();
-    let recorder = (case.protocol.as_str() == "rcip").then(|| {
+    let recorder = (record && case.protocol.as_str() == "rcip").then(|| {
         let implementation = adapter.implementation();
         Recorder::start(&case.id, &setup, (&implementation.name, &implementation.version))
     });

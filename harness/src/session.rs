@@ -12,7 +12,7 @@ use std::sync::Mutex;
 
 use crate::adapter::Adapter;
 use crate::loader::Case;
-use crate::runner::{run_case, CaseResult};
+use crate::runner::{run_case_recorded, CaseResult};
 use crate::verdict::Verdict;
 
 /// Builds one adapter for one job.
@@ -35,6 +35,19 @@ pub fn run_cases(
     factory: &AdapterFactory<'_>,
     skip: &(dyn Fn(&Case) -> Option<String> + Sync),
     on_done: &(dyn Fn(&Case, &CaseResult) + Sync),
+) -> Result<Session, String> {
+    run_cases_recorded(cases, jobs, max_timeouts, factory, skip, on_done, false)
+}
+
+/// `run_cases`, recording each RCIP case's trace when `record` is set (`run --trace-dir`).
+pub fn run_cases_recorded(
+    cases: &[&Case],
+    jobs: usize,
+    max_timeouts: usize,
+    factory: &AdapterFactory<'_>,
+    skip: &(dyn Fn(&Case) -> Option<String> + Sync),
+    on_done: &(dyn Fn(&Case, &CaseResult) + Sync),
+    record: bool,
 ) -> Result<Session, String> {
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<CaseResult>>> = Mutex::new(vec![None; cases.len()]);
@@ -62,7 +75,7 @@ pub fn run_cases(
                     let (result, timed_out) = match skip(case) {
                         Some(reason) => (CaseResult::not_run(case, Verdict::Skip, reason), false),
                         None => {
-                            let result = guarded(adapter.as_mut(), case);
+                            let result = guarded(adapter.as_mut(), case, record);
                             let timed_out = result.verdict == Verdict::Errored && adapter.timed_out();
                             (result, timed_out)
                         }
@@ -110,8 +123,8 @@ pub fn run_cases(
 
 /// A panic inside an adapter (the in-process reference included) is the adapter breaking: the
 /// case is `errored` and the run goes on.
-fn guarded(adapter: &mut dyn Adapter, case: &Case) -> CaseResult {
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_case(adapter, case))) {
+fn guarded(adapter: &mut dyn Adapter, case: &Case, record: bool) -> CaseResult {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_case_recorded(adapter, case, record))) {
         Ok(result) => result,
         Err(panic) => {
             adapter.finish();

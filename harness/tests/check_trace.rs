@@ -11,7 +11,7 @@ use std::process::{Command, Output};
 
 use harness::adapters::reference::ReferenceAdapter;
 use harness::loader::Vectors;
-use harness::runner::run_case;
+use harness::runner::run_case_recorded;
 use harness::trace::format::TraceSchema;
 use harness::trace::{check_text, judge, Judgement};
 use harness::verdict::Verdict;
@@ -28,7 +28,7 @@ fn reference_traces(choices: Choices, prefix: &str) -> Vec<(String, String)> {
     let mut traces = Vec::new();
     for case in vectors.cases.iter().filter(|c| c.id.starts_with(prefix)) {
         let mut adapter = ReferenceAdapter::with_choices(choices.clone());
-        let result = run_case(&mut adapter, case);
+        let result = run_case_recorded(&mut adapter, case, true);
         if result.verdict == Verdict::Unsupported {
             continue;
         }
