@@ -337,6 +337,7 @@ pub enum Fault {
     ReactStaleHandler,
     ReactHookOutsideProviderSilent,
     ReactOutermostProvider,
+    ReactContextMerged,
 }
 
 /// A row of the fault catalog.
@@ -721,6 +722,12 @@ pub const FAULTS: &[FaultRow] = &[
         name: "react-outermost-provider",
         requirements: &["CL-A08-1", "RCIP-PROTO-SURF-13", "RCIP-LIFE-CTX-05"],
         description: "hooks below nested providers use the outermost provider's runtime",
+    },
+    FaultRow {
+        fault: Fault::ReactContextMerged,
+        name: "react-context-merged",
+        requirements: &["RCIP-LIFE-CTX-06"],
+        description: "useRcipContext adds its scopes to the published context instead of replacing it",
     },
 ];
 

@@ -524,8 +524,9 @@ impl ReactHost {
             ElementKind::ContextOwner { context } => {
                 let instance = self.instances.entry(node.id).or_default();
                 instance.published = Some(context.to_stringified_json());
+                let merge = self.choices.injects(Fault::ReactContextMerged);
                 let rt = runtimes.get_mut(index).ok_or(())?;
-                rt.set_context(context).map_err(|_| ())
+                publish(rt, context, merge)
             }
             ElementKind::Capability(render) => {
                 let refresh_on_mount = self.choices.takes(Choice::ReactRefreshOnMount);
@@ -561,8 +562,9 @@ impl ReactHost {
                     return Ok(());
                 }
                 instance.published = now;
+                let merge = self.choices.injects(Fault::ReactContextMerged);
                 let rt = runtimes.get_mut(index).ok_or(())?;
-                rt.set_context(context).map_err(|_| ())
+                publish(rt, context, merge)
             }
             ElementKind::Capability(render) => {
                 let instance = self.instances.entry(node.id).or_default();
@@ -648,6 +650,27 @@ impl ReactHost {
             None => self.committed = Some(tree),
         }
     }
+}
+
+/// `host.setContext(context)` from an owner's effect. With `merge` (the fault
+/// `react-context-merged`) the owner adds its scopes to the published ones instead of replacing
+/// them (what RCIP-LIFE-CTX-06 forbids).
+fn publish(runtime: &mut Runtime, context: &HostValue, merge: bool) -> Result<(), ()> {
+    if !merge {
+        return runtime.set_context(context).map_err(|_| ());
+    }
+    let mut active: Vec<Value> = runtime.context().to_json()["activeScopeIds"].as_array().cloned().unwrap_or_default();
+    let own = context.to_stringified_json().unwrap_or(Value::Null);
+    for id in own["activeScopeIds"].as_array().into_iter().flatten() {
+        if !active.contains(id) {
+            active.push(id.clone());
+        }
+    }
+    let mut merged = serde_json::json!({ "activeScopeIds": active });
+    if let Some(primary) = own.get("primaryScopeId") {
+        merged["primaryScopeId"] = primary.clone();
+    }
+    runtime.set_context(&HostValue::from_json(&merged)).map_err(|_| ())
 }
 
 /// Binds the capability of `latest` with functions that call the newest committed render's
