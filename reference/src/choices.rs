@@ -338,6 +338,7 @@ pub enum Fault {
     ReactHookOutsideProviderSilent,
     ReactOutermostProvider,
     ReactContextMerged,
+    ReactRevisionIgnored,
 }
 
 /// A row of the fault catalog.
@@ -728,6 +729,12 @@ pub const FAULTS: &[FaultRow] = &[
         name: "react-context-merged",
         requirements: &["RCIP-LIFE-CTX-06"],
         description: "useRcipContext adds its scopes to the published context instead of replacing it",
+    },
+    FaultRow {
+        fault: Fault::ReactRevisionIgnored,
+        name: "react-revision-ignored",
+        requirements: &["CL-A08-5", "RCIP-LIFE-AVAIL-02"],
+        description: "useRcipCapability does not call refresh when its revision changes",
     },
 ];
 

@@ -570,6 +570,9 @@ impl ReactHost {
                 let instance = self.instances.entry(node.id).or_default();
                 if instance.revision != render.revision {
                     instance.revision = render.revision.clone();
+                    if self.choices.injects(Fault::ReactRevisionIgnored) {
+                        return Ok(());
+                    }
                     if let Some(rt) = runtimes.get_mut(index) {
                         rt.refresh();
                     }
