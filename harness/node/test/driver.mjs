@@ -46,11 +46,11 @@ function checkShape(reply, line) {
 }
 
 export class Driver {
-  constructor({ module = DOUBLE, args = [] } = {}) {
+  constructor({ module = DOUBLE, args = [], env = {} } = {}) {
     this.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rcip-node-adapter-'));
     this.journalPath = path.join(this.dir, 'journal.jsonl');
     this.child = spawn(process.execPath, [ADAPTER, ...args, module], {
-      env: { ...process.env, RCIP_DOUBLE_JOURNAL: this.journalPath },
+      env: { ...process.env, ...env, RCIP_DOUBLE_JOURNAL: this.journalPath },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     this.stderr = '';
