@@ -218,10 +218,30 @@ async function loadReact(module, url, options) {
       return undefined;
     }
   }
-  // A React warning, or an error React or jsdom reports that nobody expected, makes the step that
-  // caused it answer `error` (adapter.mjs `faults`): it is never ignored.
-  const env = loadReactEnvironment(entryUrl, { log, onWarning: (message) => hooks.fault(message) });
-  return { env, entry };
+  // jsdom and react-dom load at the first case that renders (they cost a second or more): a run
+  // without react cases never pays for them. A React warning, or an error React or jsdom reports
+  // that nobody expected, makes the step that caused it answer `error` (`faults`): never ignored.
+  let env;
+  return {
+    entry,
+    get env() {
+      if (env === undefined) env = loadReactEnvironment(entryUrl, { log, onWarning: (message) => hooks.fault(message) });
+      return env;
+    },
+  };
+}
+
+/**
+ * Whether a request touches React: a `react` step, or any request while the case has a client
+ * root (vectors/README.md: every step of a case that has a mounted root runs inside act; a start
+ * or finish unmounts the last case's root). Other requests skip act, which costs a task per call.
+ */
+function needsAct(request) {
+  if (request === null || typeof request !== 'object') return false;
+  const rendered = current !== undefined && current.react !== undefined && current.react.root !== undefined;
+  if (request.cmd === 'start' || request.cmd === 'finish') return rendered;
+  if (request.cmd !== 'step') return false;
+  return rendered || (request.step !== null && typeof request.step === 'object' && Object.hasOwn(request.step, 'react'));
 }
 
 /**
@@ -305,7 +325,7 @@ async function answer(line) {
   let reply;
   try {
     const react = implementation !== undefined ? implementation.react : undefined;
-    if (react !== undefined && request !== null && typeof request === 'object' && ['start', 'step', 'finish'].includes(request.cmd)) {
+    if (react !== undefined && needsAct(request)) {
       reply = await handleInAct(request, react);
     } else {
       reply = await handle(request);

@@ -237,10 +237,9 @@ export class RcipCase {
     } else if (this.setup.assist !== undefined) {
       return unsupported(NO_ASSIST);
     }
-    if (this.reactSupport !== undefined) {
-      this.react = new ReactHost(this, this.reactSupport.env, this.reactSupport.entry, this.setup.react);
-    } else if (this.setup.react !== undefined) {
-      return unsupported(NO_REACT);
+    if (this.setup.react !== undefined) {
+      if (this.reactSupport === undefined) return unsupported(NO_REACT);
+      this.reactHost();
     }
     try {
       this.definition = this.buildDefinition(fromWire(this.setup.definition));
@@ -578,17 +577,23 @@ export class RcipCase {
       case 'react:unmount':
       case 'react:server-render':
       case 'react:hydrate':
-        return this.react === undefined ? unsupported(NO_REACT) : this.react.step(step);
+        return this.reactSupport === undefined ? unsupported(NO_REACT) : this.reactHost().step(step);
       case 'expect:handler-states':
       case 'expect:boundary':
       case 'expect:hook-client':
       case 'expect:hook-snapshot':
-        return this.react === undefined ? unsupported(NO_REACT) : observed(this.react.observe(key, step));
+        return this.reactSupport === undefined ? unsupported(NO_REACT) : observed(this.reactHost().observe(key, step));
       case 'client:preflight':
       case 'expect:preflight':
         return unsupported('the RCIP 2.x API (CLARIFICATIONS section A) has no preflight call (profile preflight)');
       default: return observed(this.observe(key, step));
     }
+  }
+
+  /** The case's React host (profile react), made at its first use: it loads React and jsdom. */
+  reactHost() {
+    if (this.react === undefined) this.react = new ReactHost(this, this.reactSupport.env, this.reactSupport.entry, this.setup.react);
+    return this.react;
   }
 
   /**
