@@ -306,7 +306,7 @@ export class ReactHost {
   /** The same object as in this root's previous render when the JSON is equal, else a new one. */
   stable(memo, key, member, wire) {
     const slot = `${key}\u0000${member}`;
-    const text = canonical(wire);
+    const text = JSON.stringify(canonical(wire));
     const previous = memo.get(slot);
     if (previous !== undefined && previous.text === text) return previous.value;
     const value = fromWire(wire);

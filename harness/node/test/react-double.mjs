@@ -2,8 +2,12 @@
 // environment variable RCIP_REACT_DOUBLE:
 //   ref-in-render     useRcipCapability writes the handler ref during render (the binding bug
 //                     RCIP-LIFE-BIND-06 forbids: an abandoned render publishes its handler);
-//   keyless-children  RcipProvider renders a list child without a key (React warns).
-// Otherwise it is a plain correct binding: bind, context and refresh in effects.
+//   keyless-children  RcipProvider renders a list child without a key (React warns);
+//   bind-in-render    useRcipCapability binds during render (once per instance, kept in a ref);
+//   no-unbind         the binding effect has no cleanup;
+//   no-context-clear  useRcipContext publishes but never clears.
+// Otherwise it is a plain binding: bind, context in effects; it passes no getAvailability and
+// ignores revision (the vectors on availability fail it, which the tests do not run).
 
 import {
   createContext, createElement, Fragment, useContext, useEffect, useRef, useSyncExternalStore,
@@ -37,6 +41,7 @@ export function useRcipContext(context) {
   const { host } = useRuntime();
   useEffect(() => {
     host.setContext(context);
+    if (BUG === 'no-context-clear') return undefined;
     return () => host.setContext({ activeScopeIds: [] });
   }, [host, context]);
 }
@@ -48,7 +53,14 @@ export function useRcipCapability(definition, binding) {
   useEffect(() => {
     latest.current = binding;
   });
-  useEffect(() => host.bindCapability(definition, {
-    execute: (input, ctx) => latest.current.execute(input, ctx),
-  }), [host, definition]);
+  const handler = { execute: (input, ctx) => latest.current.execute(input, ctx) };
+  const bound = useRef(undefined);
+  if (BUG === 'bind-in-render' && bound.current === undefined) bound.current = host.bindCapability(definition, handler);
+  useEffect(() => {
+    if (BUG === 'bind-in-render') return undefined;
+    const unbind = host.bindCapability(definition, handler);
+    return BUG === 'no-unbind' ? undefined : unbind;
+    // The handler object is made once per binding: its execute reads the ref.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [host, definition]);
 }

@@ -149,3 +149,12 @@ test('a React warning makes the step that caused it an adapter error, never a pa
   assert.match(d.stderr, /unique "key" prop/, 'the warning still reaches stderr');
   assert.deepEqual(await d.step({ expect: 'boundary', key: 'x' }), { reply: 'observed', value: 'none' }, 'the adapter carries on');
 }, { entry: REACT_DOUBLE, bug: 'keyless-children' }));
+
+test('values keep their identity while their JSON is unchanged (an effect keyed on the context object)', () => withReact(async (d) => {
+  await d.startOk(setup());
+  const outer = (children) => ({ kind: 'context-owner', key: 'outer', context: { activeScopeIds: ['notes'] }, children });
+  await d.act(render(provider([outer([])])));
+  await d.act(render(provider([outer([{ kind: 'context-owner', key: 'inner', context: { activeScopeIds: ['settings'] } }])])));
+  assert.deepEqual((await d.observe({ expect: 'snapshot' })).context, { activeScopeIds: ['settings'] },
+    'the outer owner got the very same context object, so its effect did not publish again');
+}, { entry: REACT_DOUBLE, bug: 'none' }));
