@@ -25,7 +25,7 @@ import FakeTimers from '@sinonjs/fake-timers';
 import { AdapterError } from './lib/values.mjs';
 import { RcipCase, describeError, unsupported } from './lib/rcip.mjs';
 import { REACT_SURFACE, missingReactSurface } from './lib/react.mjs';
-import { loadReactEnvironment } from './lib/react-env.mjs';
+import { installDom, loadReactEnvironment } from './lib/react-env.mjs';
 
 const DRIVER_PROTOCOL = 'rcip-rui-driver/1';
 
@@ -166,6 +166,9 @@ let loadError;
 let current;
 
 async function load(options) {
+  // With --react the implementation runs in a browser-like process from the start: a module that
+  // checks for a DOM when it loads (an "isomorphic layout effect", say) finds jsdom's.
+  if (options.react !== undefined) installDom({ log, onWarning: (message) => hooks.fault(message) });
   const url = resolveModule(options.module);
   const module = await import(url);
   const missing = ['createRcipRuntime', 'defineRcipScope', 'defineRcipCapability', 'defineRcipApplication']

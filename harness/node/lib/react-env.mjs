@@ -40,20 +40,22 @@ function packageDirectory(file) {
   return parts.slice(0, at + 2).join(path.sep);
 }
 
+let dom;
+
 /**
- * Loads jsdom (its window, document and navigator become globals, as react-dom's client needs them
- * when it loads) and React. `log(message)` writes a stderr line; `onWarning(message)` is called for
- * each React warning or unexpected React/jsdom error.
+ * Makes a jsdom window, and its window, document and navigator globals (react-dom's client needs
+ * them when it loads; an implementation that looks for a DOM when its module loads finds one).
+ * Once per process. `onWarning(message)` hears what jsdom reports as its own errors.
  */
-export function loadReactEnvironment(entryUrl, { log, onWarning }) {
-  const requireFrom = (specifier) => adapterRequire(resolveFrom(entryUrl, specifier));
+export function installDom({ log, onWarning }) {
+  if (dom !== undefined) return dom;
   const { JSDOM, VirtualConsole } = adapterRequire('jsdom');
   const virtualConsole = new VirtualConsole();
   virtualConsole.on('jsdomError', (error) => onWarning(`jsdom: ${error && error.message}`));
   for (const level of ['error', 'warn', 'info', 'log', 'debug']) {
     virtualConsole.on(level, (...args) => log(`[jsdom console.${level}] ${args.map(String).join(' ')}`));
   }
-  const dom = new JSDOM('<!doctype html><html><head></head><body></body></html>', { virtualConsole, pretendToBeVisual: false });
+  dom = new JSDOM('<!doctype html><html><head></head><body></body></html>', { virtualConsole });
   const { window } = dom;
   globalThis.window = window;
   globalThis.document = window.document;
@@ -62,6 +64,17 @@ export function loadReactEnvironment(entryUrl, { log, onWarning }) {
   }
   // Tells React that updates happen inside act() (and to warn about any that does not).
   globalThis.IS_REACT_ACT_ENVIRONMENT = true;
+  return dom;
+}
+
+/**
+ * Loads React, react-dom's client and server renderers (after installDom) for the React entry at
+ * `entryUrl`. `log(message)` writes a stderr line; `onWarning(message)` is called for each React
+ * warning or unexpected React/jsdom error.
+ */
+export function loadReactEnvironment(entryUrl, { log, onWarning }) {
+  const requireFrom = (specifier) => adapterRequire(resolveFrom(entryUrl, specifier));
+  const { window } = installDom({ log, onWarning });
 
   const files = {
     react: resolveFrom(entryUrl, 'react'),

@@ -18,7 +18,8 @@ const SUBJECT_REACT = path.join(here, '..', 'subject', 'react.mjs');
 const REACT_DOUBLE = path.join(here, 'react-double.mjs');
 
 async function withReact(body, { entry = SUBJECT_REACT, bug } = {}) {
-  const driver = new Driver({ module: SUBJECT, args: ['--react', entry], env: bug === undefined ? {} : { RCIP_REACT_DOUBLE: bug } });
+  // jsdom loads before the handshake answers: seconds on a busy machine.
+  const driver = new Driver({ module: SUBJECT, args: ['--react', entry], env: bug === undefined ? {} : { RCIP_REACT_DOUBLE: bug }, timeoutMs: 60000 });
   try {
     await body(driver);
   } finally {
@@ -49,7 +50,7 @@ test('the react profile is declared only with the A08 surface; --react naming an
   await withReact(async (d) => {
     assert.deepEqual((await d.hello()).profiles, ['events', 'assist', 'react']);
   });
-  const wrong = new Driver({ module: SUBJECT, args: ['--react', SUBJECT] });
+  const wrong = new Driver({ module: SUBJECT, args: ['--react', SUBJECT], timeoutMs: 60000 });
   try {
     const hello = await wrong.hello();
     assert.equal(hello.reply, 'error');
@@ -158,3 +159,19 @@ test('values keep their identity while their JSON is unchanged (an effect keyed 
   assert.deepEqual((await d.observe({ expect: 'snapshot' })).context, { activeScopeIds: ['settings'] },
     'the outer owner got the very same context object, so its effect did not publish again');
 }, { entry: REACT_DOUBLE, bug: 'none' }));
+
+test('an error no boundary catches makes the react step answer threw; the root is gone', () => withReact(async (d) => {
+  await d.startOk(setup());
+  await d.act(render(provider([cap('c', 1), { kind: 'client-user', key: 'u' }])));
+  assert.deepEqual(await d.step(render(provider([cap('c', 2), { kind: 'throw', key: 't' }]))), { reply: 'threw' });
+  assert.match(d.stderr, /React reported an uncaught error: .*throw element t/);
+  await d.act(call('i1'));
+  assert.equal((await outcomeOf(d, 'i1')).code, 'CAPABILITY_UNBOUND', 'React unmounted the whole root');
+  assert.equal(await d.observe({ expect: 'hook-client', key: 'u' }), 'setup', 'u committed once');
+}));
+
+test('a server render whose tree throws answers threw; hydrate then has no markup (adapter error)', () => withReact(async (d) => {
+  await d.startOk(setup());
+  assert.deepEqual(await d.step({ react: 'server-render', tree: provider([{ kind: 'throw', key: 't' }]) }), { reply: 'threw' });
+  assert.equal((await d.step({ react: 'hydrate', tree: provider([]) })).reply, 'error');
+}));
