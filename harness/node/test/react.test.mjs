@@ -175,3 +175,11 @@ test('a server render whose tree throws answers threw; hydrate then has no marku
   assert.deepEqual(await d.step({ react: 'server-render', tree: provider([{ kind: 'throw', key: 't' }]) }), { reply: 'threw' });
   assert.equal((await d.step({ react: 'hydrate', tree: provider([]) })).reply, 'error');
 }));
+
+test('a hydration mismatch (React recovers by rendering anew) is an adapter error, never a pass', () => withReact(async (d) => {
+  await d.startOk(setup());
+  await d.act({ react: 'server-render', tree: provider([cap('c', 1)]) });
+  const reply = await d.step({ react: 'hydrate', tree: provider([{ kind: 'snapshot-user', key: 'other' }]) });
+  assert.equal(reply.reply, 'error');
+  assert.match(reply.message, /React recoverable error|React console\.error/);
+}));
