@@ -1,13 +1,17 @@
-// A React entry (CLARIFICATIONS A08) for the adapter's tests, with one chosen defect named by the
-// environment variable RCIP_REACT_DOUBLE:
-//   ref-in-render     useRcipCapability writes the handler ref during render (the binding bug
-//                     RCIP-LIFE-BIND-06 forbids: an abandoned render publishes its handler);
-//   keyless-children  RcipProvider renders a list child without a key (React warns);
-//   bind-in-render    useRcipCapability binds during render (once per instance, kept in a ref);
-//   no-unbind         the binding effect has no cleanup;
-//   no-context-clear  useRcipContext publishes but never clears.
-// Otherwise it is a plain binding: bind, context in effects; it passes no getAvailability and
-// ignores revision (the vectors on availability fail it, which the tests do not run).
+// A second, deliberately different React entry (CLARIFICATIONS A08) for the adapter's tests and
+// for the fault check of .ci/run (test/react-faults.sh): correct, but written otherwise than the
+// subject's (context published and cleared by one effect keyed on the context object, the handler
+// ref copied in a passive effect), so the react vectors are seen to pass more than one reading.
+// RCIP_REACT_DOUBLE names one defect to plant:
+//   ref-in-render       the handler ref is written during render (RCIP-LIFE-BIND-06 forbids it: an
+//                       abandoned render publishes its handler);
+//   bind-in-render      binds during render (once per instance), not in an effect (SSR-04, BIND-05);
+//   no-unbind           the binding effect has no cleanup (CL-A08-5, BIND-05);
+//   no-context-clear    useRcipContext publishes but never clears (RCIP-LIFE-CTX-06);
+//   stale-availability  getAvailability answers the availability of the render that bound
+//                       (RCIP-LIFE-AVAIL-02);
+//   no-refresh          a revision change does not call host.refresh() (CL-A08-5);
+//   keyless-children    RcipProvider renders a list child without a key (React warns).
 
 import {
   createContext, createElement, Fragment, useContext, useEffect, useRef, useSyncExternalStore,
@@ -53,14 +57,28 @@ export function useRcipCapability(definition, binding) {
   useEffect(() => {
     latest.current = binding;
   });
-  const handler = { execute: (input, ctx) => latest.current.execute(input, ctx) };
+  const withAvailability = typeof binding.getAvailability === 'function';
   const bound = useRef(undefined);
-  if (BUG === 'bind-in-render' && bound.current === undefined) bound.current = host.bindCapability(definition, handler);
+  const makeHandler = () => {
+    const handler = { execute: (input, ctx) => latest.current.execute(input, ctx) };
+    if (withAvailability) {
+      const first = binding.getAvailability;
+      handler.getAvailability = BUG === 'stale-availability' ? () => first() : () => latest.current.getAvailability();
+    }
+    return handler;
+  };
+  if (BUG === 'bind-in-render' && bound.current === undefined) bound.current = host.bindCapability(definition, makeHandler());
   useEffect(() => {
     if (BUG === 'bind-in-render') return undefined;
-    const unbind = host.bindCapability(definition, handler);
+    const unbind = host.bindCapability(definition, makeHandler());
     return BUG === 'no-unbind' ? undefined : unbind;
-    // The handler object is made once per binding: its execute reads the ref.
+    // makeHandler reads the ref; the binding is remade only for another host or definition.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [host, definition]);
+  }, [host, definition, withAvailability]);
+  const lastRevision = useRef(NONE);
+  useEffect(() => {
+    const before = lastRevision.current;
+    lastRevision.current = binding.revision;
+    if (before !== NONE && before !== binding.revision && BUG !== 'no-refresh') host.refresh();
+  }, [host, binding.revision]);
 }
