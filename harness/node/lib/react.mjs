@@ -267,7 +267,7 @@ export class ReactHost {
         if (typeof spec.capability !== 'string') fail('capability element needs a capability id');
         const definition = this.rcipCase.catalogCapability(spec.capability);
         const handler = this.rcipCase.checkHandler(spec.handler, ['returns-state']);
-        if (spec.revision !== undefined && (spec.revision === null ? false : typeof spec.revision === 'object')) {
+        if (Object.hasOwn(spec, 'revision') && spec.revision !== null && typeof spec.revision === 'object') {
           fail('revision must be a JSON primitive');
         }
         return h(C.capability, {
