@@ -12,7 +12,10 @@ use serde_json::json;
 fn main() {
     let n: u64 = std::env::args()
         .nth(1)
-        .map(|arg| arg.parse().unwrap_or_else(|e| panic!("N must be a count: {e}")))
+        .map(|arg| {
+            arg.parse()
+                .unwrap_or_else(|e| panic!("N must be a count: {e}"))
+        })
         .unwrap_or(10_000);
     let definition = Definition::from_json(&json!({
         "protocolVersion": "1.0",
@@ -31,19 +34,35 @@ fn main() {
         ]
     }))
     .unwrap_or_else(|e| panic!("catalog: {e}"));
-    let mut runtime = Runtime::new(&definition, RuntimeOptions::default()).unwrap_or_else(|e| panic!("runtime: {e}"));
-    let handle = definition.capability("notes.search").unwrap_or_else(|| panic!("notes.search"));
+    let mut runtime = Runtime::new(&definition, RuntimeOptions::default())
+        .unwrap_or_else(|e| panic!("runtime: {e}"));
+    let handle = definition
+        .capability("notes.search")
+        .unwrap_or_else(|| panic!("notes.search"));
     let handler: reference::rcip::HandlerFn = Box::new(|_| {
         Answer::Ready(Ok(HostValue::object(vec![(
             "items".into(),
             HostValue::array(vec![HostValue::string("n1")]),
         )])))
     });
-    runtime.bind(&handle, BindingSpec { handler, availability: None }).unwrap_or_else(|e| panic!("bind: {e}"));
+    runtime
+        .bind(
+            &handle,
+            BindingSpec {
+                handler,
+                availability: None,
+            },
+        )
+        .unwrap_or_else(|e| panic!("bind: {e}"));
     let mut succeeded = 0u64;
     for _ in 0..n {
         let input = search_input();
-        let request = InvokeRequest { capability_id: "notes.search".into(), input, invocation_id: None, signal: None };
+        let request = InvokeRequest {
+            capability_id: "notes.search".into(),
+            input,
+            invocation_id: None,
+            signal: None,
+        };
         let ticket = runtime.invoke(request);
         if runtime.take_outcome(ticket).map(|o| o.status()) == Some(Status::Succeeded) {
             succeeded += 1;
