@@ -115,7 +115,6 @@ fn default_decision(effect: Effect, confirmed: bool, confirm_writes: bool) -> De
     }
 }
 
-#[derive(Debug, Clone, Copy)]
 enum Decision {
     Allow,
     Deny,
