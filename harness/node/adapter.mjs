@@ -2,7 +2,11 @@
 // Driver-protocol adapter (rcip-rui-driver/1, harness/driver/README.md) for JavaScript
 // implementations of the RCIP 2.x API (CLARIFICATIONS section A).
 //
-//   node harness/node/adapter.mjs [--name NAME] [--version VERSION] <module path or specifier>
+//   node harness/node/adapter.mjs [--name NAME] [--version VERSION] [--react MODULE] <module>
+//
+// The `react` profile (vectors/README.md "React host") is declared when the module, or the React
+// entry that --react names, exports the A08 surface; its cases render with React in jsdom
+// (lib/react-env.mjs, lib/react.mjs), each step inside React's act.
 //
 // Reads one JSON request per line on stdin and writes exactly one JSON response line per request
 // on stdout; everything else (its own diagnostics, and anything the implementation prints) goes to
@@ -20,6 +24,8 @@ import FakeTimers from '@sinonjs/fake-timers';
 
 import { AdapterError } from './lib/values.mjs';
 import { RcipCase, describeError, unsupported } from './lib/rcip.mjs';
+import { REACT_SURFACE, missingReactSurface } from './lib/react.mjs';
+import { installDom, loadReactEnvironment } from './lib/react-env.mjs';
 
 const DRIVER_PROTOCOL = 'rcip-rui-driver/1';
 
@@ -42,10 +48,10 @@ process.on('uncaughtException', (error) => log(`uncaught exception (ignored): ${
 process.on('unhandledRejection', (error) => log(`unhandled rejection (ignored): ${describeError(error)}`));
 
 function parseArguments(argv) {
-  const options = { name: undefined, version: undefined, module: undefined };
+  const options = { name: undefined, version: undefined, react: undefined, module: undefined };
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i];
-    if (arg === '--name' || arg === '--version') {
+    if (arg === '--name' || arg === '--version' || arg === '--react') {
       if (i + 1 >= argv.length) throw new Error(`${arg} needs a value`);
       options[arg.slice(2)] = argv[i + 1];
       i += 1;
@@ -56,7 +62,7 @@ function parseArguments(argv) {
     }
   }
   if (options.module === undefined) {
-    throw new Error('usage: node adapter.mjs [--name NAME] [--version VERSION] <module path or specifier>');
+    throw new Error('usage: node adapter.mjs [--name NAME] [--version VERSION] [--react MODULE] <module path or specifier>');
   }
   return options;
 }
@@ -160,6 +166,9 @@ let loadError;
 let current;
 
 async function load(options) {
+  // With --react the implementation runs in a browser-like process from the start: a module that
+  // checks for a DOM when it loads (an "isomorphic layout effect", say) finds jsdom's.
+  if (options.react !== undefined) installDom({ log, onWarning: (message) => hooks.fault(message) });
   const url = resolveModule(options.module);
   const module = await import(url);
   const missing = ['createRcipRuntime', 'defineRcipScope', 'defineRcipCapability', 'defineRcipApplication']
@@ -173,8 +182,11 @@ async function load(options) {
   const boundExport = Object.keys(module).find((name) => /batch_?bound/i.test(name) && Number.isInteger(module[name]));
   const profiles = ['events'];
   if (assistExport !== undefined) profiles.push('assist');
+  const react = await loadReact(module, url, options);
+  if (react !== undefined) profiles.push('react');
   return {
     module,
+    react,
     hello: {
       reply: 'hello',
       protocol: DRIVER_PROTOCOL,
@@ -186,6 +198,85 @@ async function load(options) {
       assistBatchBound: assistExport === undefined ? null : Math.min(32, Math.max(1, boundExport === undefined ? 8 : module[boundExport])),
     },
   };
+}
+
+/**
+ * The React entry of CLARIFICATIONS A08: the module named by --react (which must export the whole
+ * surface, else the handshake is refused), or the main module when it exports it. Undefined when
+ * there is none: the adapter then does not declare `react`.
+ */
+async function loadReact(module, url, options) {
+  let entry = module;
+  let entryUrl = url;
+  if (options.react !== undefined) {
+    entryUrl = resolveModule(options.react);
+    entry = await import(entryUrl);
+    const missing = missingReactSurface(entry);
+    if (missing.length > 0) throw new Error(`the React entry ${options.react} does not export ${missing.join(', ')}`);
+  } else {
+    const missing = missingReactSurface(entry);
+    if (missing.length === REACT_SURFACE.length) return undefined;
+    if (missing.length > 0) {
+      log(`the module exports part of the A08 React surface but not ${missing.join(', ')}: profile react not declared`);
+      return undefined;
+    }
+  }
+  // jsdom and react-dom load at the first case that renders (they cost a second or more): a run
+  // without react cases never pays for them. A React warning, or an error React or jsdom reports
+  // that nobody expected, makes the step that caused it answer `error` (`faults`): never ignored.
+  let env;
+  return {
+    entry,
+    get env() {
+      if (env === undefined) env = loadReactEnvironment(entryUrl, { log, onWarning: (message) => hooks.fault(message) });
+      return env;
+    },
+  };
+}
+
+/**
+ * Whether a request touches React: a `react` step, or any request while the case has a client
+ * root (vectors/README.md: every step of a case that has a mounted root runs inside act; a start
+ * or finish unmounts the last case's root). Other requests skip act, which costs a task per call.
+ */
+function needsAct(request) {
+  if (request === null || typeof request !== 'object') return false;
+  const rendered = current !== undefined && current.react !== undefined && current.react.root !== undefined;
+  if (request.cmd === 'start' || request.cmd === 'finish') return rendered;
+  if (request.cmd !== 'step') return false;
+  return rendered || (request.step !== null && typeof request.step === 'object' && Object.hasOwn(request.step, 'react'));
+}
+
+/**
+ * Runs one request inside React's act (profile react): what the step causes (renders, effects,
+ * refreshes that re-render a snapshot user) is committed before the answer, then a second act lets
+ * what the commit started settle too. Errors React collected during the flush are the case's
+ * uncaught errors (`afterAct`).
+ */
+async function handleInAct(request, react) {
+  const { act } = react.env.React;
+  let reply;
+  let failure;
+  let caseOfStep;
+  const settles = request.cmd === 'start' || request.cmd === 'step';
+  try {
+    await act(async () => {
+      try {
+        reply = await handle(request);
+        caseOfStep = current;
+        if (settles) await settle();
+      } catch (thrown) {
+        failure = thrown;
+      }
+    });
+    if (settles && failure === undefined) await act(async () => settle());
+  } catch (collected) {
+    if (caseOfStep !== undefined && caseOfStep.react !== undefined) caseOfStep.react.uncaught.push(collected);
+    else log(`React reported an error: ${describeError(collected)}`);
+  }
+  if (failure !== undefined) throw failure;
+  if (request.cmd === 'step' && caseOfStep !== undefined) reply = caseOfStep.afterAct(request.step, reply);
+  return reply;
 }
 
 function error(message) {
@@ -203,11 +294,12 @@ async function handle(request) {
       return implementation.hello;
     case 'start': {
       if (implementation === undefined) return error(`cannot load the implementation: ${loadError}`);
+      if (current !== undefined) current.dispose();
       current = undefined;
       clock.reset();
       if (request.protocol === 'rui') return unsupported('this adapter drives RCIP implementations only');
       if (request.protocol !== 'rcip') return error(`unknown protocol ${JSON.stringify(request.protocol)}`);
-      const started = new RcipCase(implementation.module, request.setup, hooks);
+      const started = new RcipCase(implementation.module, request.setup, hooks, implementation.react);
       const reply = started.start();
       if (reply.reply === 'done') current = started;
       return reply;
@@ -216,6 +308,7 @@ async function handle(request) {
       if (current === undefined) return error('step sent while no case is running');
       return current.step(request.step);
     case 'finish':
+      if (current !== undefined) current.dispose();
       current = undefined;
       return { reply: 'done' };
     default:
@@ -234,8 +327,13 @@ async function answer(line) {
   faults = [];
   let reply;
   try {
-    reply = await handle(request);
-    if (request && (request.cmd === 'start' || request.cmd === 'step')) await settle();
+    const react = implementation !== undefined ? implementation.react : undefined;
+    if (react !== undefined && needsAct(request)) {
+      reply = await handleInAct(request, react);
+    } else {
+      reply = await handle(request);
+      if (request && (request.cmd === 'start' || request.cmd === 'step')) await settle();
+    }
   } catch (failure) {
     const kind = failure instanceof AdapterError ? '' : 'adapter bug: ';
     reply = error(`${kind}${describeError(failure)}`);

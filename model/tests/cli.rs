@@ -52,9 +52,21 @@ fn unknown_options_are_usage_errors() {
         &["nothing"][..],
         &[][..],
         &["invocation", "--invocations", "many"][..],
+        &["assist", "--threads", "0"][..],
+        &["assist", "--threads", "some"][..],
     ] {
         let (code, _, stderr) = model_check(args);
         assert_eq!(code, Some(2), "{args:?}");
         assert!(stderr.starts_with("model-check: "), "{stderr}");
     }
+}
+
+#[test]
+fn threads_default_to_one_under_a_depth_bound() {
+    let (code, stdout, _) = model_check(&["transaction", "--depth", "2"]);
+    assert_eq!(code, Some(1), "witnesses deeper than 2 steps are not found");
+    assert!(stdout.contains("bounds: depth 2, threads 1"), "{stdout}");
+    let (code, stdout, _) = model_check(&["assist", "--batch-bound", "1", "--threads", "2"]);
+    assert_eq!(code, Some(0), "{stdout}");
+    assert!(stdout.contains("bounds: depth unbounded, threads 2"), "{stdout}");
 }

@@ -42,6 +42,8 @@ pub enum Choice {
     RuiArrayAppend,
     RuiBeginWhileOpenWaits,
     RuiLimitsProfile,
+    ReactNestedOwnerInnerWins,
+    ReactRefreshOnMount,
 }
 
 /// A row of the table: the choice, the requirement ids that leave it open, and both behaviours.
@@ -252,6 +254,20 @@ pub const TABLE: &[ChoiceRow] = &[
         default: "the declared limits profile of the reference",
         alternate: "a larger declared limits profile (every bound doubled)",
     },
+    ChoiceRow {
+        choice: Choice::ReactNestedOwnerInnerWins,
+        name: "react-nested-owner-inner-wins",
+        requirements: &["PRJ-REACT-02"],
+        default: "effects run children first, so of two nested context owners mounting together the outer publishes last",
+        alternate: "effects run parents first, so of two nested context owners mounting together the inner publishes last",
+    },
+    ChoiceRow {
+        choice: Choice::ReactRefreshOnMount,
+        name: "react-refresh-on-mount",
+        requirements: &["PRJ-REACT-03"],
+        default: "useRcipCapability calls refresh only when revision changes after mount",
+        alternate: "useRcipCapability also calls refresh when it mounts (twice under Strict Mode)",
+    },
 ];
 
 /// One realistic implementation bug the reference can inject (issue 13): each is modelled on a
@@ -313,6 +329,16 @@ pub enum Fault {
     RuiOperationLimitIgnored,
     RuiStreamEndCommits,
     RuiUnknownComponentAccepted,
+    ReactRefUpdatedInRender,
+    ReactBindInRender,
+    ReactEffectsOnServer,
+    ReactCleanupKeepsBinding,
+    ReactContextNotCleared,
+    ReactStaleHandler,
+    ReactHookOutsideProviderSilent,
+    ReactOutermostProvider,
+    ReactContextMerged,
+    ReactRevisionIgnored,
 }
 
 /// A row of the fault catalog.
@@ -649,6 +675,66 @@ pub const FAULTS: &[FaultRow] = &[
         name: "rui-unknown-component-accepted",
         requirements: &["CL-D05-8", "RUI-RECOV-07"],
         description: "a node of an undeclared component is committed",
+    },
+    FaultRow {
+        fault: Fault::ReactRefUpdatedInRender,
+        name: "react-ref-updated-in-render",
+        requirements: &["RCIP-LIFE-BIND-06", "RCIP-LIFE-AVAIL-02"],
+        description: "useRcipCapability assigns its latest-handler ref during render, so an abandoned render's execute and getAvailability are the ones invoked",
+    },
+    FaultRow {
+        fault: Fault::ReactBindInRender,
+        name: "react-bind-in-render",
+        requirements: &["RCIP-LIFE-BIND-06", "RCIP-LIFE-SSR-04", "RCIP-LIFE-BIND-05"],
+        description: "useRcipCapability binds during render (once per instance, guarded by a ref) instead of in an effect",
+    },
+    FaultRow {
+        fault: Fault::ReactEffectsOnServer,
+        name: "react-effects-on-server",
+        requirements: &["RCIP-LIFE-SSR-04"],
+        description: "the hooks' setup runs during the server render (an isomorphic layout effect), binding and publishing context on the server runtime",
+    },
+    FaultRow {
+        fault: Fault::ReactCleanupKeepsBinding,
+        name: "react-cleanup-keeps-binding",
+        requirements: &["CL-A08-5", "RCIP-LIFE-BIND-05"],
+        description: "the effect cleanup of useRcipCapability does not call unbind",
+    },
+    FaultRow {
+        fault: Fault::ReactContextNotCleared,
+        name: "react-context-not-cleared",
+        requirements: &["RCIP-LIFE-CTX-06", "CL-A08-4"],
+        description: "useRcipContext does not clear the context when its owner unmounts",
+    },
+    FaultRow {
+        fault: Fault::ReactStaleHandler,
+        name: "react-stale-handler",
+        requirements: &["RCIP-LIFE-AVAIL-02", "RCIP-LIFE-BIND-06"],
+        description: "useRcipCapability keeps the execute and getAvailability of the render it bound with",
+    },
+    FaultRow {
+        fault: Fault::ReactHookOutsideProviderSilent,
+        name: "react-hook-outside-provider-silent",
+        requirements: &["CL-A08-6", "RCIP-PROTO-SURF-12"],
+        description: "a hook used outside every RcipProvider does nothing instead of throwing",
+    },
+    FaultRow {
+        fault: Fault::ReactOutermostProvider,
+        name: "react-outermost-provider",
+        requirements: &["CL-A08-1", "RCIP-PROTO-SURF-13", "RCIP-LIFE-CTX-05"],
+        description: "hooks below nested providers use the outermost provider's runtime",
+    },
+    FaultRow {
+        fault: Fault::ReactContextMerged,
+        name: "react-context-merged",
+        requirements: &["RCIP-LIFE-CTX-06"],
+        description: "useRcipContext adds its scopes to the published context instead of replacing it",
+    },
+    FaultRow {
+        fault: Fault::ReactRevisionIgnored,
+        name: "react-revision-ignored",
+        requirements: &["CL-A08-5", "RCIP-LIFE-AVAIL-02"],
+        description: "useRcipCapability does not call refresh when its revision changes",
     },
 ];
 

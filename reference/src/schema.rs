@@ -212,6 +212,10 @@ impl StrictSchema {
     /// Every validation error as (instancePath, keyword), sorted and without duplicates; empty
     /// when the instance is valid. The instance is only read.
     pub fn validate(&self, instance: &Value) -> Vec<SchemaIssue> {
+        // Most instances are valid: the boolean check allocates nothing, error collection does.
+        if self.is_valid(instance) {
+            return Vec::new();
+        }
         let issues: BTreeSet<SchemaIssue> = self
             .compiled
             .validator

@@ -15,7 +15,7 @@ use crate::case::{Section, Strictness};
 use crate::register::{Register, Sources};
 
 /// Profiles a case may require (`vectors/schema/case.schema.json`).
-pub const PROFILES: [&str; 7] = ["events", "preflight", "assist", "jsonl", "sse", "websocket", "json-seq"];
+pub const PROFILES: [&str; 8] = ["events", "preflight", "assist", "react", "jsonl", "sse", "websocket", "json-seq"];
 
 /// A testable requirement whose cases an open issue will add; reported, counted as uncovered.
 #[derive(Debug, Deserialize)]

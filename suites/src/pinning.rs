@@ -115,6 +115,12 @@ pub fn pinned_beyond_sentences(case: &Case, by_id: &BTreeMap<&str, &Requirement>
         if step.get("host").and_then(Value::as_str) == Some("set-context") {
             context_set = true;
         }
+        // Profile react: a client render that mounts a context owner publishes its context
+        // (CL-A08-4); a server render runs no effect and publishes nothing.
+        let client_render = matches!(step.get("react").and_then(Value::as_str), Some("render" | "hydrate"));
+        if client_render && step.get("tree").is_some_and(|tree| tree.to_string().contains(r#""kind":"context-owner""#)) {
+            context_set = true;
+        }
         let Some(observation) = step.get("expect").and_then(Value::as_str) else { continue };
         let strictness = step.get("strictness").and_then(Value::as_str).unwrap_or(case.strictness.as_str());
         if !matches!(strictness, "REQUIRED" | "PROFILE") {

@@ -9,6 +9,7 @@
 // declare the profile and its steps answer `unsupported`.
 
 import { AssistTurns, assistOptions } from './assist.mjs';
+import { ReactHost } from './react.mjs';
 import {
   AdapterError, canonical, copyStructure, fail, fromWire, setAtPointer, toWire, toWireOptional,
 } from './values.mjs';
@@ -59,11 +60,21 @@ const STEP_MEMBERS = {
   'expect:outcome-text': { required: ['of'], optional: [] },
   'expect:assist-turn': { required: ['of'], optional: [] },
   'expect:assist-invocations': { required: ['of'], optional: [] },
+  'react:render': { required: ['tree'], optional: ['transition'] },
+  'react:resolve': { required: ['on'], optional: [] },
+  'react:unmount': { required: [], optional: [] },
+  'react:server-render': { required: ['tree'], optional: [] },
+  'react:hydrate': { required: ['tree'], optional: [] },
+  'expect:handler-states': { required: [], optional: ['capability'] },
+  'expect:boundary': { required: ['key'], optional: [] },
+  'expect:hook-client': { required: ['key'], optional: [] },
+  'expect:hook-snapshot': { required: ['key'], optional: [] },
 };
 
 const NO_ASSIST = 'the module exports no createRcipAssist: the adapter cannot drive an Assist orchestrator (profile assist)';
+const NO_REACT = 'the implementation offers no React entry (CLARIFICATIONS A08): the adapter cannot render React trees (profile react)';
 
-const SETUP_KEYS = ['definition', 'options', 'creation', 'assist'];
+const SETUP_KEYS = ['definition', 'options', 'creation', 'assist', 'react'];
 const OPTION_KEYS = ['policy', 'confirmationTtlMs', 'createId', 'events'];
 
 /** Replies (the `reply` members of harness/driver/schema/response.schema.json). */
@@ -174,9 +185,11 @@ function checkSettlement(settle) {
  * called, so the step answers `error` instead of the implementation being blamed.
  */
 export class RcipCase {
-  constructor(module, setup, hooks) {
+  /** `react` is `{ env, entry }` (react-env.mjs and the A08 entry) when the profile is declared. */
+  constructor(module, setup, hooks, react) {
     this.module = module;
     this.hooks = hooks;
+    this.reactSupport = react;
     this.runtimes = new Map();
     this.bindings = new Map();
     this.outcomes = new Map();
@@ -223,6 +236,10 @@ export class RcipCase {
       this.assist = new AssistTurns(this, assistOptions(this.setup.assist), canonicalOutcome);
     } else if (this.setup.assist !== undefined) {
       return unsupported(NO_ASSIST);
+    }
+    if (this.setup.react !== undefined) {
+      if (this.reactSupport === undefined) return unsupported(NO_REACT);
+      this.reactHost();
     }
     try {
       this.definition = this.buildDefinition(fromWire(this.setup.definition));
@@ -275,6 +292,7 @@ export class RcipCase {
     const made = options === undefined
       ? this.module.createRcipRuntime(this.definition)
       : this.module.createRcipRuntime(this.definition, options);
+    rt.runtime = made;
     rt.client = made && made.client;
     rt.host = made && made.host;
     return rt;
@@ -370,27 +388,42 @@ export class RcipCase {
     for (const mutation of settle.mutateInput || []) setAtPointer(input, mutation.pointer, fromWire(mutation.value));
   }
 
-  handlerObject(rt, capabilityId, handler, binding) {
-    if (!isObject(handler) || !['gated', 'scripted'].includes(handler.mode)) fail('handler needs mode gated or scripted');
+  /** Checks a handler `H` (gated or scripted, plus `extraModes`) and returns it. */
+  checkHandler(handler, extraModes = []) {
+    const modes = ['gated', 'scripted', ...extraModes];
+    if (!isObject(handler) || !modes.includes(handler.mode)) fail(`handler needs mode ${modes.join(' or ')}`);
     if (handler.mode === 'scripted') checkSettlement(handler.settle);
+    return handler;
+  }
+
+  /** Records one handler call (handler-calls, handler-signal, handler-context) at call time. */
+  recordHandlerCall(rt, capabilityId, input, ctx) {
+    this.hooks.activity();
+    this.guard(() => rt.handlerCalls.push({
+      record: record({
+        capabilityId,
+        input: toWire(input),
+        invocationId: optional(ctx && ctx.invocationId),
+        semanticContext: optional(ctx && ctx.semanticContext),
+      }),
+      signal: ctx && ctx.signal,
+      context: handlerContext(ctx),
+    }));
+  }
+
+  /** A gated or scripted handler call: recorded, then a gate promise or the scripted settlement. */
+  runHandler(rt, capabilityId, handler, input, ctx) {
+    this.recordHandlerCall(rt, capabilityId, input, ctx);
+    if (handler.mode === 'gated') {
+      return new Promise((resolve, reject) => rt.handlerGates.push({ resolve, reject, input, settled: false }));
+    }
+    return this.settleNow(handler.settle, handler.async === true, input);
+  }
+
+  handlerObject(rt, capabilityId, handler, binding) {
+    this.checkHandler(handler);
     const object = {
-      execute: (input, ctx) => {
-        this.hooks.activity();
-        this.guard(() => rt.handlerCalls.push({
-          record: record({
-            capabilityId,
-            input: toWire(input),
-            invocationId: optional(ctx && ctx.invocationId),
-            semanticContext: optional(ctx && ctx.semanticContext),
-          }),
-          signal: ctx && ctx.signal,
-          context: handlerContext(ctx),
-        }));
-        if (handler.mode === 'gated') {
-          return new Promise((resolve, reject) => rt.handlerGates.push({ resolve, reject, input, settled: false }));
-        }
-        return this.settleNow(handler.settle, handler.async === true, input);
-      },
+      execute: (input, ctx) => this.runHandler(rt, capabilityId, handler, input, ctx),
     };
     if (binding.availability !== undefined) {
       object.getAvailability = () => {
@@ -444,8 +477,8 @@ export class RcipCase {
   /** Answers one step (vectors/README.md "RCIP steps"); a clock step is asynchronous. */
   async step(step) {
     if (!isObject(step)) fail('step must be an object');
-    const kinds = ['host', 'client', 'gate', 'clock', 'expect'].filter((k) => Object.hasOwn(step, k));
-    if (kinds.length !== 1) fail('a step has exactly one of host, client, gate, clock, expect');
+    const kinds = ['host', 'client', 'gate', 'clock', 'expect', 'react'].filter((k) => Object.hasOwn(step, k));
+    if (kinds.length !== 1) fail('a step has exactly one of host, client, gate, clock, expect, react');
     const kind = kinds[0];
     const verb = step[kind];
     const key = `${kind}:${verb}`;
@@ -539,11 +572,43 @@ export class RcipCase {
         return this.assist === undefined ? unsupported(NO_ASSIST) : observed(this.assist.observe(step));
       case 'expect:assist-invocations':
         return this.assist === undefined ? unsupported(NO_ASSIST) : observed(this.assist.invocations(step));
+      case 'react:render':
+      case 'react:resolve':
+      case 'react:unmount':
+      case 'react:server-render':
+      case 'react:hydrate':
+        return this.reactSupport === undefined ? unsupported(NO_REACT) : this.reactHost().step(step);
+      case 'expect:handler-states':
+      case 'expect:boundary':
+      case 'expect:hook-client':
+      case 'expect:hook-snapshot':
+        return this.reactSupport === undefined ? unsupported(NO_REACT) : observed(this.reactHost().observe(key, step));
       case 'client:preflight':
       case 'expect:preflight':
         return unsupported('the RCIP 2.x API (CLARIFICATIONS section A) has no preflight call (profile preflight)');
       default: return observed(this.observe(key, step));
     }
+  }
+
+  /** The case's React host (profile react), made at its first use: it loads React and jsdom. */
+  reactHost() {
+    if (this.react === undefined) this.react = new ReactHost(this, this.reactSupport.env, this.reactSupport.entry, this.setup.react);
+    return this.react;
+  }
+
+  /**
+   * After the act() around a step has committed: a `react` step whose rendering React reported as
+   * uncaught answers `threw`; for any other step such an error is logged (the step's own call
+   * returned as it did).
+   */
+  afterAct(step, reply) {
+    if (this.react === undefined) return reply;
+    return this.react.conclude(reply, isObject(step) && Object.hasOwn(step, 'react'));
+  }
+
+  /** Unmounts what the case rendered (call inside act): at the next start, or at finish. */
+  dispose() {
+    if (this.react !== undefined) this.react.dispose();
   }
 
   bind(step) {

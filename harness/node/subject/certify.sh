@@ -10,10 +10,11 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
 cd "$root"
-[ -d harness/node/node_modules ] || (cd harness/node && npm ci --no-audit --no-fund)
+# A node_modules from before the react profile lacks React: install again (npm ci) then too.
+[ -d harness/node/node_modules/react-dom ] || (cd harness/node && npm ci --no-audit --no-fund)
 [ -d harness/node/subject/node_modules ] || (cd harness/node/subject && npm ci --no-audit --no-fund)
 bin="${CONFORMANCE:-target/debug/conformance}"
 if [ ! -x "$bin" ]; then
   cargo build -q -p harness --bin conformance
 fi
-exec "$bin" run "$@" --adapter -- node harness/node/adapter.mjs harness/node/subject/index.mjs
+exec "$bin" run "$@" --adapter -- node harness/node/adapter.mjs --react harness/node/subject/react.mjs harness/node/subject/index.mjs

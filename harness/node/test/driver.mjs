@@ -46,11 +46,12 @@ function checkShape(reply, line) {
 }
 
 export class Driver {
-  constructor({ module = DOUBLE, args = [] } = {}) {
+  constructor({ module = DOUBLE, args = [], env = {}, timeoutMs = 5000 } = {}) {
+    this.timeoutMs = timeoutMs;
     this.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rcip-node-adapter-'));
     this.journalPath = path.join(this.dir, 'journal.jsonl');
     this.child = spawn(process.execPath, [ADAPTER, ...args, module], {
-      env: { ...process.env, RCIP_DOUBLE_JOURNAL: this.journalPath },
+      env: { ...process.env, ...env, RCIP_DOUBLE_JOURNAL: this.journalPath },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     this.stderr = '';
@@ -70,7 +71,7 @@ export class Driver {
   nextLine() {
     if (this.lines.length > 0) return Promise.resolve(this.lines.shift());
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no response in 5 s; stderr:\n${this.stderr}`)), 5000);
+      const timer = setTimeout(() => reject(new Error(`no response in ${this.timeoutMs} ms; stderr:\n${this.stderr}`)), this.timeoutMs);
       this.waiting.push((line) => {
         clearTimeout(timer);
         resolve(line);

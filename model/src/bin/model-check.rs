@@ -21,7 +21,8 @@ usage: model-check <invocation|assist|transaction|all> [options]
 
 common:
   --depth N               check every state within N steps (default: every reachable state)
-  --threads N             checker threads (default 1)
+  --threads N|auto        checker threads (default auto: one per core for a full
+                          exploration, 1 under --depth or --examples)
   --examples              also print the path of each `sometimes` example
 invocation:
   --invocations N         concurrent requests (default 2)
@@ -48,6 +49,8 @@ transaction:
 struct Options {
     models: Vec<&'static str>,
     bounds: Bounds,
+    /// `--threads`; `None` is `auto` ([`auto_threads`]).
+    threads: Option<usize>,
     examples: bool,
     invocation: InvocationModel,
     assist: AssistModel,
@@ -83,6 +86,7 @@ fn parse(args: Vec<String>) -> Result<Options, String> {
     let mut options = Options {
         models,
         bounds: Bounds::default(),
+        threads: None,
         examples: false,
         invocation: InvocationModel::default(),
         assist: AssistModel::default(),
@@ -105,7 +109,12 @@ fn parse(args: Vec<String>) -> Result<Options, String> {
             "--depth" => {
                 options.bounds.depth = Some(number(&flag, args.next(), 0, 10_000)? as usize)
             }
-            "--threads" => options.bounds.threads = number(&flag, args.next(), 1, 64)? as usize,
+            "--threads" => {
+                options.threads = match args.next() {
+                    Some(auto) if auto == "auto" => None,
+                    value => Some(number(&flag, value, 1, 64)? as usize),
+                }
+            }
             "--examples" => options.examples = true,
             "--invocations" => inv.invocations = number(&flag, args.next(), 1, 4)? as usize,
             "--capabilities" => inv.capabilities = number(&flag, args.next(), 1, 3)? as usize,
@@ -171,7 +180,24 @@ fn parse(args: Vec<String>) -> Result<Options, String> {
             other => return Err(format!("unknown option {other:?}")),
         }
     }
+    options.bounds.threads = options
+        .threads
+        .unwrap_or_else(|| auto_threads(options.bounds.depth, options.examples));
     Ok(options)
+}
+
+/// `--threads auto`. A full exploration visits every reachable state once whatever the order,
+/// so stateright's multi-threaded BFS finds the same states and verdicts; on 2 cores it costs
+/// about the CPU time of one thread, so it finishes up to twice as fast when a second core is
+/// free (model/README.md, "Figures"). Under `--depth` one thread: the threads' queues are not
+/// level-synchronous, so a state first reached along a path longer than the bound would not be
+/// expanded from a shorter path found later, and "holds to depth N" could cover less. With
+/// `--examples` one thread too, so the printed witness paths do not depend on scheduling.
+fn auto_threads(depth: Option<usize>, examples: bool) -> usize {
+    if depth.is_some() || examples {
+        return 1;
+    }
+    std::thread::available_parallelism().map_or(1, |cores| cores.get().min(64))
 }
 
 fn is_known(flag: &str) -> bool {

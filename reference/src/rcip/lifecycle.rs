@@ -103,15 +103,15 @@ pub struct Receipt {
 
 /// The default policy of CL-B22 (RECOMMENDED), or with `confirm_writes` the alternate
 /// (`Choice::DefaultPolicyConfirmsWrites`): every non-read effect needs confirmation.
-fn default_decision(effect: Effect, confirmed: bool, confirm_writes: bool) -> &'static str {
+fn default_decision(effect: Effect, confirmed: bool, confirm_writes: bool) -> Decision {
     if confirmed {
-        return "allow";
+        return Decision::Allow;
     }
     match effect {
-        Effect::Read => "allow",
-        Effect::Destructive => "confirm",
-        Effect::Write | Effect::External if confirm_writes => "confirm",
-        Effect::Write | Effect::External => "deny",
+        Effect::Read => Decision::Allow,
+        Effect::Destructive => Decision::Confirm,
+        Effect::Write | Effect::External if confirm_writes => Decision::Confirm,
+        Effect::Write | Effect::External => Decision::Deny,
     }
 }
 
@@ -119,6 +119,13 @@ enum Decision {
     Allow,
     Deny,
     Confirm,
+}
+
+/// How a policy pass settled: the host policy's settlement (parsed in `after_policy`), or the
+/// default policy's decision, which is always well-formed and so needs no host value.
+enum PolicyAnswer {
+    Host(Settlement),
+    Default(Decision),
 }
 
 /// CL-A05-2..4; anything else is malformed (CL-B12-3).
@@ -177,7 +184,7 @@ impl Runtime {
         }
         let op = Operation {
             ticket,
-            invocation_id: invocation_id.clone(),
+            invocation_id,
             capability,
             input,
             signal: request.signal,
@@ -341,7 +348,7 @@ impl Runtime {
             return Ok(Vec::new());
         }
         match self.waiting.remove(&call) {
-            Some(Waiting::Policy(op)) if policy => self.after_policy(op, result),
+            Some(Waiting::Policy(op)) if policy => self.after_policy(op, PolicyAnswer::Host(result)),
             Some(Waiting::Handler(op)) if !policy => self.after_handler(op, result),
             Some(other) => {
                 self.waiting.insert(call, other);
@@ -448,16 +455,11 @@ impl Runtime {
     /// Step 4 (and the confirmed pass of step 5): asks host policy, or the default policy.
     fn ask_policy(&mut self, op: Operation) {
         let answer = match self.policy.is_some() {
-            false => {
-                let decision = default_decision(
-                    op.capability.def().effect,
-                    op.confirmed,
-                    self.choices.takes(Choice::DefaultPolicyConfirmsWrites),
-                );
-                let value =
-                    HostValue::object(vec![("decision".into(), HostValue::string(decision))]);
-                Answer::Ready(Ok(value))
-            }
+            false => PolicyAnswer::Default(default_decision(
+                op.capability.def().effect,
+                op.confirmed,
+                self.choices.takes(Choice::DefaultPolicyConfirmsWrites),
+            )),
             true => {
                 let call = self.new_call();
                 let request = PolicyCall {
@@ -478,20 +480,25 @@ impl Runtime {
                     self.park(call, Waiting::Policy(op));
                     return;
                 }
-                answer
+                match answer {
+                    Answer::Ready(result) => PolicyAnswer::Host(result),
+                    Answer::Pending => return,
+                }
             }
         };
-        if let Answer::Ready(result) = answer {
-            self.after_policy(op, result);
-        }
+        self.after_policy(op, answer);
     }
 
     /// After the policy settled: the rechecks of CL-B05 (RCIP-LIFE-POLICY-04..07), then the
     /// decision.
-    fn after_policy(&mut self, op: Operation, result: Settlement) {
+    fn after_policy(&mut self, op: Operation, answer: PolicyAnswer) {
         if let Some(code) = self.recheck(&op) {
             return self.fail_op(op, code);
         }
+        let result = match answer {
+            PolicyAnswer::Default(decision) => return self.decide(op, Some(decision)),
+            PolicyAnswer::Host(result) => result,
+        };
         let decision = match &result {
             Ok(value) if self.choices.injects(Fault::MalformedDecisionAllows) => {
                 parse_decision(value).or(Some(Decision::Allow))
@@ -500,6 +507,11 @@ impl Runtime {
             Err(_) if self.choices.injects(Fault::PolicyThrowDenied) => Some(Decision::Deny),
             Err(_) => None,
         };
+        self.decide(op, decision);
+    }
+
+    /// Acts on a policy pass's decision (`None`: the policy threw or answered malformed).
+    fn decide(&mut self, op: Operation, decision: Option<Decision>) {
         match decision {
             None => self.fail_op(op, ErrorCode::PolicyEvaluationFailed),
             Some(Decision::Deny) => self.fail_op(op, ErrorCode::PolicyDenied),
@@ -637,13 +649,13 @@ impl Runtime {
     /// Step 6: runs the handler with a detached input and the cancellation signal.
     fn execute(&mut self, op: Operation) {
         let call = self.new_call();
-        let capability_id = op.capability.id().to_string();
+        let capability_id = op.capability.id();
         if !self.choices.injects(Fault::EventsOutOfOrder) {
-            self.emit(Phase::Started, &op.invocation_id, &capability_id);
+            self.emit(Phase::Started, &op.invocation_id, capability_id);
         }
         let request = HandlerCall {
             call,
-            capability_id: capability_id.clone(),
+            capability_id: capability_id.to_string(),
             input: HostValue::from_json(&op.input),
             invocation_id: op.invocation_id.clone(),
             requested_at: if self.choices.takes(Choice::RequestedAtHandlerStart) {
@@ -658,7 +670,7 @@ impl Runtime {
                 None => Some(AbortSignal::new()),
             },
         };
-        let answer = match self.bindings.get_mut(&capability_id) {
+        let answer = match self.bindings.get_mut(capability_id) {
             Some(binding) => (binding.handler)(request),
             // The recheck just before makes this unreachable; fail safe rather than panic.
             None => return self.fail_op(op, ErrorCode::CapabilityUnbound),
@@ -731,8 +743,8 @@ impl Runtime {
             self.emit(Phase::Started, &op.invocation_id, op.capability.id());
         }
         let outcome = Outcome {
-            invocation_id: op.invocation_id.clone(),
             capability_id: op.capability.id().to_string(),
+            invocation_id: op.invocation_id,
             body: OutcomeBody::Succeeded { output },
         };
         self.settle(op.ticket, outcome);

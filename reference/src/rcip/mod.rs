@@ -11,7 +11,8 @@
 //!   CL-A07, CL-B15..B17). `outcome`: outcomes and codes (CL-A06, CL-B01).
 //! - `runtime`: state, host and discovery surfaces, subscriptions, events (CL-A01, CL-A04, CL-B20,
 //!   CL-B21, CL-B23, CL-B25). `lifecycle`: `invoke`, policy, confirmation, execution (CL-B02..B12,
-//!   CL-B22). `preflight`: the `preflight` profile's dry-run (CL-B24).
+//!   CL-B22). `preflight`: the `preflight` profile's dry-run (CL-B24). `react`: the abstract React
+//!   host of the `react` profile (CL-A08, issue 17).
 //!
 //! Asynchrony: policy and handler callbacks answer [`Answer::Ready`] or [`Answer::Pending`]; a
 //! pending call is settled later with [`Runtime::settle_policy`] / [`Runtime::settle_handler`] by
@@ -50,6 +51,7 @@ mod ident;
 mod lifecycle;
 mod outcome;
 mod preflight;
+pub mod react;
 mod runtime;
 mod snapshot;
 mod value;

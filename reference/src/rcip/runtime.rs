@@ -10,6 +10,7 @@
 
 use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::fmt::Write;
 use std::rc::Rc;
 
 use serde_json::Value;
@@ -697,12 +698,21 @@ impl Runtime {
         if let Some(create) = self.create_id.as_mut() {
             return create(prefix);
         }
-        let counter = self.id_counters.entry(prefix.to_string()).or_insert(0);
+        let counter = match self.id_counters.get_mut(prefix) {
+            Some(counter) => counter,
+            None => self.id_counters.entry(prefix.to_string()).or_insert(0),
+        };
         *counter += 1;
-        if self.choices.takes(Choice::OwnIdFormat) {
-            return format!("rt_{prefix}_{counter}");
-        }
-        format!("{prefix}-{counter}")
+        let counter = *counter;
+        // Sized once: `format!` would start empty and grow the string twice.
+        let mut id = String::with_capacity(prefix.len() + 24);
+        // Writing into a `String` cannot fail.
+        let _ = if self.choices.takes(Choice::OwnIdFormat) {
+            write!(id, "rt_{prefix}_{counter}")
+        } else {
+            write!(id, "{prefix}-{counter}")
+        };
+        id
     }
 
     /// Gives an event to `onEvent`; an observer that throws changes nothing (CL-B23-2).

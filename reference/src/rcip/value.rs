@@ -102,6 +102,25 @@ impl NotPlain {
         }
     }
 
+    /// The same rejection seen from the enclosing object or array: `token` (a member name or an
+    /// array index) is prepended to the path.
+    fn under(mut self, token: &str) -> NotPlain {
+        match &mut self {
+            NotPlain::NonFinite { path }
+            | NotPlain::Undefined { path }
+            | NotPlain::BigInt { path }
+            | NotPlain::Symbol { path }
+            | NotPlain::Function { path }
+            | NotPlain::ClassInstance { path }
+            | NotPlain::SparseArray { path }
+            | NotPlain::Cycle { path }
+            | NotPlain::SharedReference { path }
+            | NotPlain::TooDeep { path } => *path = format!("/{}{path}", escape_token(token)),
+            NotPlain::TooLarge => {}
+        }
+        self
+    }
+
     /// The JSON Schema-like keyword reported in a validation issue for this rejection.
     pub fn keyword(&self) -> &'static str {
         match self {
@@ -275,7 +294,7 @@ impl HostValue {
             nodes: 0,
             rules,
         };
-        copier.copy(self, &mut String::new())
+        copier.copy(self)
     }
 
     /// What `JSON.parse(JSON.stringify(value))` gives, as a careless implementation's plain-JSON
@@ -431,11 +450,15 @@ struct Copier {
 }
 
 impl Copier {
-    fn copy(&mut self, value: &HostValue, path: &mut String) -> Result<Value, NotPlain> {
+    /// Copies one node. A rejection carries the path relative to this node; each enclosing
+    /// object prepends its token on the way out ([`NotPlain::under`]), so accepted values never
+    /// pay for building paths.
+    fn copy(&mut self, value: &HostValue) -> Result<Value, NotPlain> {
         self.nodes += 1;
         if self.nodes > MAX_JSON_NODES {
             return Err(NotPlain::TooLarge);
         }
+        let here = String::new;
         match value {
             HostValue::Null => Ok(Value::Null),
             HostValue::Bool(b) => Ok(Value::Bool(*b)),
@@ -443,85 +466,65 @@ impl Copier {
             HostValue::Number(n) if self.rules.keep_negative_zero && *n == 0.0 && n.is_sign_negative() => {
                 serde_json::Number::from_f64(*n)
                     .map(Value::Number)
-                    .ok_or_else(|| NotPlain::NonFinite { path: path.clone() })
+                    .ok_or_else(|| NotPlain::NonFinite { path: here() })
             }
-            HostValue::Number(n) => {
-                json_number(*n).ok_or_else(|| NotPlain::NonFinite { path: path.clone() })
-            }
-            HostValue::Undefined => Err(NotPlain::Undefined { path: path.clone() }),
-            HostValue::BigInt(_) => Err(NotPlain::BigInt { path: path.clone() }),
-            HostValue::Symbol => Err(NotPlain::Symbol { path: path.clone() }),
-            HostValue::Function => Err(NotPlain::Function { path: path.clone() }),
+            HostValue::Number(n) => json_number(*n).ok_or_else(|| NotPlain::NonFinite { path: here() }),
+            HostValue::Undefined => Err(NotPlain::Undefined { path: here() }),
+            HostValue::BigInt(_) => Err(NotPlain::BigInt { path: here() }),
+            HostValue::Symbol => Err(NotPlain::Symbol { path: here() }),
+            HostValue::Function => Err(NotPlain::Function { path: here() }),
             HostValue::Object(object) => {
                 let address = object.address();
                 if self.ancestors.contains(&address) {
-                    return Err(NotPlain::Cycle { path: path.clone() });
+                    return Err(NotPlain::Cycle { path: here() });
                 }
                 if self.ancestors.len() >= MAX_JSON_DEPTH {
-                    return Err(NotPlain::TooDeep { path: path.clone() });
+                    return Err(NotPlain::TooDeep { path: here() });
                 }
                 if self.rules.reject_shared {
                     if self.seen.contains(&address) {
-                        return Err(NotPlain::SharedReference { path: path.clone() });
+                        return Err(NotPlain::SharedReference { path: here() });
                     }
                     self.seen.push(address);
                 }
                 self.ancestors.push(address);
-                let copied = self.copy_object(object, path);
+                // The cell stays borrowed (shared) while its children are copied: the copy only
+                // reads, and a cycle back to it is rejected above before it is borrowed again.
+                let copied = object.with(|data| self.copy_contents(data));
                 self.ancestors.pop();
                 copied
             }
         }
     }
 
-    fn copy_object(&mut self, object: &HostObject, path: &mut String) -> Result<Value, NotPlain> {
-        // Children are cloned out first so no borrow of the cell is held while recursing.
-        enum Shape {
-            Members(Vec<(String, HostValue)>),
-            Items(Vec<Option<HostValue>>),
-            Class,
-        }
-        let reject_null = self.rules.reject_null_prototype;
-        let shape = object.with(|data| match data {
+    fn copy_contents(&mut self, data: &ObjectData) -> Result<Value, NotPlain> {
+        match data {
             ObjectData::Object {
                 prototype: Prototype::Class(_),
                 ..
-            } => Shape::Class,
+            } => Err(NotPlain::ClassInstance { path: String::new() }),
             ObjectData::Object {
                 prototype: Prototype::Null,
                 ..
-            } if reject_null => Shape::Class,
-            ObjectData::Object { members, .. } => Shape::Members(members.clone()),
-            ObjectData::Array { items } => Shape::Items(items.clone()),
-        });
-        match shape {
-            Shape::Class => Err(NotPlain::ClassInstance { path: path.clone() }),
-            Shape::Items(items) => {
-                let mut out = Vec::with_capacity(items.len());
-                for (index, item) in items.iter().enumerate() {
-                    let mark = path.len();
-                    path.push('/');
-                    path.push_str(&index.to_string());
-                    let copied = match item {
-                        Some(item) => self.copy(item, path),
-                        None => Err(NotPlain::SparseArray { path: path.clone() }),
-                    };
-                    path.truncate(mark);
-                    out.push(copied?);
-                }
-                Ok(Value::Array(out))
-            }
-            Shape::Members(members) => {
-                let mut out = Map::new();
-                for (key, member) in &members {
-                    let mark = path.len();
-                    path.push('/');
-                    path.push_str(&escape_token(key));
-                    let copied = self.copy(member, path);
-                    path.truncate(mark);
-                    out.insert(key.clone(), copied?);
+            } if self.rules.reject_null_prototype => Err(NotPlain::ClassInstance { path: String::new() }),
+            ObjectData::Object { members, .. } => {
+                let mut out = Map::with_capacity(members.len());
+                for (key, member) in members {
+                    let copied = self.copy(member).map_err(|error| error.under(key))?;
+                    out.insert(key.clone(), copied);
                 }
                 Ok(Value::Object(out))
+            }
+            ObjectData::Array { items } => {
+                let mut out = Vec::with_capacity(items.len());
+                for (index, item) in items.iter().enumerate() {
+                    let copied = match item {
+                        Some(item) => self.copy(item),
+                        None => Err(NotPlain::SparseArray { path: String::new() }),
+                    };
+                    out.push(copied.map_err(|error| error.under(&index.to_string()))?);
+                }
+                Ok(Value::Array(out))
             }
         }
     }

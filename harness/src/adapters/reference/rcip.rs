@@ -38,8 +38,11 @@ use serde_json::{json, Map, Value};
 use super::{CaseDriver, Started};
 use crate::adapter::{AdapterError, Reply};
 
-/// The reference implements the `events` (CL-B23) and `preflight` (CL-B24) profiles.
-pub(crate) const PROFILES: &[&str] = &["events", "preflight"];
+mod react;
+
+/// The reference implements the `events` (CL-B23), `preflight` (CL-B24) and `react` (CL-A08,
+/// `rcip/react.rs`) profiles.
+pub(crate) const PROFILES: &[&str] = &["events", "preflight", "react"];
 
 /// The error text of every host error the vectors plant (vectors/README.md, CL-B02-2).
 const HOST_SECRET: &str = "host-secret-7f3a";
@@ -70,6 +73,7 @@ pub(crate) fn start(setup: &Value, choices: &Choices) -> Result<Started, Adapter
         subscriptions: BTreeMap::new(),
         preflights: BTreeMap::new(),
         assist: super::assist::AssistCase::from_setup(setup, choices)?,
+        react: react::host(setup, choices)?,
     };
     Ok((Reply::Done, Some(Box::new(driver))))
 }
@@ -278,6 +282,8 @@ struct Records {
     /// The k-th gated handler call: its call id, its index in `handler_calls`, settled yet.
     gated_handlers: Vec<(CallId, usize, bool)>,
     events: Vec<Value>,
+    /// Profile `react`: `{capabilityId, state}` per call of an `execute` of a capability element.
+    react_states: Vec<Value>,
 }
 
 type Shared = Rc<RefCell<Records>>;
@@ -432,6 +438,8 @@ struct RcipCase {
     preflights: BTreeMap<String, Value>,
     /// Profile `assist`: offered every step first (`assist.rs`).
     assist: super::assist::AssistCase,
+    /// Profile `react`: the abstract React host (`rcip/react.rs`).
+    react: reference::rcip::react::ReactHost,
 }
 
 fn field<'a>(step: &'a Value, key: &str) -> Result<&'a str, AdapterError> {
@@ -466,6 +474,8 @@ impl CaseDriver for RcipCase {
                 slot.runtime.advance(ms);
             }
             Ok(Reply::Done)
+        } else if let Some(action) = step.get("react").and_then(Value::as_str) {
+            self.react(action, step)
         } else if let Some(observation) = step.get("expect").and_then(Value::as_str) {
             self.observe(observation, step)
         } else {
@@ -1046,6 +1056,9 @@ impl RcipCase {
             .and_then(Value::as_str)
             .map(str::to_string);
         let observed = match observation {
+            react_observation if react::OBSERVATIONS.contains(&react_observation) => {
+                self.observe_react(react_observation, step)?
+            }
             "outcome" => {
                 let handle = self.ticket(field(step, "of")?)?;
                 let slot = self

@@ -29,6 +29,7 @@ mod output;
 mod policy;
 mod policy_race;
 mod preflight;
+mod react;
 mod receipts;
 mod reservation;
 mod schema_profile;
@@ -38,8 +39,8 @@ mod subscribe;
 use crate::case::Section;
 
 /// Every rcip section, in file order: definitions and schemas, discovery, host surface, the
-/// invocation lifecycle in the order of its steps, then isolation and the events and preflight
-/// profiles.
+/// invocation lifecycle in the order of its steps, then isolation and the events, preflight and
+/// react profiles.
 pub fn sections() -> Vec<Section> {
     vec![
         definitions::section(),
@@ -71,5 +72,6 @@ pub fn sections() -> Vec<Section> {
         isolation::section(),
         events::section(),
         preflight::section(),
+        react::section(),
     ]
 }
