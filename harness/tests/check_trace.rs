@@ -40,8 +40,9 @@ fn reference_traces(choices: Choices, prefix: &str) -> Vec<(String, String)> {
 }
 
 /// The reasons a trace may be outside the invocation model, as the checker words them.
-const KNOWN_SCOPES: [&str; 4] = [
+const KNOWN_SCOPES: [&str; 5] = [
     "Assist turns are not judged",
+    "the React host binds through rendering",
     "a setup whose creation throws",
     "a second runtime",
     "model paths fit the trace so far",

@@ -239,6 +239,9 @@ impl Checker {
                 Body::Call { call, .. } => call,
                 Body::Observation { query, .. } => query,
             };
+            if query.get("react").is_some() {
+                return Err(out(line, "the React host binds through rendering: outside the invocation model".into()));
+            }
             if query.get("runtime").is_some() {
                 return Err(out(line, "a second runtime (`runtime`) is outside the invocation model".into()));
             }
