@@ -206,11 +206,41 @@ pub struct Validator {
     runtime: Runtime,
     summary: Summary,
     found: Vec<Violation>,
+    trail: Option<Trail>,
+}
+
+/// Every result so far in the vector format's observation forms (`transactions`, `quarantine`,
+/// `rejections`; vectors/README.md), kept only on request ([`Validator::keep_trail`]): for judging
+/// the validator against a vector's expectations. It grows with the stream.
+#[derive(Debug, Clone, Default)]
+pub struct Trail {
+    pub transactions: Vec<Value>,
+    pub quarantine: Vec<Value>,
+    pub rejections: Vec<Value>,
 }
 
 impl Validator {
     pub fn new(runtime: Runtime) -> Validator {
-        Validator { runtime, summary: Summary::default(), found: Vec::new() }
+        Validator { runtime, summary: Summary::default(), found: Vec::new(), trail: None }
+    }
+
+    /// Keeps every result from now on (see [`Trail`]); memory then grows with the stream.
+    pub fn keep_trail(&mut self) {
+        self.trail.get_or_insert_with(Trail::default);
+    }
+
+    pub fn trail(&self) -> Option<&Trail> {
+        self.trail.as_ref()
+    }
+
+    /// Frames received so far.
+    pub fn frames(&self) -> u64 {
+        self.runtime.frames_received()
+    }
+
+    /// The committed revision now.
+    pub fn revision(&self) -> u64 {
+        self.runtime.committed().revision
     }
 
     pub fn framing(&self) -> Framing {
@@ -276,6 +306,15 @@ impl Validator {
                     });
                 }
             }
+        }
+        if let Some(trail) = &mut self.trail {
+            trail.quarantine.extend(self.runtime.quarantine().iter().map(|q| json!({ "frame": q.frame, "code": q.code.as_str() })));
+            trail.rejections.extend(self.runtime.rejections().iter().map(|r| json!({ "frame": r.frame, "code": r.code.as_str() })));
+            trail.transactions.extend(self.runtime.transactions().iter().map(|t| match t.outcome {
+                TransactionOutcome::Committed { revision } => json!({ "transactionId": t.transaction_id, "result": "committed", "revision": revision }),
+                TransactionOutcome::Aborted => json!({ "transactionId": t.transaction_id, "result": "aborted" }),
+                TransactionOutcome::Rejected(code) => json!({ "transactionId": t.transaction_id, "result": "rejected", "code": code.as_str() }),
+            }));
         }
         self.runtime.forget_results();
         // Stable: within one frame, the frame's own result comes before the transaction it ended.
