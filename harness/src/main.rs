@@ -214,11 +214,11 @@ struct ValidateArgs {
     #[arg(long, value_name = "URL", conflicts_with = "input")]
     url: Option<String>,
     /// Live mode: stop following the stream after this many seconds (not an error).
-    #[arg(long, value_name = "SECONDS", requires = "url")]
+    #[arg(long, value_name = "SECONDS")]
     max_seconds: Option<f64>,
-    /// Live mode: no byte for this many seconds is a stalled server (an error, exit 2).
-    #[arg(long, value_name = "SECONDS", default_value_t = 30.0, requires = "url")]
-    stall_seconds: f64,
+    /// Live mode: no byte for this many seconds is a stalled server (an error, exit 2); default 30.
+    #[arg(long, value_name = "SECONDS")]
+    stall_seconds: Option<f64>,
     /// A limits profile (JSON file, as setup.limits); default: the minimum profile.
     #[arg(long, value_name = "L.json")]
     limits: Option<PathBuf>,
@@ -516,6 +516,12 @@ fn explain(vectors: &Vectors, id: &str) -> ExitCode {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // Checking a stream needs no vector set: it starts without loading (and schema-checking) one.
+    match cli.command {
+        Some(Command::Validate(args)) => return validate_stream(&args),
+        Some(Command::GenerateStream { framing, bytes, catalog_out }) => return generate_stream(&framing, bytes, catalog_out),
+        _ => {}
+    }
     let vectors = match load(&cli.vectors) {
         Ok(v) => v,
         Err(code) => return code,
@@ -534,23 +540,25 @@ fn main() -> ExitCode {
         }
         Command::Explain { case } => explain(&vectors, &case),
         Command::Report(args) => merge_reports(&vectors, &args).unwrap_or_else(|code| code),
-        Command::Validate(args) => validate_stream(&args),
-        Command::GenerateStream { framing, bytes, catalog_out } => {
-            use harness::validate::generate;
-            if let Some(path) = catalog_out {
-                if let Err(e) = std::fs::write(&path, generate::catalog().to_string()) {
-                    eprintln!("error: cannot write {}: {e}", path.display());
-                    return ExitCode::from(2);
-                }
-            }
-            let stdout = std::io::stdout();
-            match generate::write(&framing, bytes, &mut stdout.lock()) {
-                Ok(_) => ExitCode::SUCCESS,
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    ExitCode::from(2)
-                }
-            }
+        Command::Validate(_) | Command::GenerateStream { .. } => unreachable!("dispatched before loading"),
+    }
+}
+
+/// The hidden `generate-stream` command (see `harness::validate::generate`).
+fn generate_stream(framing: &str, bytes: u64, catalog_out: Option<PathBuf>) -> ExitCode {
+    use harness::validate::generate;
+    if let Some(path) = catalog_out {
+        if let Err(e) = std::fs::write(&path, generate::catalog().to_string()) {
+            eprintln!("error: cannot write {}: {e}", path.display());
+            return ExitCode::from(2);
+        }
+    }
+    let stdout = std::io::stdout();
+    match generate::write(framing, bytes, &mut stdout.lock()) {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
         }
     }
 }
@@ -572,8 +580,12 @@ fn validate_stream(args: &ValidateArgs) -> ExitCode {
         let catalog = read_json(&args.catalog, "catalog")?;
         let limits = args.limits.as_ref().map(|p| read_json(p, "limits")).transpose()?;
         let (framing, source) = match (&args.url, &args.input, &args.framing) {
+            (None, _, _) if args.max_seconds.is_some() || args.stall_seconds.is_some() => {
+                return Err("--max-seconds and --stall-seconds apply to --url only".into());
+            }
             (Some(url), _, _) => {
-                if args.stall_seconds.is_nan() || args.stall_seconds <= 0.0 || args.max_seconds.is_some_and(|s| s.is_nan() || s < 0.0) {
+                let stall = args.stall_seconds.unwrap_or(30.0);
+                if stall.is_nan() || stall <= 0.0 || args.max_seconds.is_some_and(|s| s.is_nan() || s < 0.0) {
                     return Err("--stall-seconds must be positive and --max-seconds not negative".into());
                 }
                 let endpoint = live::Endpoint::parse(url).map_err(|e| e.0)?;
@@ -605,7 +617,7 @@ fn validate_stream(args: &ValidateArgs) -> ExitCode {
     let mut sink = |v: &harness::validate::Violation| reporter.violation(v);
     let stop = match source {
         Source::Live(endpoint) => {
-            let options = live::Options { max_seconds: args.max_seconds, stall_seconds: args.stall_seconds };
+            let options = live::Options { max_seconds: args.max_seconds, stall_seconds: args.stall_seconds.unwrap_or(30.0) };
             live::follow(&endpoint, &options, &mut validator, &mut sink)
         }
         Source::Bytes(mut input) => harness::validate::read_stream(&mut validator, &mut input, &mut sink),
