@@ -42,13 +42,16 @@ pub fn read_messages(validator: &mut Validator, input: &mut dyn BufRead, sink: &
     let mut number = 0u64;
     loop {
         line.clear();
-        match input.read_until(b'\n', &mut line) {
+        match (&mut *input).take(super::MAX_FRAME_BYTES + 1).read_until(b'\n', &mut line) {
             Ok(0) => break,
             Ok(_) => {}
             Err(e) if e.kind() == ErrorKind::Interrupted => continue,
             Err(e) => return Stop::Error(format!("cannot read the message file: {e}")),
         }
         number += 1;
+        if line.len() as u64 > super::MAX_FRAME_BYTES {
+            return Stop::Error(format!("line {number} of the message file is longer than {} MiB", super::MAX_FRAME_BYTES >> 20));
+        }
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }

@@ -380,7 +380,8 @@ fn follow_websocket(endpoint: &Endpoint, stream: TcpStream, clock: &Clock, valid
         Wait::Over => return Stop::Deadline,
     };
     let _ = stream.set_read_timeout(Some(timeout));
-    let mut socket = match tungstenite::client::client(endpoint.url.as_str(), stream) {
+    let config = tungstenite::protocol::WebSocketConfig::default().max_message_size(Some(super::MAX_FRAME_BYTES as usize));
+    let mut socket = match tungstenite::client::client_with_config(endpoint.url.as_str(), stream, Some(config)) {
         Ok((socket, _response)) => socket,
         Err(tungstenite::HandshakeError::Interrupted(_)) => return clock.timed_out(),
         Err(tungstenite::HandshakeError::Failure(e)) => return Stop::Error(format!("the WebSocket handshake failed: {e}")),

@@ -207,7 +207,14 @@ pub struct Validator {
     summary: Summary,
     found: Vec<Violation>,
     trail: Option<Trail>,
+    /// Bytes fed since the frame count last grew: about the size of the frame being decoded.
+    since_frame: u64,
 }
+
+/// The longest frame the validator holds while decoding it (the decoder keeps a frame's bytes
+/// until its delimiter arrives). A stream with no frame boundary for longer stops with an error
+/// rather than growing without bound; WebSocket messages have the same bound (`live.rs`).
+pub const MAX_FRAME_BYTES: u64 = 64 << 20;
 
 /// Every result so far in the vector format's observation forms (`transactions`, `quarantine`,
 /// `rejections`; vectors/README.md), kept only on request ([`Validator::keep_trail`]): for judging
@@ -221,7 +228,7 @@ pub struct Trail {
 
 impl Validator {
     pub fn new(runtime: Runtime) -> Validator {
-        Validator { runtime, summary: Summary::default(), found: Vec::new(), trail: None }
+        Validator { runtime, summary: Summary::default(), found: Vec::new(), trail: None, since_frame: 0 }
     }
 
     /// Keeps every result from now on (see [`Trail`]); memory then grows with the stream.
@@ -249,9 +256,18 @@ impl Validator {
 
     /// The next chunk of a byte stream (JSONL, SSE, JSON text sequences).
     pub fn bytes(&mut self, chunk: &[u8], sink: &mut dyn FnMut(&Violation)) -> Result<(), UsageError> {
+        let frames = self.runtime.frames_received();
         self.runtime.feed(chunk).map_err(|e| UsageError(e.to_string()))?;
         self.summary.bytes += chunk.len() as u64;
         self.collect(sink);
+        self.since_frame = if self.runtime.frames_received() > frames { 0 } else { self.since_frame + chunk.len() as u64 };
+        if self.since_frame > MAX_FRAME_BYTES {
+            return Err(UsageError(format!(
+                "no frame boundary in the last {} MiB: a frame longer than the validator holds ({} MiB)",
+                self.since_frame >> 20,
+                MAX_FRAME_BYTES >> 20
+            )));
+        }
         Ok(())
     }
 
@@ -417,6 +433,28 @@ mod tests {
         let (found, _) = check("jsonl", "[\"begin\",0,\"t1\",0]\n{oops\n");
         let seen: Vec<(u64, &str)> = found.iter().map(|v| (v.frame, v.code)).collect();
         assert_eq!(seen, vec![(1, "FRAME_NOT_JSON"), (1, "FRAME_INVALID")]);
+    }
+
+    #[test]
+    fn a_stream_without_frame_boundaries_stops_with_an_error_instead_of_growing() {
+        let mut validator = Validator::new(runtime("jsonl", &catalog(), None).unwrap());
+        let chunk = vec![b'x'; 1 << 20];
+        let mut fed = 0;
+        let error = loop {
+            match validator.bytes(&chunk, &mut |_| {}) {
+                Ok(()) => fed += 1,
+                Err(e) => break e,
+            }
+            assert!(fed <= 65, "never stopped");
+        };
+        assert_eq!(fed, 64);
+        assert!(error.0.contains("no frame boundary"), "{error:?}");
+        // Frames keep the count at zero however long the stream is.
+        let mut validator = Validator::new(runtime("jsonl", &catalog(), None).unwrap());
+        for _ in 0..100 {
+            validator.bytes(&chunk, &mut |_| {}).unwrap();
+            validator.bytes(b"\n", &mut |_| {}).unwrap();
+        }
     }
 
     #[test]
