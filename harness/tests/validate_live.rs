@@ -250,8 +250,8 @@ fn a_refusal_or_nothing_listening_is_an_error_naming_it() {
 
 #[test]
 fn live_mode_is_refused_where_it_cannot_apply() {
-    let catalog = catalog();
-    let catalog = catalog.to_str().unwrap();
+    let path = catalog();
+    let catalog = path.to_str().unwrap();
     for args in [
         vec!["validate", "--catalog", catalog, "--url", "https://127.0.0.1:1/"],
         vec!["validate", "--catalog", catalog, "--url", "ws://127.0.0.1:1/", "stream.jsonl"],
@@ -262,4 +262,5 @@ fn live_mode_is_refused_where_it_cannot_apply() {
         let output = Command::new(env!("CARGO_BIN_EXE_conformance")).args(&args).output().unwrap();
         assert_eq!(output.status.code(), Some(2), "{args:?}: {}", stderr(&output));
     }
+    let _ = std::fs::remove_file(&path);
 }
