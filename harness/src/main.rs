@@ -189,8 +189,21 @@ enum Command {
         /// The case id.
         case: String,
     },
-    /// Check a Rixx UI stream a producer wrote (file or stdin), as a consumer would judge it.
+    /// Check a Rixx UI stream a producer wrote (a file, stdin, or a live SSE or WebSocket
+    /// endpoint), as a consumer would judge it.
     Validate(ValidateArgs),
+    /// Write a valid generated stream of at least BYTES bytes to standard output (for measuring
+    /// `validate`; its catalog: --catalog-out).
+    #[command(hide = true)]
+    GenerateStream {
+        #[arg(long, value_parser = ["jsonl", "sse", "json-seq", "websocket"])]
+        framing: String,
+        #[arg(long)]
+        bytes: u64,
+        /// Also write the catalog the stream is valid under to this file.
+        #[arg(long)]
+        catalog_out: Option<PathBuf>,
+    },
     /// Decide whether a path of the RCIP invocation model explains a recorded trace (JSON Lines,
     /// harness/trace.schema.json); report the first record none explains. Exit 0 explained,
     /// 1 not explained, 2 bad usage, an unreadable or malformed trace, or one outside the model.
@@ -217,9 +230,19 @@ struct ValidateArgs {
     /// The negotiated catalog, as the vector format's setup.catalog (JSON file).
     #[arg(long, value_name = "CATALOG.json")]
     catalog: PathBuf,
-    /// How the stream is framed.
-    #[arg(long, value_parser = ["jsonl", "sse", "json-seq", "websocket"])]
-    framing: String,
+    /// How the stream is framed (a file or standard input; websocket: one message per JSON line,
+    /// {"text": ...} or {"hex": ...}).
+    #[arg(long, value_parser = ["jsonl", "sse", "json-seq", "websocket"], required_unless_present = "url", conflicts_with = "url")]
+    framing: Option<String>,
+    /// Follow a live endpoint instead: http://HOST:PORT/PATH (SSE) or ws://HOST:PORT/PATH (WebSocket).
+    #[arg(long, value_name = "URL", conflicts_with = "input")]
+    url: Option<String>,
+    /// Live mode: stop following the stream after this many seconds (not an error).
+    #[arg(long, value_name = "SECONDS")]
+    max_seconds: Option<f64>,
+    /// Live mode: no byte for this many seconds is a stalled server (an error, exit 2); default 30.
+    #[arg(long, value_name = "SECONDS")]
+    stall_seconds: Option<f64>,
     /// A limits profile (JSON file, as setup.limits); default: the minimum profile.
     #[arg(long, value_name = "L.json")]
     limits: Option<PathBuf>,
@@ -227,8 +250,8 @@ struct ValidateArgs {
     #[arg(long, default_value = "text", value_parser = ["text", "json"])]
     format: String,
     /// The stream: a file, or - for standard input.
-    #[arg(value_name = "FILE|-")]
-    input: String,
+    #[arg(value_name = "FILE|-", required_unless_present = "url")]
+    input: Option<String>,
 }
 
 struct Style {
@@ -531,6 +554,12 @@ fn explain(vectors: &Vectors, id: &str) -> ExitCode {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // Checking a stream needs no vector set: it starts without loading (and schema-checking) one.
+    match cli.command {
+        Some(Command::Validate(args)) => return validate_stream(&args),
+        Some(Command::GenerateStream { framing, bytes, catalog_out }) => return generate_stream(&framing, bytes, catalog_out),
+        _ => {}
+    }
     let vectors = match load(&cli.vectors) {
         Ok(v) => v,
         Err(code) => return code,
@@ -549,7 +578,7 @@ fn main() -> ExitCode {
         }
         Command::Explain { case } => explain(&vectors, &case),
         Command::Report(args) => merge_reports(&vectors, &args).unwrap_or_else(|code| code),
-        Command::Validate(args) => validate_stream(&args),
+        Command::Validate(_) | Command::GenerateStream { .. } => unreachable!("dispatched before loading"),
         Command::CheckTrace(args) => check_traces(&vectors, &args),
     }
 }
@@ -637,45 +666,89 @@ fn write_traces(dir: &std::path::Path, results: &[CaseResult]) -> Result<usize, 
     Ok(written)
 }
 
-/// `conformance validate`: exit 0 clean, 1 violations, 2 bad usage or unreadable input.
+/// The hidden `generate-stream` command (see `harness::validate::generate`).
+fn generate_stream(framing: &str, bytes: u64, catalog_out: Option<PathBuf>) -> ExitCode {
+    use harness::validate::generate;
+    if let Some(path) = catalog_out {
+        if let Err(e) = std::fs::write(&path, generate::catalog().to_string()) {
+            eprintln!("error: cannot write {}: {e}", path.display());
+            return ExitCode::from(2);
+        }
+    }
+    let stdout = std::io::stdout();
+    match generate::write(framing, bytes, &mut stdout.lock()) {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// `conformance validate`: exit 0 clean, 1 violations, 2 bad usage or an input that could not be
+/// read to its end (the partial summary is printed first).
 fn validate_stream(args: &ValidateArgs) -> ExitCode {
+    use harness::validate::{live, Reporter, Validator};
     let read_json = |path: &PathBuf, what: &str| -> Result<serde_json::Value, String> {
         let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read the {what} {}: {e}", path.display()))?;
         serde_json::from_str(&text).map_err(|e| format!("the {what} {} is not JSON: {e}", path.display()))
     };
+    enum Source {
+        Live(live::Endpoint),
+        Bytes(Box<dyn std::io::Read>),
+        Messages(Box<dyn std::io::BufRead>),
+    }
     let prepared = (|| -> Result<_, String> {
         let catalog = read_json(&args.catalog, "catalog")?;
         let limits = args.limits.as_ref().map(|p| read_json(p, "limits")).transpose()?;
-        let runtime = harness::validate::runtime(&args.framing, &catalog, limits.as_ref()).map_err(|e| e.0)?;
-        let input: Box<dyn std::io::Read> = if args.input == "-" {
-            Box::new(std::io::stdin())
-        } else {
-            Box::new(std::fs::File::open(&args.input).map_err(|e| format!("cannot open the stream {}: {e}", args.input))?)
+        let (framing, source) = match (&args.url, &args.input, &args.framing) {
+            (None, _, _) if args.max_seconds.is_some() || args.stall_seconds.is_some() => {
+                return Err("--max-seconds and --stall-seconds apply to --url only".into());
+            }
+            (Some(url), _, _) => {
+                let stall = args.stall_seconds.unwrap_or(30.0);
+                if stall.is_nan() || stall <= 0.0 || args.max_seconds.is_some_and(|s| s.is_nan() || s < 0.0) {
+                    return Err("--stall-seconds must be positive and --max-seconds not negative".into());
+                }
+                let endpoint = live::Endpoint::parse(url).map_err(|e| e.0)?;
+                (endpoint.framing.to_string(), Source::Live(endpoint))
+            }
+            (None, Some(input), Some(framing)) => {
+                let reader: Box<dyn std::io::Read> = if input == "-" {
+                    Box::new(std::io::stdin())
+                } else {
+                    Box::new(std::fs::File::open(input).map_err(|e| format!("cannot open the stream {input}: {e}"))?)
+                };
+                let source = if framing == "websocket" { Source::Messages(Box::new(std::io::BufReader::new(reader))) } else { Source::Bytes(reader) };
+                (framing.clone(), source)
+            }
+            _ => return Err("give --framing and a FILE (or -), or --url".into()),
         };
-        Ok((runtime, input))
+        let runtime = harness::validate::runtime(&framing, &catalog, limits.as_ref()).map_err(|e| e.0)?;
+        Ok((Validator::new(runtime), source))
     })();
-    let (runtime, mut input) = match prepared {
+    let (mut validator, source) = match prepared {
         Ok(prepared) => prepared,
         Err(message) => {
             eprintln!("error: {message}");
             return ExitCode::from(2);
         }
     };
-    let findings = match harness::validate::validate(runtime, &mut input) {
-        Ok(findings) => findings,
-        Err(e) => {
-            eprintln!("error: {}", e.0);
-            return ExitCode::from(2);
+    let stdout = std::io::stdout();
+    let mut reporter = Reporter::new(std::io::BufWriter::new(stdout.lock()), args.format == "json");
+    let mut sink = |v: &harness::validate::Violation| reporter.violation(v);
+    let stop = match source {
+        Source::Live(endpoint) => {
+            let options = live::Options { max_seconds: args.max_seconds, stall_seconds: args.stall_seconds.unwrap_or(30.0) };
+            live::follow(&endpoint, &options, &mut validator, &mut sink)
         }
+        Source::Bytes(mut input) => harness::validate::read_stream(&mut validator, &mut input, &mut sink),
+        Source::Messages(mut input) => harness::validate::read_messages(&mut validator, &mut input, &mut sink),
     };
-    if args.format == "json" {
-        println!("{}", findings.to_json());
-    } else {
-        print!("{}", findings.to_text());
+    let summary = validator.finish(stop);
+    if let harness::validate::Stop::Error(message) = &summary.stop {
+        eprintln!("error: {message}");
     }
-    if findings.violations.is_empty() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    }
+    reporter.summary(&summary);
+    ExitCode::from(summary.exit_code())
 }

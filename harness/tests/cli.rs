@@ -240,9 +240,16 @@ fn validate_judges_a_producer_stream_with_exit_0_1_or_2() {
     assert_eq!(found.status.code(), Some(1));
     let report: serde_json::Value = serde_json::from_slice(&found.stdout).expect("JSON output");
     assert_eq!(report["violations"][0]["code"], "UNKNOWN_COMPONENT");
-    assert_eq!(report["violations"][0]["position"], "transaction t1");
+    assert_eq!((report["violations"][0]["frame"].as_u64(), report["violations"][0]["transactionId"].as_str()), (Some(2), Some("t1")));
+    assert_eq!(report["violations"][0]["requirements"], serde_json::json!(["PRJ-RUI-CAT-01"]));
     let missing = conformance(&["validate", "--catalog", &path(&catalog), "--framing", "jsonl", "/no/such/stream"]);
     assert_eq!(missing.status.code(), Some(2));
     let ws = conformance(&["validate", "--catalog", &path(&catalog), "--framing", "websocket", &path(&good)]);
-    assert_eq!(ws.status.code(), Some(2), "a websocket stream has no file form");
+    assert_eq!(ws.status.code(), Some(2), "SSE bytes are not the websocket file form");
+    assert!(stderr(&ws).contains("line 1"), "{}", stderr(&ws));
+    let messages = dir.join("good.messages");
+    std::fs::write(&messages, "{\"text\":\"[\\\"begin\\\",0,\\\"t1\\\",0]\"}\n{\"text\":\"[\\\"node\\\",1,\\\"r\\\",\\\"Stack\\\",{},[]]\"}\n{\"text\":\"[\\\"commit\\\",2,1,\\\"r\\\"]\"}\n").unwrap();
+    let ws = conformance(&["validate", "--catalog", &path(&catalog), "--framing", "websocket", &path(&messages)]);
+    assert_eq!(ws.status.code(), Some(0), "{}", stderr(&ws));
+    assert!(String::from_utf8_lossy(&ws.stdout).contains("in 3 messages"));
 }

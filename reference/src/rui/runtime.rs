@@ -60,6 +60,10 @@ pub enum TransactionOutcome {
 pub struct TransactionResult {
     pub transaction_id: String,
     pub outcome: TransactionOutcome,
+    /// The index of the frame that ended it (its commit or abort record, the invalid frame or
+    /// superseding begin that discarded it), or the number of frames received when the end of the
+    /// stream interrupted it: where a stream validator reports it.
+    pub frame: u64,
 }
 
 /// One quarantined frame.
@@ -153,7 +157,7 @@ impl Runtime {
             return;
         }
         if let Some(open) = self.open.take() {
-            self.reject(open, TransactionCode::Interrupted);
+            self.reject(open, TransactionCode::Interrupted, self.next_frame);
         }
     }
 
@@ -199,6 +203,16 @@ impl Runtime {
 
     pub fn rejections(&self) -> &[Rejection] {
         &self.rejections
+    }
+
+    /// Forgets the results recorded so far (transactions, quarantine, rejections) once the host
+    /// has read them, so a host that follows a stream of any length (`conformance validate`) keeps
+    /// constant memory. Frame numbering, the committed snapshot and any open transaction are
+    /// untouched.
+    pub fn forget_results(&mut self) {
+        self.transactions.clear();
+        self.quarantine.clear();
+        self.rejections.clear();
     }
 
     /// The host UI dispatches the action request in prop `prop` of committed node `node`
@@ -266,7 +280,7 @@ impl Runtime {
                     ),
                 };
                 match self.open.take() {
-                    Some(open) => self.reject(open, in_transaction),
+                    Some(open) => self.reject(open, in_transaction, index),
                     None => self.rejections.push(Rejection {
                         frame: index,
                         code: outside,
@@ -279,7 +293,7 @@ impl Runtime {
     fn quarantine_frame(&mut self, frame: u64, code: QuarantineCode) {
         self.quarantine.push(Quarantined { frame, code });
         if let Some(open) = self.open.take() {
-            self.reject(open, TransactionCode::FrameInvalid);
+            self.reject(open, TransactionCode::FrameInvalid, frame);
         }
     }
 
@@ -291,7 +305,7 @@ impl Runtime {
         } = record
         {
             if let Some(open) = self.open.take() {
-                self.reject(open, TransactionCode::SupersededByBegin);
+                self.reject(open, TransactionCode::SupersededByBegin, frame);
                 // CL-D09-3 is RECOMMENDED: the alternate opens nothing until the next begin.
                 if self.choices.takes(Choice::RuiBeginWhileOpenWaits) {
                     return;
@@ -313,7 +327,7 @@ impl Runtime {
             return;
         };
         if !open.take_seq(record.seq()) {
-            return self.reject(open, TransactionCode::SequenceGap);
+            return self.reject(open, TransactionCode::SequenceGap, frame);
         }
         open.count_bytes(text_len, &self.limits);
         let operation = match record {
@@ -321,12 +335,13 @@ impl Runtime {
                 new_revision,
                 root_id,
                 ..
-            } => return self.commit(open, new_revision, root_id),
+            } => return self.commit(open, new_revision, root_id, frame),
             Record::Abort { .. } => {
                 let transaction_id = open.into_id();
                 self.transactions.push(TransactionResult {
                     transaction_id,
                     outcome: TransactionOutcome::Aborted,
+                    frame,
                 });
                 return;
             }
@@ -350,7 +365,7 @@ impl Runtime {
         self.open = Some(open);
     }
 
-    fn commit(&mut self, open: OpenTransaction, new_revision: u64, root_id: String) {
+    fn commit(&mut self, open: OpenTransaction, new_revision: u64, root_id: String, frame: u64) {
         let transaction_id = open.transaction_id().to_string();
         let partial = self
             .choices
@@ -371,6 +386,7 @@ impl Runtime {
                 self.transactions.push(TransactionResult {
                     transaction_id,
                     outcome: TransactionOutcome::Committed { revision },
+                    frame,
                 });
             }
             Err(code) => {
@@ -380,16 +396,18 @@ impl Runtime {
                 self.transactions.push(TransactionResult {
                     transaction_id,
                     outcome: TransactionOutcome::Rejected(code),
+                    frame,
                 });
             }
         }
     }
 
-    fn reject(&mut self, open: OpenTransaction, code: TransactionCode) {
+    fn reject(&mut self, open: OpenTransaction, code: TransactionCode, frame: u64) {
         let transaction_id = open.into_id();
         self.transactions.push(TransactionResult {
             transaction_id,
             outcome: TransactionOutcome::Rejected(code),
+            frame,
         });
     }
 }
