@@ -46,6 +46,8 @@ pub struct Requirement {
     pub testability: String,
     pub profile: Option<String>,
     pub clarified_by: Vec<String>,
+    /// Its place in the register file (the order of the spec texts and of their sentences).
+    pub position: usize,
 }
 
 /// One case, as loaded. The setup and steps are kept as compact JSON text and parsed when the
@@ -133,6 +135,8 @@ impl Case {
 pub struct Vectors {
     pub root: PathBuf,
     pub requirements: BTreeMap<String, Requirement>,
+    /// The spec texts the register quotes: source file name -> title (`sources` of the register).
+    pub sources: BTreeMap<String, String>,
     /// Cases in file order (files sorted by path).
     pub cases: Vec<Case>,
     /// Files that did not load; their cases are missing from `cases`.
@@ -187,6 +191,7 @@ impl Vectors {
                     });
                 } else {
                     vectors.requirements = requirements_of(&document);
+                    vectors.sources = sources_of(&document);
                     register_loaded = true;
                 }
             }
@@ -381,10 +386,16 @@ fn texts(value: &Value, key: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
+fn sources_of(document: &Value) -> BTreeMap<String, String> {
+    let entries = document.get("sources").and_then(Value::as_array).into_iter().flatten();
+    entries.map(|entry| (text(entry, "file"), text(entry, "title"))).collect()
+}
+
 fn requirements_of(document: &Value) -> BTreeMap<String, Requirement> {
     let mut requirements = BTreeMap::new();
-    for entry in document.get("requirements").and_then(Value::as_array).into_iter().flatten() {
+    for (position, entry) in document.get("requirements").and_then(Value::as_array).into_iter().flatten().enumerate() {
         let requirement = Requirement {
+            position,
             id: text(entry, "id"),
             source: text(entry, "source"),
             locator: text(entry, "locator"),

@@ -1,0 +1,55 @@
+//! `conformance explain CASE`: one case as text, with its steps, its expectations and the quoted
+//! sentences of the requirements it cites (and the clarifications behind them). The same text is
+//! shown for a failing case in the HTML report (`html.rs`), so a reader of either sees one
+//! explanation.
+
+use std::fmt::Write as _;
+
+use crate::loader::{Case, Vectors};
+
+/// The explanation of one case.
+pub fn render(vectors: &Vectors, case: &Case) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{}  [{}]", case.id, case.strictness);
+    let _ = writeln!(out, "{}", case.description);
+    // Relative to the vector directory (--vectors): a published report names no local path.
+    let file = case.file.strip_prefix(&vectors.root).unwrap_or(&case.file);
+    let _ = writeln!(out, "file: {}", file.display());
+    if !case.profiles.is_empty() {
+        let _ = writeln!(out, "profiles: {}", case.profiles.join(", "));
+    }
+    if let Some(notes) = &case.notes {
+        let _ = writeln!(out, "notes: {notes}");
+    }
+    let _ = writeln!(out, "\nrequirements:");
+    let mut clarifications = Vec::new();
+    for rid in crate::select::cited_requirements(case) {
+        match vectors.requirements.get(&rid) {
+            Some(r) => {
+                let _ = writeln!(out, "  {} [{}] {} ({})\n    \"{}\"", r.id, r.strictness, r.source, r.locator, r.quote);
+                clarifications.extend(r.clarified_by.iter().cloned());
+            }
+            None => {
+                let _ = writeln!(out, "  {rid} (not in the register)");
+            }
+        }
+    }
+    clarifications.retain(|c| !case.requirements.contains(c));
+    clarifications.sort();
+    clarifications.dedup();
+    if !clarifications.is_empty() {
+        let _ = writeln!(out, "\nclarifications behind them:");
+        for cid in &clarifications {
+            if let Some(r) = vectors.requirements.get(cid) {
+                let _ = writeln!(out, "  {} [{}] \"{}\"", r.id, r.strictness, r.quote);
+            }
+        }
+    }
+    let (setup, steps) = case.body();
+    let _ = writeln!(out, "\nsetup:\n{}", serde_json::to_string_pretty(&setup).unwrap_or_default());
+    let _ = writeln!(out, "\nsteps (actions, then `expect` steps with the pattern the observation must match):");
+    for (i, step) in steps.iter().enumerate() {
+        let _ = writeln!(out, "  {i:>3} {}", serde_json::to_string(step).unwrap_or_default());
+    }
+    out
+}
