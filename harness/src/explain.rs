@@ -53,3 +53,31 @@ pub fn render(vectors: &Vectors, case: &Case) -> String {
     }
     out
 }
+
+/// `explain CASE --model`: the model path a generated case (`vectors/*/model-*.json`) came from,
+/// numbered as the Explorer shows it, and how to open its last state in `model-check explore`.
+/// `Err` for a case written by hand or a path this build's models cannot replay.
+pub fn model_path(case: &Case) -> Result<String, String> {
+    let provenance = case.provenance.as_ref().ok_or_else(|| {
+        format!("{} was written by hand: only generated cases (vectors/*/model-*.json) come from a model path", case.id)
+    })?;
+    let located = model::explore::locate(&provenance.by, &provenance.path)
+        .map_err(|e| format!("{}: the path of its provenance does not replay in this build's model: {e}", case.id))?;
+    let mut out = String::new();
+    let origin = match (&provenance.kind[..], &provenance.seed) {
+        ("proptest", Some(seed)) => format!("a shrunk differential-test failure, seed {seed}"),
+        (kind, _) => format!("generated from the {kind}"),
+    };
+    let _ = writeln!(out, "model path ({origin}; {}):", provenance.by);
+    if provenance.path.len() > located.actions.len() {
+        let _ = writeln!(out, "  configuration: {}", provenance.path[0]);
+    }
+    let _ = writeln!(out, "  {:>3} initial state {}", 0, located.indices[0]);
+    for (i, (action, index)) in located.actions.iter().zip(&located.indices[1..]).enumerate() {
+        let _ = writeln!(out, "  {:>3} {action}  (action {index} of the state's enabled actions)", i + 1);
+    }
+    let _ = writeln!(out, "\nbrowse it in stateright's Explorer (the model with its properties):");
+    let _ = writeln!(out, "  cargo run -p model --release --bin model-check -- explore {} --port 3000", located.arguments.join(" "));
+    let _ = writeln!(out, "  then open http://127.0.0.1:3000/{}", located.fragment());
+    Ok(out)
+}

@@ -3,7 +3,8 @@
 //! made from the JSON report of a run and the vector set that report names by digest. The JSON
 //! report carries the verdicts and differences; the vector set carries what a verdict is about:
 //! the register (every requirement, its quoted sentence, its spec text and section, including the
-//! requirements no case of the run cited: `untested`), and each case's steps and `explain` text.
+//! requirements no case of the run cited: `untested`), and each case's steps and `explain` text
+//! (with, for a generated case, its model path and Explorer link: `explain --model`).
 //!
 //! The page is written by the `minijinja` template `report.html` with HTML autoescaping on every
 //! value: a vector, a requirement quote or an implementation's answer can hold any text, and none
@@ -102,6 +103,8 @@ struct CaseView {
     requirements: Vec<String>,
     differences: Vec<DifferenceView>,
     explain: String,
+    /// For a generated case: its model path and how to open it in `model-check explore`.
+    model: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -261,6 +264,7 @@ pub fn render_report(report: &Value, vectors: &Vectors, levels: Vec<String>) -> 
                 requirements: crate::select::cited_requirements(case),
                 differences: entry["differences"].as_array().into_iter().flatten().map(difference_view).collect(),
                 explain: crate::explain::render(vectors, case),
+                model: crate::explain::model_path(case).ok(),
             });
         }
     }

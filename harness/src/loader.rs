@@ -68,8 +68,20 @@ pub struct Case {
     pub cited: Vec<String>,
     /// `setup.framing` (Rixx UI); `None` for RCIP and for a framing-neutral case (issue 15).
     pub framing: Option<String>,
+    /// Where a generated case came from (`provenance`: the model and the path of actions).
+    pub provenance: Option<Provenance>,
     /// `[setup, steps]` as compact JSON.
     body: Box<str>,
+}
+
+/// A generated case's `provenance` (vectors/README.md): `model` or `proptest`, the generator
+/// (`by`: the model and its configuration), the seed of a shrunk property test, and the path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Provenance {
+    pub kind: String,
+    pub by: String,
+    pub seed: Option<String>,
+    pub path: Vec<String>,
 }
 
 /// Everything a case is made of, for building one outside the loader (tests, translators).
@@ -110,6 +122,7 @@ impl From<CaseParts> for Case {
             notes: parts.notes,
             cited,
             framing,
+            provenance: None,
             body: body.into_boxed_str(),
         }
     }
@@ -507,7 +520,13 @@ fn case_of(
     if let Some((pointer, message)) = crate::handles::undefined_handle(&steps) {
         return Err(error(&pointer, message));
     }
-    Ok(Case::from(CaseParts {
+    let provenance = members.get("provenance").map(|p| Provenance {
+        kind: text(p, "kind"),
+        by: text(p, "by"),
+        seed: p.get("seed").and_then(Value::as_str).map(str::to_string),
+        path: texts(p, "path"),
+    });
+    let mut case = Case::from(CaseParts {
         protocol,
         section: section.to_string(),
         file: path.to_path_buf(),
@@ -519,5 +538,7 @@ fn case_of(
         steps,
         notes: members.get("notes").and_then(Value::as_str).map(str::to_string),
         id,
-    }))
+    });
+    case.provenance = provenance;
+    Ok(case)
 }

@@ -190,6 +190,10 @@ enum Command {
     Explain {
         /// The case id.
         case: String,
+        /// Also show the model path a generated case came from, and how to open it in
+        /// `model-check explore`.
+        #[arg(long)]
+        model: bool,
     },
     /// Check a Rixx UI stream a producer wrote (file or stdin), as a consumer would judge it.
     Validate(ValidateArgs),
@@ -466,12 +470,21 @@ fn merge_reports(vectors: &Vectors, args: &ReportArgs) -> Result<ExitCode, ExitC
     Ok(if run.failed() { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
-fn explain(vectors: &Vectors, id: &str) -> ExitCode {
+fn explain(vectors: &Vectors, id: &str, with_model: bool) -> ExitCode {
     let Some(case) = vectors.cases.iter().find(|c| c.id == id) else {
         eprintln!("error: no case {id}; `conformance list` shows the ids");
         return ExitCode::from(2);
     };
     print!("{}", harness::explain::render(vectors, case));
+    if with_model {
+        match harness::explain::model_path(case) {
+            Ok(text) => print!("\n{text}"),
+            Err(message) => {
+                eprintln!("error: {message}");
+                return ExitCode::from(2);
+            }
+        }
+    }
     ExitCode::SUCCESS
 }
 
@@ -493,7 +506,7 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         }
-        Command::Explain { case } => explain(&vectors, &case),
+        Command::Explain { case, model } => explain(&vectors, &case, model),
         Command::Report(args) => merge_reports(&vectors, &args).unwrap_or_else(|code| code),
         Command::Validate(args) => validate_stream(&args),
     }
