@@ -9,6 +9,12 @@ use crate::loader::{Case, Vectors};
 
 /// The explanation of one case.
 pub fn render(vectors: &Vectors, case: &Case) -> String {
+    render_steps(vectors, case, |_| true)
+}
+
+/// The explanation with only the steps `keep` selects; each run of left-out steps is one line
+/// saying how many (the HTML report keeps a long case's steps around its differences).
+pub fn render_steps(vectors: &Vectors, case: &Case, keep: impl Fn(usize) -> bool) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{}  [{}]", case.id, case.strictness);
     let _ = writeln!(out, "{}", case.description);
@@ -48,8 +54,20 @@ pub fn render(vectors: &Vectors, case: &Case) -> String {
     let (setup, steps) = case.body();
     let _ = writeln!(out, "\nsetup:\n{}", serde_json::to_string_pretty(&setup).unwrap_or_default());
     let _ = writeln!(out, "\nsteps (actions, then `expect` steps with the pattern the observation must match):");
+    let mut left_out = 0;
     for (i, step) in steps.iter().enumerate() {
+        if !keep(i) {
+            left_out += 1;
+            continue;
+        }
+        if left_out > 0 {
+            let _ = writeln!(out, "      ... {left_out} steps left out (`conformance explain {}` shows every step)", case.id);
+            left_out = 0;
+        }
         let _ = writeln!(out, "  {i:>3} {}", serde_json::to_string(step).unwrap_or_default());
+    }
+    if left_out > 0 {
+        let _ = writeln!(out, "      ... {left_out} steps left out (`conformance explain {}` shows every step)", case.id);
     }
     out
 }

@@ -219,6 +219,18 @@ fn difference_view(difference: &Value) -> DifferenceView {
     }
 }
 
+/// Which steps of a failing case the page shows: every step of a short case; of a long one (the
+/// receipt cases have hundreds) the first ones, the last ones and those leading up to each
+/// difference, so the page stays small and the steps that matter stay in view.
+fn near_differences(entry: &Value, total: usize) -> impl Fn(usize) -> bool {
+    const SHORT: usize = 60;
+    let differing: Vec<usize> =
+        entry["differences"].as_array().into_iter().flatten().filter_map(|d| d["step"].as_u64()).map(|s| s as usize).collect();
+    move |i| {
+        total <= SHORT || i < 12 || i + 6 >= total || differing.iter().any(|&d| i + 10 >= d && i <= d + 2)
+    }
+}
+
 /// The citing cases of a requirement view: those that did not pass, and the ids of those that did.
 fn cases_of(refs: Vec<CaseRef>) -> RequirementView {
     let cited_by = refs.len();
@@ -263,7 +275,7 @@ pub fn render_report(report: &Value, vectors: &Vectors, levels: Vec<String>) -> 
                 alternatives: strings(&entry["alternatives"]),
                 requirements: crate::select::cited_requirements(case),
                 differences: entry["differences"].as_array().into_iter().flatten().map(difference_view).collect(),
-                explain: crate::explain::render(vectors, case),
+                explain: crate::explain::render_steps(vectors, case, near_differences(entry, case.body().1.len())),
                 model: crate::explain::model_path(case).ok(),
             });
         }
