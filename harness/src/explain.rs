@@ -9,12 +9,14 @@ use crate::loader::{Case, Vectors};
 
 /// The explanation of one case.
 pub fn render(vectors: &Vectors, case: &Case) -> String {
-    render_steps(vectors, case, |_| true)
+    render_steps(vectors, case, |_| true, true)
 }
 
 /// The explanation with only the steps `keep` selects; each run of left-out steps is one line
-/// saying how many (the HTML report keeps a long case's steps around its differences).
-pub fn render_steps(vectors: &Vectors, case: &Case, keep: impl Fn(usize) -> bool) -> String {
+/// saying how many (the HTML report keeps a long case's steps around its differences). The setup
+/// is pretty-printed, or on one line (the HTML report, where a catalog's indentation would be a
+/// large part of the page).
+pub fn render_steps(vectors: &Vectors, case: &Case, keep: impl Fn(usize) -> bool, pretty_setup: bool) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{}  [{}]", case.id, case.strictness);
     let _ = writeln!(out, "{}", case.description);
@@ -52,7 +54,8 @@ pub fn render_steps(vectors: &Vectors, case: &Case, keep: impl Fn(usize) -> bool
         }
     }
     let (setup, steps) = case.body();
-    let _ = writeln!(out, "\nsetup:\n{}", serde_json::to_string_pretty(&setup).unwrap_or_default());
+    let setup = if pretty_setup { serde_json::to_string_pretty(&setup) } else { serde_json::to_string(&setup) };
+    let _ = writeln!(out, "\nsetup:\n{}", setup.unwrap_or_default());
     let _ = writeln!(out, "\nsteps (actions, then `expect` steps with the pattern the observation must match):");
     let mut left_out = 0;
     for (i, step) in steps.iter().enumerate() {

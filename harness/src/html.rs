@@ -220,15 +220,32 @@ fn difference_view(difference: &Value) -> DifferenceView {
 }
 
 /// Which steps of a failing case the page shows: every step of a short case; of a long one (the
-/// receipt cases have hundreds) the first ones, the last ones and those leading up to each
+/// receipt cases have hundreds) the first 10, the last 4, and from 8 before to 2 after each
 /// difference, so the page stays small and the steps that matter stay in view.
 fn near_differences(entry: &Value, total: usize) -> impl Fn(usize) -> bool {
-    const SHORT: usize = 60;
+    const SHORT: usize = 40;
     let differing: Vec<usize> =
         entry["differences"].as_array().into_iter().flatten().filter_map(|d| d["step"].as_u64()).map(|s| s as usize).collect();
     move |i| {
-        total <= SHORT || i < 12 || i + 6 >= total || differing.iter().any(|&d| i + 10 >= d && i <= d + 2)
+        total <= SHORT || i < 10 || i + 4 >= total || differing.iter().any(|&d| i + 8 >= d && i <= d + 2)
     }
+}
+
+/// The `text` filter: `value` escaped for an element's content (`&`, `<`, `>`), for the large JSON
+/// texts of the page (explain, diffs). Autoescaping also writes every `"` and `'` as a character
+/// reference, which only an attribute value needs and which makes JSON about a third longer; the
+/// template applies `text` only between tags, never inside an attribute, a script or a style.
+fn text_content(value: String) -> minijinja::Value {
+    let mut escaped = String::with_capacity(value.len());
+    for c in value.chars() {
+        match c {
+            '&' => escaped.push_str("&amp;"),
+            '<' => escaped.push_str("&lt;"),
+            '>' => escaped.push_str("&gt;"),
+            c => escaped.push(c),
+        }
+    }
+    minijinja::Value::from_safe_string(escaped)
 }
 
 /// The citing cases of a requirement view: those that did not pass, and the ids of those that did.
@@ -275,7 +292,7 @@ pub fn render_report(report: &Value, vectors: &Vectors, levels: Vec<String>) -> 
                 alternatives: strings(&entry["alternatives"]),
                 requirements: crate::select::cited_requirements(case),
                 differences: entry["differences"].as_array().into_iter().flatten().map(difference_view).collect(),
-                explain: crate::explain::render_steps(vectors, case, near_differences(entry, case.body().1.len())),
+                explain: crate::explain::render_steps(vectors, case, near_differences(entry, case.body().1.len()), false),
                 model: crate::explain::model_path(case).ok(),
             });
         }
@@ -398,6 +415,7 @@ pub fn render_report(report: &Value, vectors: &Vectors, levels: Vec<String>) -> 
     };
     let mut env = minijinja::Environment::new();
     // Autoescaping follows the template name: `.html` escapes every `{{ }}` for HTML.
+    env.add_filter("text", text_content);
     env.add_template("report.html", TEMPLATE).map_err(|e| format!("the HTML template: {e}"))?;
     let template = env.get_template("report.html").map_err(|e| format!("the HTML template: {e}"))?;
     template.render(minijinja::Value::from_serialize(&page)).map_err(|e| format!("the HTML report: {e:#}"))
