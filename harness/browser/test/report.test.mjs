@@ -65,6 +65,7 @@ test("the page shows the run, the whole register, and a failing case's diff", as
   await page.goto(pathToFileURL(join(out, "fault.html")).href, { waitUntil: "load" });
   await page.waitForSelector("html[data-ready=true]");
   const interactive = Date.now() - started;
+  await page.screenshot({ path: join(out, "report-top.png") });
   const timing = await page.evaluate(() => {
     const nav = performance.getEntriesByType("navigation")[0];
     return { domInteractive: Math.round(nav.domInteractive), load: Math.round(nav.loadEventEnd) };
