@@ -46,6 +46,8 @@ pub struct Requirement {
     pub testability: String,
     pub profile: Option<String>,
     pub clarified_by: Vec<String>,
+    /// Its place in the register file (the order of the spec texts and of their sentences).
+    pub position: usize,
 }
 
 /// One case, as loaded. The setup and steps are kept as compact JSON text and parsed when the
@@ -66,8 +68,20 @@ pub struct Case {
     pub cited: Vec<String>,
     /// `setup.framing` (Rixx UI); `None` for RCIP and for a framing-neutral case (issue 15).
     pub framing: Option<String>,
+    /// Where a generated case came from (`provenance`: the model and the path of actions).
+    pub provenance: Option<Provenance>,
     /// `[setup, steps]` as compact JSON.
     body: Box<str>,
+}
+
+/// A generated case's `provenance` (vectors/README.md): `model` or `proptest`, the generator
+/// (`by`: the model and its configuration), the seed of a shrunk property test, and the path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Provenance {
+    pub kind: String,
+    pub by: String,
+    pub seed: Option<String>,
+    pub path: Vec<String>,
 }
 
 /// Everything a case is made of, for building one outside the loader (tests, translators).
@@ -108,6 +122,7 @@ impl From<CaseParts> for Case {
             notes: parts.notes,
             cited,
             framing,
+            provenance: None,
             body: body.into_boxed_str(),
         }
     }
@@ -133,6 +148,8 @@ impl Case {
 pub struct Vectors {
     pub root: PathBuf,
     pub requirements: BTreeMap<String, Requirement>,
+    /// The spec texts the register quotes: source file name -> title (`sources` of the register).
+    pub sources: BTreeMap<String, String>,
     /// Cases in file order (files sorted by path).
     pub cases: Vec<Case>,
     /// Files that did not load; their cases are missing from `cases`.
@@ -187,6 +204,7 @@ impl Vectors {
                     });
                 } else {
                     vectors.requirements = requirements_of(&document);
+                    vectors.sources = sources_of(&document);
                     register_loaded = true;
                 }
             }
@@ -381,10 +399,16 @@ fn texts(value: &Value, key: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
+fn sources_of(document: &Value) -> BTreeMap<String, String> {
+    let entries = document.get("sources").and_then(Value::as_array).into_iter().flatten();
+    entries.map(|entry| (text(entry, "file"), text(entry, "title"))).collect()
+}
+
 fn requirements_of(document: &Value) -> BTreeMap<String, Requirement> {
     let mut requirements = BTreeMap::new();
-    for entry in document.get("requirements").and_then(Value::as_array).into_iter().flatten() {
+    for (position, entry) in document.get("requirements").and_then(Value::as_array).into_iter().flatten().enumerate() {
         let requirement = Requirement {
+            position,
             id: text(entry, "id"),
             source: text(entry, "source"),
             locator: text(entry, "locator"),
@@ -496,7 +520,13 @@ fn case_of(
     if let Some((pointer, message)) = crate::handles::undefined_handle(&steps) {
         return Err(error(&pointer, message));
     }
-    Ok(Case::from(CaseParts {
+    let provenance = members.get("provenance").map(|p| Provenance {
+        kind: text(p, "kind"),
+        by: text(p, "by"),
+        seed: p.get("seed").and_then(Value::as_str).map(str::to_string),
+        path: texts(p, "path"),
+    });
+    let mut case = Case::from(CaseParts {
         protocol,
         section: section.to_string(),
         file: path.to_path_buf(),
@@ -508,5 +538,7 @@ fn case_of(
         steps,
         notes: members.get("notes").and_then(Value::as_str).map(str::to_string),
         id,
-    }))
+    });
+    case.provenance = provenance;
+    Ok(case)
 }

@@ -103,13 +103,19 @@ struct Outputs {
     /// Write the Markdown certification report.
     #[arg(long, value_name = "FILE")]
     markdown: Option<PathBuf>,
+    /// Write the HTML certification report: one self-contained page (harness/README.md).
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
 }
 
 #[derive(Args)]
 struct ReportArgs {
     /// The JSON reports of every shard of one run (`run --shard k/n --report FILE`).
-    #[arg(long, required = true, num_args = 1.., value_name = "REPORT")]
+    #[arg(long, num_args = 1.., value_name = "REPORT", conflicts_with = "from")]
     merge: Vec<PathBuf>,
+    /// The JSON report of one run (`run --report FILE`), to write its other reports from.
+    #[arg(value_name = "REPORT.json", required_unless_present = "merge")]
+    from: Option<PathBuf>,
     #[command(flatten)]
     outputs: Outputs,
 }
@@ -182,12 +188,17 @@ enum Command {
     Run(Box<RunArgs>),
     /// List case ids with their description.
     List(Filters),
-    /// Join the JSON reports of the shards of one run into one report and one certification.
+    /// Write the reports of a run (HTML, Markdown, JUnit) from its JSON report, or join the JSON
+    /// reports of the shards of one run (`--merge`) into one report and one certification.
     Report(ReportArgs),
     /// Show one case: its steps, expectations, and the requirement sentences it checks.
     Explain {
         /// The case id.
         case: String,
+        /// Also show the model path a generated case came from, and how to open it in
+        /// `model-check explore`.
+        #[arg(long)]
+        model: bool,
     },
     /// Check a Rixx UI stream a producer wrote (a file, stdin, or a live SSE or WebSocket
     /// endpoint), as a consumer would judge it.
@@ -306,6 +317,7 @@ fn check_outputs(outputs: &Outputs, write_expectations: &Option<PathBuf>) -> Res
         (&outputs.report, "--report"),
         (&outputs.junit, "--junit"),
         (&outputs.markdown, "--markdown"),
+        (&outputs.html, "--html"),
         (write_expectations, "--write-expectations"),
     ];
     let mut seen: Vec<&PathBuf> = Vec::new();
@@ -478,6 +490,13 @@ fn summarise_and_write(run: &Run<'_>, outputs: &Outputs) -> Result<(), ExitCode>
     if let Some(path) = &outputs.markdown {
         write_file(path, &harness::certification::render(run), "certification report")?;
     }
+    if let Some(path) = &outputs.html {
+        let page = harness::html::render(run).map_err(|e| {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        })?;
+        write_file(path, &page, "HTML report")?;
+    }
     Ok(())
 }
 
@@ -489,13 +508,18 @@ fn merge_reports(vectors: &Vectors, args: &ReportArgs) -> Result<ExitCode, ExitC
     };
     check_outputs(&args.outputs, &None).map_err(fail)?;
     let mut reports = Vec::new();
-    for path in &args.merge {
+    for path in args.merge.iter().chain(&args.from) {
         let text = std::fs::read_to_string(path).map_err(|e| fail(format!("{}: {e}", path.display())))?;
         let report: serde_json::Value =
             serde_json::from_str(&text).map_err(|e| fail(format!("{}: not JSON: {e}", path.display())))?;
         reports.push((path.as_path(), report));
     }
-    let run = harness::merge::merge(vectors, &reports).map_err(fail)?;
+    let run = if args.from.is_some() {
+        let (path, report) = &reports[0];
+        harness::merge::single(vectors, path, report).map_err(fail)?
+    } else {
+        harness::merge::merge(vectors, &reports).map_err(fail)?
+    };
     summarise_and_write(&run, &args.outputs)?;
     if let Some(why) = &run.scope.stopped {
         eprintln!("error: a shard was stopped: {why}");
@@ -507,47 +531,20 @@ fn merge_reports(vectors: &Vectors, args: &ReportArgs) -> Result<ExitCode, ExitC
     Ok(if run.failed() { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
-fn explain(vectors: &Vectors, id: &str) -> ExitCode {
+fn explain(vectors: &Vectors, id: &str, with_model: bool) -> ExitCode {
     let Some(case) = vectors.cases.iter().find(|c| c.id == id) else {
         eprintln!("error: no case {id}; `conformance list` shows the ids");
         return ExitCode::from(2);
     };
-    println!("{}  [{}]", case.id, case.strictness);
-    println!("{}", case.description);
-    println!("file: {}", case.file.display());
-    if !case.profiles.is_empty() {
-        println!("profiles: {}", case.profiles.join(", "));
-    }
-    if let Some(notes) = &case.notes {
-        println!("notes: {notes}");
-    }
-    println!("\nrequirements:");
-    let mut clarifications = Vec::new();
-    for rid in harness::select::cited_requirements(case) {
-        match vectors.requirements.get(&rid) {
-            Some(r) => {
-                println!("  {} [{}] {} ({})\n    \"{}\"", r.id, r.strictness, r.source, r.locator, r.quote);
-                clarifications.extend(r.clarified_by.iter().cloned());
-            }
-            None => println!("  {rid} (not in the register)"),
-        }
-    }
-    clarifications.retain(|c| !case.requirements.contains(c));
-    clarifications.sort();
-    clarifications.dedup();
-    if !clarifications.is_empty() {
-        println!("\nclarifications behind them:");
-        for cid in &clarifications {
-            if let Some(r) = vectors.requirements.get(cid) {
-                println!("  {} [{}] \"{}\"", r.id, r.strictness, r.quote);
+    print!("{}", harness::explain::render(vectors, case));
+    if with_model {
+        match harness::explain::model_path(case) {
+            Ok(text) => print!("\n{text}"),
+            Err(message) => {
+                eprintln!("error: {message}");
+                return ExitCode::from(2);
             }
         }
-    }
-    let (setup, steps) = case.body();
-    println!("\nsetup:\n{}", serde_json::to_string_pretty(&setup).unwrap_or_default());
-    println!("\nsteps (actions, then `expect` steps with the pattern the observation must match):");
-    for (i, step) in steps.iter().enumerate() {
-        println!("  {i:>3} {}", serde_json::to_string(step).unwrap_or_default());
     }
     ExitCode::SUCCESS
 }
@@ -576,7 +573,7 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         }
-        Command::Explain { case } => explain(&vectors, &case),
+        Command::Explain { case, model } => explain(&vectors, &case, model),
         Command::Report(args) => merge_reports(&vectors, &args).unwrap_or_else(|code| code),
         Command::Validate(_) | Command::GenerateStream { .. } => unreachable!("dispatched before loading"),
         Command::CheckTrace(args) => check_traces(&vectors, &args),

@@ -3,7 +3,8 @@
 //! written exactly as the unsharded run would write them. The merge refuses anything that would
 //! make the joined run claim more than was run: reports of other vectors, suite versions or
 //! implementations, different selections, a missing or repeated shard, a case reported twice, and
-//! a set of cases that is not exactly the selection.
+//! a set of cases that is not exactly the selection. `single` rebuilds the run of one JSON report
+//! under the same checks (`report --html FILE REPORT.json`: the other reports are views of it).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -177,6 +178,55 @@ pub fn merge<'v>(vectors: &'v Vectors, reports: &[(&Path, Value)]) -> Result<Run
         official,
         selection: options,
         stopped: (!stopped.is_empty()).then(|| stopped.join("; ")),
+    };
+    Ok(Run { vectors, implementation, results: joined, scope })
+}
+
+/// The run one JSON report (of a whole run or of one shard) records, over `vectors`: the report
+/// must name this vector set by digest, and its cases must be exactly its selection.
+pub fn single<'v>(vectors: &'v Vectors, path: &Path, report: &Value) -> Result<Run<'v>, String> {
+    let at = |e: String| format!("{}: {e}", path.display());
+    if report["format"] != "rcip-rui-report/1" {
+        return Err(at("not a conformance JSON report (format rcip-rui-report/1)".into()));
+    }
+    if report["suite"]["vectorsDigest"].as_str() != Some(vectors.digest.as_str()) {
+        return Err(at(format!(
+            "made from other vectors (digest {}), not the vector set loaded here ({}); give that set with --vectors DIR",
+            report["suite"]["vectorsDigest"], vectors.digest
+        )));
+    }
+    let implementation = implementation_of(report).map_err(at)?;
+    let scope = &report["scope"];
+    let options = strings(&scope["selection"]);
+    let (rest, shard) = if options.iter().any(|o| o.starts_with("--shard ")) {
+        let (rest, shard) = split_selection(&options).map_err(at)?;
+        (rest, Some(shard))
+    } else {
+        (options.clone(), None)
+    };
+    let mut selection = selection_of(&rest).map_err(at)?;
+    selection.shard = shard;
+    let mut results: BTreeMap<String, CaseResult> = BTreeMap::new();
+    for case in report["cases"].as_array().into_iter().flatten() {
+        let result = result_of(case).map_err(at)?;
+        if results.insert(result.id.clone(), result).is_some() {
+            return Err(at(format!("a case is reported twice: {}", case["id"])));
+        }
+    }
+    let mut joined = Vec::new();
+    for case in selection.apply(&vectors.cases) {
+        let result = results
+            .remove(&case.id)
+            .ok_or_else(|| at(format!("case {} was selected but the report does not have it", case.id)))?;
+        joined.push((case, result));
+    }
+    if let Some(extra) = results.keys().next() {
+        return Err(at(format!("case {extra} is reported but is not in the selection")));
+    }
+    let scope = Scope {
+        official: vectors.is_official() && scope["official"] == Value::Bool(true),
+        selection: options,
+        stopped: scope["stopped"].as_str().map(str::to_string),
     };
     Ok(Run { vectors, implementation, results: joined, scope })
 }

@@ -3,10 +3,12 @@
 //! the Rixx UI transaction lifecycle (`transaction`, CL-D01..D09). Each model states its
 //! requirements as properties named as sentences; `check` runs a model breadth first and
 //! summarises every property for the `model-check` binary and the tests; `visit` picks the paths
-//! behind the model-generated vectors.
+//! behind the model-generated vectors; `explore` serves a model in stateright's Explorer and finds a
+//! generated vector's path in it.
 
 pub mod assist;
 pub mod check;
+pub mod explore;
 pub mod invocation;
 pub mod transaction;
 pub mod visit;

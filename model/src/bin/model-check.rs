@@ -5,12 +5,16 @@
 //! an unknown or misplaced flag is a usage error (exit code 2). Exit code 1 means some property
 //! did not come out as expected. The elapsed time is measured here only, for the rate; nothing in
 //! the models reads a clock.
+//!
+//! `model-check explore MODEL [options] [--port N]` serves one model in stateright's Explorer on
+//! 127.0.0.1 (issue 19) and prints its URL; it runs until stopped.
 
 use std::process::ExitCode;
 use std::time::Instant;
 
 use model::assist::AssistModel;
 use model::check::{self, Bounds, Summary, Verdict};
+use model::explore;
 use model::invocation::{
     ContextComparison, Decision, HandlerResult, IdAssignment, InvocationModel,
 };
@@ -18,6 +22,10 @@ use model::transaction::TransactionModel;
 
 const USAGE: &str = "\
 usage: model-check <invocation|assist|transaction|all> [options]
+       model-check explore <invocation|assist|transaction> [options] [--port N]
+
+explore:
+  --port N                serve stateright's Explorer on 127.0.0.1:N (default 3000; 0: any free port)
 
 common:
   --depth N               check every state within N steps (default: every reachable state)
@@ -244,11 +252,56 @@ fn print_summary(title: &str, summary: &Summary, seconds: f64, bounds: Bounds, e
     println!();
 }
 
+/// `explore`: the Explorer for one model at the options' configuration and depth bound.
+fn explore(mut args: Vec<String>) -> ExitCode {
+    let mut port = 3000;
+    if let Some(at) = args.iter().position(|a| a == "--port") {
+        let value = args.get(at + 1).cloned();
+        port = match number("--port", value, 0, 65_535) {
+            Ok(port) => port as u16,
+            Err(message) => return usage_error(message),
+        };
+        args.drain(at..(at + 2).min(args.len()));
+    }
+    let options = match parse(args) {
+        Ok(options) => options,
+        Err(message) => return usage_error(message),
+    };
+    if options.models.len() != 1 {
+        return usage_error("explore serves one model: invocation, assist or transaction".to_string());
+    }
+    if options.bounds.threads != 1 || options.examples {
+        return usage_error("explore takes no --threads or --examples".to_string());
+    }
+    let address = std::net::SocketAddr::from(([127, 0, 0, 1], port));
+    let depth = options.bounds.depth;
+    let name = options.models[0];
+    let started = move |address: std::net::SocketAddr| {
+        println!("Explorer for the {name} model: http://{address}/ (Ctrl-C stops it)");
+        let _ = std::io::Write::flush(&mut std::io::stdout());
+    };
+    let served = match name {
+        "invocation" => explore::serve(options.invocation, depth, address, started),
+        "assist" => explore::serve(options.assist, depth, address, started),
+        _ => explore::serve(options.transaction, depth, address, started),
+    };
+    match served {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("model-check: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.iter().any(|a| a == "--help" || a == "-h") {
         print!("{USAGE}");
         return ExitCode::SUCCESS;
+    }
+    if args.first().map(String::as_str) == Some("explore") {
+        return explore(args[1..].to_vec());
     }
     let options = match parse(args) {
         Ok(options) => options,

@@ -1,0 +1,162 @@
+// The HTML certification report in a real browser (issue 19): Debian's Chromium, headless, driven
+// by playwright-core. The report is of a run WITH failures (the reference with an injected fault,
+// over the driver protocol); the test checks the page's structure against the JSON report and the
+// register, walks from a failing requirement to its failing case with the keyboard and the mouse,
+// checks the diff, the differing JSON Pointers and the explain text show, filters, checks that text
+// from an implementation's answer cannot become markup, and saves screenshots under target/browser/.
+// Needs `cargo build -p harness --bins` first (.ci/run does it).
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+
+import { launch, repo, target } from "./browser.mjs";
+
+const out = join(target, "browser");
+const conformance = join(repo, "target", "debug", "conformance");
+const driver = join(repo, "target", "debug", "reference-driver");
+const fault = "binding-recheck-skipped";
+
+let browser;
+let report;
+
+function run(args) {
+  const result = spawnSync(conformance, args, { cwd: repo, encoding: "utf8", timeout: 300_000 });
+  if (result.error) throw result.error;
+  return result;
+}
+
+before(async () => {
+  for (const binary of [conformance, driver]) {
+    assert.ok(existsSync(binary), `${binary} is missing: run \`cargo build -p harness --bins\` first`);
+  }
+  mkdirSync(out, { recursive: true });
+  const result = run([
+    "run", "--quiet", "-j", "2",
+    "--report", join(out, "fault.json"), "--html", join(out, "fault.html"),
+    "--adapter", "--", driver, "--fault", fault,
+  ]);
+  assert.equal(result.status, 1, `a run with failures exits 1\n${result.stderr}`);
+  report = JSON.parse(readFileSync(join(out, "fault.json"), "utf8"));
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+test("report --html from the JSON report writes the same page as run --html", () => {
+  const result = run(["report", "--html", join(out, "from-json.html"), join(out, "fault.json")]);
+  assert.equal(result.status, 1, result.stderr);
+  assert.equal(readFileSync(join(out, "from-json.html"), "utf8"), readFileSync(join(out, "fault.html"), "utf8"));
+});
+
+test("the page shows the run, the whole register, and a failing case's diff", async () => {
+  const failing = report.cases.filter((c) => c.verdict === "fail");
+  assert.ok(failing.length > 0, "the injected fault fails some case");
+  const page = await browser.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  page.on("request", (r) => { if (!r.url().startsWith("file:")) errors.push(`network request ${r.url()}`); });
+  const started = Date.now();
+  await page.goto(pathToFileURL(join(out, "fault.html")).href, { waitUntil: "load" });
+  await page.waitForSelector("html[data-ready=true]");
+  const interactive = Date.now() - started;
+  await page.screenshot({ path: join(out, "report-top.png") });
+  const timing = await page.evaluate(() => {
+    const nav = performance.getEntriesByType("navigation")[0];
+    return { domInteractive: Math.round(nav.domInteractive), load: Math.round(nav.loadEventEnd) };
+  });
+  console.log(`# HTML report: ${readFileSync(join(out, "fault.html")).length} bytes; DOM interactive ${timing.domInteractive} ms, load ${timing.load} ms, scripts ready ${interactive} ms after navigation started`);
+
+  // The header: implementation, suite, digest, profiles, certification levels.
+  assert.match(await page.textContent("h1"), new RegExp(report.implementation.name.replace(/[()]/g, "\\$&")));
+  assert.equal((await page.textContent("[data-testid=digest]")).trim(), report.suite.vectorsDigest);
+  assert.match(await page.textContent("[data-testid=suite]"), new RegExp(report.suite.version.replaceAll(".", "\\.")));
+  const levels = await page.$$eval("[data-testid=level]", (ps) => ps.map((p) => p.textContent));
+  assert.deepEqual(levels.length, 2);
+  assert.match(levels[0], /RCIP 1\.0: not certified/);
+
+  // The map of the spec: every requirement of the register, once, with a status.
+  const register = JSON.parse(readFileSync(join(repo, "vectors", "requirements.json"), "utf8")).requirements;
+  const shown = await page.$$eval("details.req", (ds) => ds.map((d) => [d.id.slice(4), d.dataset.status]));
+  assert.deepEqual(shown.map(([id]) => id).sort(), register.map((r) => r.id).sort());
+  const statuses = new Set(["pass", "non-strict", "fail", "unsupported", "untested", "skip", "xfail", "errored"]);
+  for (const [id, status] of shown) assert.ok(statuses.has(status), `${id}: ${status}`);
+  assert.ok(await page.$$eval("section.spec h2", (hs) => hs.length) >= 4, "grouped by spec text");
+
+  // A failing requirement, opened with the keyboard, lists its failing case; following the link
+  // opens the case with its steps, differing pointers, diff and explanation.
+  const requirement = await page.$("details.req[data-status=fail]");
+  assert.ok(requirement, "some requirement is coloured fail");
+  const summary = await requirement.$("summary");
+  await summary.focus();
+  await page.keyboard.press("Enter");
+  assert.equal(await requirement.evaluate((d) => d.open), true, "Enter opens a requirement");
+  const link = await requirement.$("a[href^='#case-']");
+  const caseId = decodeURIComponent((await link.getAttribute("href")).slice("#case-".length));
+  await link.click();
+  const details = page.locator(`details.case[id="case-${caseId}"]`);
+  await details.waitFor();
+  assert.equal(await details.evaluate((d) => d.open), true, "the link opens the case");
+  const reported = report.cases.find((c) => c.id === caseId);
+  assert.ok(reported && reported.verdict !== "pass");
+  const diff = details.locator("pre.diff").first();
+  assert.ok(await diff.isVisible(), "the diff shows");
+  assert.ok(await diff.locator("span.del").count() > 0 && await diff.locator("span.ins").count() > 0, "the diff has both sides");
+  assert.match(await diff.textContent(), /--- expected/);
+  const pointers = await details.locator("code.pointer").allTextContents();
+  const expectedPointers = reported.differences.flatMap((d) => d.mismatches.map((m) => m.pointer || "(whole observation)"));
+  assert.deepEqual(pointers, expectedPointers);
+  const explain = await details.locator("pre.explain").textContent();
+  assert.ok(explain.startsWith(caseId), "the explain text is the case's");
+  assert.match(explain, /steps \(actions/);
+  await details.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(out, "report-failing-case.png") });
+
+  // Filters: only failing requirements, then one section.
+  await page.getByRole("button", { name: "Show all" }).click();
+  for (const box of await page.$$("input[name=status]")) {
+    if ((await box.getAttribute("value")) !== "fail") await box.uncheck();
+  }
+  const visible = await page.$$eval("details.req", (ds) => ds.filter((d) => !d.hidden).map((d) => d.dataset.status));
+  assert.ok(visible.length > 0 && visible.every((s) => s === "fail"), `only failing requirements: ${visible}`);
+  assert.equal(await page.textContent("#shown"), String(visible.length));
+  await page.screenshot({ path: join(out, "report-filtered.png"), fullPage: false });
+  await page.getByRole("button", { name: "Show all" }).click();
+  const section = await page.$eval("#section-filter option:nth-child(2)", (o) => o.value);
+  await page.selectOption("#section-filter", section);
+  const sections = await page.$$eval("details.req", (ds) => [...new Set(ds.filter((d) => !d.hidden).map((d) => d.dataset.section))]);
+  assert.deepEqual(sections, [section]);
+
+  // Printing shows the failing cases open and hides the filters.
+  await page.emulateMedia({ media: "print" });
+  assert.equal(await page.isVisible("form#filters"), false);
+  await page.emulateMedia({ media: "screen" });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("text from an implementation's answer never becomes markup", async () => {
+  const hostile = `</pre></details><script>window.pwned = 1</script><img src=x onerror="window.pwned = 2">"'&`;
+  const tampered = structuredClone(report);
+  const failingCase = tampered.cases.find((c) => c.verdict === "fail" && c.differences.length > 0);
+  failingCase.differences[0].actual = { code: hostile };
+  failingCase.differences[0].mismatches[0].reason = hostile;
+  failingCase.reason = hostile;
+  writeFileSync(join(out, "hostile.json"), JSON.stringify(tampered));
+  const result = run(["report", "--html", join(out, "hostile.html"), join(out, "hostile.json")]);
+  assert.equal(result.status, 1, result.stderr);
+  const page = await browser.newPage();
+  await page.goto(pathToFileURL(join(out, "hostile.html")).href + `#case-${failingCase.id}`, { waitUntil: "load" });
+  await page.waitForSelector("html[data-ready=true]");
+  assert.equal(await page.evaluate(() => window.pwned), undefined);
+  assert.equal(await page.locator("script").count(), 1, "only the page's own script");
+  const details = page.locator(`details.case[id="case-${failingCase.id}"]`);
+  assert.ok((await details.locator(".reason").textContent()).includes(hostile), "shown as text");
+  assert.ok((await details.locator("pre.diff").first().textContent()).includes(JSON.stringify(hostile).slice(1, 20)));
+  await page.close();
+});

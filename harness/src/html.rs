@@ -1,0 +1,445 @@
+//! The HTML certification report (`run --html FILE`, `report --html FILE REPORT.json`, issue 19):
+//! one self-contained page (inline CSS and script, no asset, no network; it opens from `file://`)
+//! made from the JSON report of a run and the vector set that report names by digest. The JSON
+//! report carries the verdicts and differences; the vector set carries what a verdict is about:
+//! the register (every requirement, its quoted sentence, its spec text and section, including the
+//! requirements no case of the run cited: `untested`), and each case's steps and `explain` text
+//! (with, for a generated case, its model path and Explorer link: `explain --model`).
+//!
+//! The page is written by the `minijinja` template `report.html` with HTML autoescaping on every
+//! value: a vector, a requirement quote or an implementation's answer can hold any text, and none
+//! of it can become markup. The view prepared here is plain data; the template only lays it out.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Serialize;
+use serde_json::Value;
+use similar::TextDiff;
+
+use crate::adapter::Protocol;
+use crate::loader::{Case, Vectors};
+use crate::report::Run;
+use crate::verdict::Verdict;
+
+const TEMPLATE: &str = include_str!("report.html");
+
+/// A requirement's status: the worst verdict of the cases citing it, or untested.
+const STATUSES: [&str; 8] = ["fail", "errored", "xfail", "non-strict", "unsupported", "skip", "pass", "untested"];
+
+#[derive(Serialize)]
+struct Page {
+    implementation: Implementation,
+    suite_version: String,
+    digest: String,
+    scope: String,
+    levels: Vec<String>,
+    load_errors: Vec<String>,
+    totals: Vec<Count>,
+    statuses: Vec<Count>,
+    strictnesses: Vec<String>,
+    specs: Vec<Spec>,
+    cases: Vec<CaseView>,
+    cases_run: usize,
+}
+
+#[derive(Serialize)]
+struct Implementation {
+    name: String,
+    version: String,
+    profiles: Vec<String>,
+    protocols: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct Count {
+    name: String,
+    count: usize,
+}
+
+#[derive(Serialize)]
+struct Spec {
+    title: String,
+    key: String,
+    sections: Vec<Section>,
+}
+
+#[derive(Serialize)]
+struct Section {
+    name: String,
+    key: String,
+    statuses: Vec<Count>,
+    requirements: Vec<RequirementView>,
+}
+
+#[derive(Serialize)]
+struct RequirementView {
+    id: String,
+    strictness: String,
+    locator: String,
+    quote: String,
+    status: String,
+    /// How many cases of the run cite it.
+    cited_by: usize,
+    /// The cases citing it that did not pass (detailed on the page), then the ids of those that did.
+    cases: Vec<CaseRef>,
+    passed: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct CaseRef {
+    id: String,
+    verdict: String,
+}
+
+#[derive(Serialize)]
+struct CaseView {
+    id: String,
+    verdict: String,
+    section: String,
+    strictness: String,
+    description: String,
+    reason: Option<String>,
+    alternatives: Vec<String>,
+    requirements: Vec<String>,
+    differences: Vec<DifferenceView>,
+    explain: String,
+    /// For a generated case: its model path and how to open it in `model-check explore`.
+    model: Option<String>,
+}
+
+#[derive(Serialize)]
+struct DifferenceView {
+    place: String,
+    request: String,
+    strictness: String,
+    requirements: Vec<String>,
+    mismatches: Vec<MismatchView>,
+    diff: Vec<DiffLine>,
+}
+
+#[derive(Serialize)]
+struct MismatchView {
+    pointer: String,
+    reason: String,
+}
+
+#[derive(Serialize)]
+struct DiffLine {
+    kind: &'static str,
+    text: String,
+}
+
+fn strings(value: &Value) -> Vec<String> {
+    value.as_array().into_iter().flatten().filter_map(Value::as_str).map(str::to_string).collect()
+}
+
+fn text(value: &Value) -> String {
+    value.as_str().unwrap_or_default().to_string()
+}
+
+/// The worst verdict first (the order of `STATUSES`).
+fn rank(status: &str) -> usize {
+    STATUSES.iter().position(|s| *s == status).unwrap_or(STATUSES.len())
+}
+
+/// The section of the spec text a locator points into: "Invocation lifecycle ¶3 s2" and
+/// "Invocation lifecycle, step 4" are both in "Invocation lifecycle"; "B07 s2" is in "B07";
+/// a project decision "Assist: summarize after cancellation" is in "Assist".
+pub fn section_of(locator: &str) -> String {
+    let mut section = locator;
+    for cut in [" ¶", ": ", ", "] {
+        if let Some(at) = section.find(cut) {
+            section = &section[..at];
+        }
+    }
+    let words: Vec<&str> = section.split(' ').collect();
+    let keep = words
+        .iter()
+        .rposition(|w| !(w.starts_with('s') && w.len() > 1 && w[1..].bytes().all(|b| b.is_ascii_digit())) && *w != "bullet")
+        .map_or(words.len(), |last| last + 1);
+    let section = words[..keep].join(" ");
+    if section.is_empty() { locator.to_string() } else { section }
+}
+
+/// A stable, markup-free key for a filter value.
+fn key(text: &str) -> String {
+    text.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect()
+}
+
+/// The expected/actual unified diff the terminal prints (`console.rs`), one classified line each.
+fn diff_lines(difference: &Value) -> Vec<DiffLine> {
+    let pretty = |v: &Value| {
+        if v.is_null() {
+            "(absent)\n".to_string()
+        } else {
+            serde_json::to_string_pretty(v).unwrap_or_default() + "\n"
+        }
+    };
+    let (expected, actual) = (pretty(&difference["expected"]), pretty(&difference["actual"]));
+    let diff = TextDiff::from_lines(&expected, &actual);
+    let unified = diff.unified_diff().context_radius(3).header("expected", "actual").to_string();
+    unified
+        .lines()
+        .map(|line| DiffLine {
+            kind: if line.starts_with("---") || line.starts_with("+++") {
+                "head"
+            } else if line.starts_with('-') {
+                "del"
+            } else if line.starts_with('+') {
+                "ins"
+            } else if line.starts_with("@@") {
+                "hunk"
+            } else {
+                "ctx"
+            },
+            text: line.to_string(),
+        })
+        .collect()
+}
+
+fn difference_view(difference: &Value) -> DifferenceView {
+    DifferenceView {
+        place: difference["step"].as_u64().map_or("setup".to_string(), |s| format!("step {s}")),
+        request: serde_json::to_string(&difference["request"]).unwrap_or_default(),
+        strictness: text(&difference["strictness"]),
+        requirements: strings(&difference["requirements"]),
+        mismatches: difference["mismatches"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|m| MismatchView {
+                pointer: match m["pointer"].as_str() {
+                    Some("") | None => "(whole observation)".to_string(),
+                    Some(p) => p.to_string(),
+                },
+                reason: text(&m["reason"]),
+            })
+            .collect(),
+        diff: diff_lines(difference),
+    }
+}
+
+/// Which steps of a failing case the page shows: every step of a short case; of a long one (the
+/// receipt cases have hundreds) the first 10, the last 4, and from 8 before to 2 after each
+/// difference, so the page stays small and the steps that matter stay in view.
+fn near_differences(entry: &Value, total: usize) -> impl Fn(usize) -> bool {
+    const SHORT: usize = 40;
+    let differing: Vec<usize> =
+        entry["differences"].as_array().into_iter().flatten().filter_map(|d| d["step"].as_u64()).map(|s| s as usize).collect();
+    move |i| {
+        total <= SHORT || i < 10 || i + 4 >= total || differing.iter().any(|&d| i + 8 >= d && i <= d + 2)
+    }
+}
+
+/// The `text` filter: `value` escaped for an element's content (`&`, `<`, `>`), for the large JSON
+/// texts of the page (explain, diffs). Autoescaping also writes every `"` and `'` as a character
+/// reference, which only an attribute value needs and which makes JSON about a third longer; the
+/// template applies `text` only between tags, never inside an attribute, a script or a style.
+fn text_content(value: String) -> minijinja::Value {
+    let mut escaped = String::with_capacity(value.len());
+    for c in value.chars() {
+        match c {
+            '&' => escaped.push_str("&amp;"),
+            '<' => escaped.push_str("&lt;"),
+            '>' => escaped.push_str("&gt;"),
+            c => escaped.push(c),
+        }
+    }
+    minijinja::Value::from_safe_string(escaped)
+}
+
+/// The citing cases of a requirement view: those that did not pass, and the ids of those that did.
+fn cases_of(refs: Vec<CaseRef>) -> RequirementView {
+    let cited_by = refs.len();
+    let (passed, cases): (Vec<CaseRef>, Vec<CaseRef>) = refs.into_iter().partition(|r| r.verdict == Verdict::Pass.as_str());
+    RequirementView {
+        id: String::new(),
+        strictness: String::new(),
+        locator: String::new(),
+        quote: String::new(),
+        status: String::new(),
+        cited_by,
+        cases,
+        passed: passed.into_iter().map(|r| r.id).collect(),
+    }
+}
+
+/// The page for the JSON `report` of a run over `vectors`, with the certification `levels`.
+/// The report's cases must be cases of `vectors` (the caller checks the digest).
+pub fn render_report(report: &Value, vectors: &Vectors, levels: Vec<String>) -> Result<String, String> {
+    let by_id: BTreeMap<&str, &Case> = vectors.cases.iter().map(|c| (c.id.as_str(), c)).collect();
+    let reported = report["cases"].as_array().cloned().unwrap_or_default();
+
+    // Every requirement a case cites (at case level or on a step), with the case's verdict.
+    let mut cited: BTreeMap<String, Vec<CaseRef>> = BTreeMap::new();
+    let mut cases = Vec::new();
+    for entry in &reported {
+        let id = text(&entry["id"]);
+        let verdict = text(&entry["verdict"]);
+        let case = by_id.get(id.as_str()).ok_or_else(|| format!("the report names case {id}, which is not in the vector set"))?;
+        let detailed = verdict != Verdict::Pass.as_str();
+        for rid in crate::select::cited_requirements(case) {
+            cited.entry(rid).or_default().push(CaseRef { id: id.clone(), verdict: verdict.clone() });
+        }
+        if detailed {
+            cases.push(CaseView {
+                id: id.clone(),
+                verdict: verdict.clone(),
+                section: case.section.clone(),
+                strictness: case.strictness.clone(),
+                description: case.description.clone(),
+                reason: entry["reason"].as_str().map(str::to_string),
+                alternatives: strings(&entry["alternatives"]),
+                requirements: crate::select::cited_requirements(case),
+                differences: entry["differences"].as_array().into_iter().flatten().map(difference_view).collect(),
+                explain: crate::explain::render_steps(vectors, case, near_differences(entry, case.body().1.len()), false),
+                model: crate::explain::model_path(case).ok(),
+            });
+        }
+    }
+
+    // The map of the spec: spec text -> section -> requirement, in register order of sources.
+    let title_of = |source: &str| -> String {
+        match vectors.sources.get(source) {
+            Some(title) => title.clone(),
+            None if source == "project" => "Project decisions (where the texts are silent)".to_string(),
+            None => source.to_string(),
+        }
+    };
+    let mut order: Vec<String> = vectors.sources.keys().cloned().collect();
+    let mut grouped: BTreeMap<String, BTreeMap<String, Vec<RequirementView>>> = BTreeMap::new();
+    let mut section_order: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut place = |source: String, section: String, view: RequirementView, order: &mut Vec<String>| {
+        if !order.contains(&source) {
+            order.push(source.clone());
+        }
+        let sections = section_order.entry(source.clone()).or_default();
+        if !sections.contains(&section) {
+            sections.push(section.clone());
+        }
+        grouped.entry(source).or_default().entry(section).or_default().push(view);
+    };
+    let status_of = |refs: Option<&Vec<CaseRef>>| -> String {
+        refs.and_then(|refs| refs.iter().map(|r| r.verdict.as_str()).min_by_key(|v| rank(v)))
+            .unwrap_or("untested")
+            .to_string()
+    };
+    let mut register_order: Vec<&crate::loader::Requirement> = vectors.requirements.values().collect();
+    register_order.sort_by_key(|r| r.position);
+    for requirement in register_order {
+        let refs = cited.remove(&requirement.id);
+        let view = RequirementView {
+            id: requirement.id.clone(),
+            strictness: requirement.strictness.clone(),
+            locator: requirement.locator.clone(),
+            quote: requirement.quote.clone(),
+            status: status_of(refs.as_ref()),
+            ..cases_of(refs.unwrap_or_default())
+        };
+        place(requirement.source.clone(), section_of(&requirement.locator), view, &mut order);
+    }
+    for (id, refs) in cited {
+        let view = RequirementView {
+            id: id.clone(),
+            strictness: "?".into(),
+            locator: String::new(),
+            quote: "(not in the register)".into(),
+            status: status_of(Some(&refs)),
+            ..cases_of(refs)
+        };
+        place("(not in the register)".into(), "unknown".into(), view, &mut order);
+    }
+    let mut specs = Vec::new();
+    for source in order {
+        let Some(mut sections) = grouped.remove(&source) else { continue };
+        let names = section_order.remove(&source).unwrap_or_default();
+        let sections = names
+            .into_iter()
+            .filter_map(|name| {
+                let requirements = sections.remove(&name)?;
+                let mut statuses: BTreeMap<usize, usize> = BTreeMap::new();
+                for r in &requirements {
+                    *statuses.entry(rank(&r.status)).or_default() += 1;
+                }
+                Some(Section {
+                    key: key(&format!("{source} {name}")),
+                    statuses: statuses
+                        .into_iter()
+                        .map(|(rank, count)| Count { name: STATUSES.get(rank).unwrap_or(&"?").to_string(), count })
+                        .collect(),
+                    name,
+                    requirements,
+                })
+            })
+            .collect();
+        specs.push(Spec { title: title_of(&source), key: key(&source), sections });
+    }
+
+    let mut status_counts: BTreeMap<usize, usize> = BTreeMap::new();
+    let mut strictnesses = BTreeSet::new();
+    for spec in &specs {
+        for section in &spec.sections {
+            for r in &section.requirements {
+                *status_counts.entry(rank(&r.status)).or_default() += 1;
+                strictnesses.insert(r.strictness.clone());
+            }
+        }
+    }
+    let implementation = &report["implementation"];
+    let totals = Verdict::ALL
+        .iter()
+        .map(|v| Count { name: v.as_str().into(), count: report["summary"]["total"][v.as_str()].as_u64().unwrap_or(0) as usize })
+        .collect();
+    let page = Page {
+        implementation: Implementation {
+            name: text(&implementation["name"]),
+            version: text(&implementation["version"]),
+            profiles: strings(&implementation["profiles"]),
+            protocols: strings(&implementation["protocols"]),
+        },
+        suite_version: text(&report["suite"]["version"]),
+        digest: text(&report["suite"]["vectorsDigest"]),
+        scope: scope_line(report),
+        levels,
+        load_errors: strings(&report["loadErrors"]),
+        totals,
+        statuses: STATUSES
+            .iter()
+            .enumerate()
+            .map(|(rank, name)| Count { name: name.to_string(), count: status_counts.get(&rank).copied().unwrap_or(0) })
+            .collect(),
+        strictnesses: strictnesses.into_iter().collect(),
+        specs,
+        cases,
+        cases_run: reported.len(),
+    };
+    let mut env = minijinja::Environment::new();
+    // Autoescaping follows the template name: `.html` escapes every `{{ }}` for HTML.
+    env.add_filter("text", text_content);
+    env.add_template("report.html", TEMPLATE).map_err(|e| format!("the HTML template: {e}"))?;
+    let template = env.get_template("report.html").map_err(|e| format!("the HTML template: {e}"))?;
+    template.render(minijinja::Value::from_serialize(&page)).map_err(|e| format!("the HTML report: {e:#}"))
+}
+
+fn scope_line(report: &Value) -> String {
+    let scope = &report["scope"];
+    let selection = strings(&scope["selection"]);
+    let mut line = if scope["official"] == Value::Bool(true) {
+        "the official vector set".to_string()
+    } else {
+        "a vector set that is not the official one of this build".to_string()
+    };
+    if !selection.is_empty() {
+        line.push_str(&format!(", selected by {}", selection.join(" ")));
+    }
+    if let Some(why) = scope["stopped"].as_str() {
+        line.push_str(&format!("; {why}"));
+    }
+    line
+}
+
+/// The page for a run: its JSON report (`Run::to_json`) rendered with its certification levels.
+pub fn render(run: &Run<'_>) -> Result<String, String> {
+    let levels = [Protocol::Rcip, Protocol::Rui].iter().map(|p| crate::certification::level(run, *p)).collect();
+    render_report(&run.to_json(), run.vectors, levels)
+}
