@@ -9,6 +9,7 @@ pub mod digest;
 pub mod driver;
 pub mod expectations;
 pub mod framing;
+pub mod fuzz;
 pub mod handles;
 pub mod junit;
 pub mod loader;

@@ -110,7 +110,7 @@ pub fn run_cases(
 
 /// A panic inside an adapter (the in-process reference included) is the adapter breaking: the
 /// case is `errored` and the run goes on.
-fn guarded(adapter: &mut dyn Adapter, case: &Case) -> CaseResult {
+pub(crate) fn guarded(adapter: &mut dyn Adapter, case: &Case) -> CaseResult {
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_case(adapter, case))) {
         Ok(result) => result,
         Err(panic) => {
