@@ -156,7 +156,7 @@ pub fn fuzz(
         }
         let slot = (draw % settings.targets.len() as u64) as usize;
         let target = settings.targets[slot];
-        let choices = draw::choices(settings.seed, draw, settings.max_steps(target));
+        let choices = draw::choices(target, settings.seed, draw, settings.max_steps(target));
         draw += 1;
         let Some(case) = target.translate(&choices) else {
             empty_in_a_row += 1;
