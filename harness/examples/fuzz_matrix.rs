@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use harness::adapter::Adapter;
 use harness::adapters::process::ProcessAdapter;
 use harness::adapters::reference::ReferenceAdapter;
+use harness::fuzz::finding::path_length;
 use harness::fuzz::{fuzz, Settings};
 use reference::choices::{Choices, FAULTS};
 
@@ -50,8 +51,8 @@ fn main() {
                     row.name,
                     finding.target.name(),
                     finding.case_number,
-                    finding.original_case.provenance.as_ref().map_or(0, |p| p.path.len()),
-                    finding.shrunk.case.provenance.as_ref().map_or(0, |p| p.path.len()),
+                    path_length(&finding.original_case),
+                    path_length(&finding.shrunk.case),
                     finding.shrunk.runs,
                     finding.broken_requirements().join(","),
                     seconds

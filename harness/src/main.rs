@@ -559,7 +559,12 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     // fuzz reads no vector set (only the register, for the sentences it quotes).
     if let Some(Command::Fuzz(args)) = &cli.command {
-        let register = cli.vectors.clone().unwrap_or_else(harness::bundled_vectors);
+        // As the loader does: a vector set without a register of its own cites the bundled one.
+        let register = cli
+            .vectors
+            .clone()
+            .filter(|dir| dir.join("requirements.json").exists())
+            .unwrap_or_else(harness::bundled_vectors);
         return fuzz(args, &register).unwrap_or_else(|code| code);
     }
     let vectors = match load(&cli.vectors) {

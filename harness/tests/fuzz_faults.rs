@@ -121,7 +121,7 @@ fn fuzzing_finds_every_fault_of_the_modelled_lifecycles_within_a_small_budget() 
         let outcome = fuzz(&settings(*target, budget), &mut adapter, &mut |_, _, _| {}).expect("fuzz runs");
         match &outcome.finding {
             Some(finding) => {
-                let length = |case: &suites::case::Case| case.provenance.as_ref().map_or(0, |p| p.path.len());
+                let length = harness::fuzz::finding::path_length;
                 assert!(finding.shrunk.result.verdict.is_failure(), "{name}: the shrunk case still fails");
                 assert!(length(&finding.shrunk.case) <= length(&finding.original_case), "{name}: shrinking never lengthens");
                 matrix.push_str(&format!(
@@ -171,7 +171,7 @@ fn the_alternate_reference_disagrees_with_no_model_but_one_known_transaction_tra
         match (&outcome.finding, target) {
             (None, Target::Invocation | Target::Assist) => assert_eq!(outcome.cases, BUDGET),
             (Some(finding), Target::Transaction) => {
-                let path = finding.shrunk.case.provenance.as_ref().map(|p| p.path.clone()).unwrap_or_default();
+                let path = harness::fuzz::finding::path_of(&finding.shrunk.case);
                 assert_eq!(path[..2], ["Begin(Stale)", "Begin(Current)"], "{}", finding.render(&Default::default()));
                 assert!(finding.broken_requirements().iter().any(|id| id == "PRJ-RUI-TX-08"), "{}", finding.render(&Default::default()));
             }

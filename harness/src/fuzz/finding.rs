@@ -189,11 +189,14 @@ impl Finding {
     }
 }
 
-fn path_of(case: &suites::case::Case) -> Vec<String> {
-    case.provenance.as_ref().map(|p| p.path.clone()).unwrap_or_default()
+/// The model actions of a case's path. The Assist translation opens its provenance path with the
+/// configuration it ran (`model::assist::ObservableTurn ...; setup: ...`): not an action.
+pub fn path_of(case: &suites::case::Case) -> Vec<String> {
+    let path = case.provenance.as_ref().map(|p| p.path.clone()).unwrap_or_default();
+    path.into_iter().filter(|step| !step.starts_with("model::")).collect()
 }
 
-fn path_length(case: &suites::case::Case) -> usize {
+pub fn path_length(case: &suites::case::Case) -> usize {
     path_of(case).len()
 }
 
