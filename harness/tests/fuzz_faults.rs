@@ -5,7 +5,7 @@
 //! one of three lists, so a new fault forces a decision: caught here, reachable by the models but
 //! beyond this budget (with the budget that finds it), or out of every model's reach (with why).
 //!
-//! The full matrix at the default budget (2,000 cases, all models) is printed by
+//! The full matrix at the default budget (10,000 cases, all models) is printed by
 //! `cargo run -p harness --example fuzz_matrix` and recorded in harness/README.md.
 
 use harness::adapters::reference::ReferenceAdapter;

@@ -33,7 +33,7 @@ pub use finding::Finding;
 /// The seed when `--seed` is not given.
 pub const DEFAULT_SEED: u64 = 0x5eed_0018;
 /// Cases drawn when `--cases` is not given (the default budget of the fault matrix).
-pub const DEFAULT_CASES: u64 = 2000;
+pub const DEFAULT_CASES: u64 = 10_000;
 /// Implementation runs the shrinker may spend on one disagreement.
 pub const DEFAULT_SHRINK_RUNS: u32 = 2000;
 
