@@ -10,6 +10,7 @@ pub mod driver;
 pub mod expectations;
 pub mod explain;
 pub mod framing;
+pub mod fuzz;
 pub mod handles;
 pub mod html;
 pub mod junit;

@@ -2,6 +2,10 @@
 //! implementation behind a driver-protocol adapter (`--adapter -- CMD ARGS...`), lists cases, and
 //! explains one case with the requirement sentences it checks.
 //!
+//! `fuzz` draws random paths of the models, runs them as cases and shrinks the first disagreement
+//! to a vector file (`harness::fuzz`); it exits 0 when nothing was found, 1 on a disagreement
+//! (a `fail` or `errored` case), 2 on bad usage or an adapter that cannot start.
+//!
 //! Exit codes of `run`: 0 no unexpected failure; 1 a case failed or errored and is not listed as a
 //! known failure; 2 bad usage, a vector file that does not load, or an adapter that cannot start;
 //! 3 no unexpected failure, but the expectations file is stale (a listed case did not fail, or an
@@ -219,6 +223,9 @@ enum Command {
     /// harness/trace.schema.json); report the first record none explains. Exit 0 explained,
     /// 1 not explained, 2 bad usage, an unreadable or malformed trace, or one outside the model.
     CheckTrace(CheckTraceArgs),
+    /// Run random paths of the models against an implementation; shrink the first disagreement
+    /// and write it as a vector file.
+    Fuzz(Box<FuzzArgs>),
 }
 
 #[derive(Args)]
@@ -234,6 +241,63 @@ struct CheckTraceArgs {
     /// summary.
     #[arg(long)]
     quiet: bool,
+}
+
+#[derive(Args)]
+struct FuzzArgs {
+    /// The models to draw paths from, taking turns: invocation, assist, transaction or all
+    /// (repeatable; default all).
+    #[arg(long = "model", value_name = "MODEL", value_parser = ["invocation", "assist", "transaction", "all"])]
+    models: Vec<String>,
+    /// The seed (decimal or 0x-hex); the same seed and implementation give the same cases and
+    /// verdicts.
+    #[arg(long, value_name = "SEED", value_parser = parse_seed)]
+    seed: Option<u64>,
+    /// Cases to run.
+    #[arg(long, value_name = "N", default_value_t = harness::fuzz::DEFAULT_CASES)]
+    cases: u64,
+    /// Model actions per path at most (default: each model's deepest path; 27, 23, 39).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..=1000))]
+    max_steps: Option<u64>,
+    /// Stop drawing after S seconds (a stop condition only: the number of cases run then varies
+    /// with the machine and is printed; case n is always the same case).
+    #[arg(long, value_name = "S")]
+    budget_seconds: Option<f64>,
+    /// Implementation runs the shrinker may spend.
+    #[arg(long, value_name = "N", default_value_t = harness::fuzz::DEFAULT_SHRINK_RUNS)]
+    shrink_runs: u32,
+    /// Where the shrunk case of a disagreement is written (DIR/rcip/ or DIR/rui/), for
+    /// `conformance run --vectors DIR`.
+    #[arg(long, value_name = "DIR", default_value = "fuzz-findings")]
+    out: PathBuf,
+    /// Print every case's verdict.
+    #[arg(long)]
+    verbose: bool,
+    /// Drive an implementation through a driver-protocol adapter: `--adapter -- CMD ARGS...`.
+    #[arg(long)]
+    adapter: bool,
+    /// The adapter command and its arguments, after `--` (no shell).
+    #[arg(last = true, value_name = "CMD")]
+    command: Vec<String>,
+    /// Per-request timeout for a process adapter, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    step_timeout: u64,
+    /// Without --adapter: which behaviour the bundled reference takes where the texts leave a choice.
+    #[arg(long, value_name = "READING", default_value = "default", value_parser = ["default", "alternate"])]
+    reference_choices: String,
+    /// Without --adapter: inject one fault of the catalog into the bundled reference
+    /// (`reference-driver --fault list`).
+    #[arg(long, value_name = "NAME")]
+    reference_fault: Option<String>,
+}
+
+fn parse_seed(text: &str) -> Result<u64, String> {
+    let text = text.trim();
+    let parsed = match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16),
+        None => text.parse(),
+    };
+    parsed.map_err(|_| format!("{text:?} is not a seed (a decimal or 0x-hex integer below 2^64)"))
 }
 
 #[derive(Args)]
@@ -557,6 +621,16 @@ fn main() -> ExitCode {
         Some(Command::GenerateStream { framing, bytes, catalog_out }) => return generate_stream(&framing, bytes, catalog_out),
         _ => {}
     }
+    // fuzz reads no vector set (only the register, for the sentences it quotes).
+    if let Some(Command::Fuzz(args)) = &cli.command {
+        // As the loader does: a vector set without a register of its own cites the bundled one.
+        let register = cli
+            .vectors
+            .clone()
+            .filter(|dir| dir.join("requirements.json").exists())
+            .unwrap_or_else(harness::bundled_vectors);
+        return fuzz(args, &register).unwrap_or_else(|code| code);
+    }
     let vectors = match load(&cli.vectors) {
         Ok(v) => v,
         Err(code) => return code,
@@ -576,6 +650,7 @@ fn main() -> ExitCode {
         Command::Explain { case, model } => explain(&vectors, &case, model),
         Command::Report(args) => merge_reports(&vectors, &args).unwrap_or_else(|code| code),
         Command::Validate(_) | Command::GenerateStream { .. } => unreachable!("dispatched before loading"),
+        Command::Fuzz(_) => unreachable!("fuzz is handled before the vectors load"),
         Command::CheckTrace(args) => check_traces(&vectors, &args),
     }
 }
@@ -680,6 +755,143 @@ fn generate_stream(framing: &str, bytes: u64, catalog_out: Option<PathBuf>) -> E
             ExitCode::from(2)
         }
     }
+}
+
+
+/// `conformance fuzz` (harness::fuzz): exit 0 nothing found, 1 a disagreement, 2 bad usage.
+fn fuzz(args: &FuzzArgs, vectors: &std::path::Path) -> Result<ExitCode, ExitCode> {
+    use harness::fuzz::{Settings, Target};
+    let usage = |message: String| {
+        eprintln!("error: {message}");
+        ExitCode::from(2)
+    };
+    if args.adapter == args.command.is_empty() {
+        return Err(usage("give the adapter as `--adapter -- CMD ARGS...`, or neither for the bundled reference".into()));
+    }
+    if args.adapter && (args.reference_fault.is_some() || args.reference_choices != "default") {
+        return Err(usage("--reference-choices and --reference-fault apply to the bundled reference, not to an --adapter".into()));
+    }
+    let mut targets: Vec<Target> = Vec::new();
+    for name in &args.models {
+        let chosen = match Target::parse(name) {
+            Some(target) => vec![target],
+            None => Target::ALL.to_vec(),
+        };
+        for target in chosen {
+            if !targets.contains(&target) {
+                targets.push(target);
+            }
+        }
+    }
+    if targets.is_empty() {
+        targets = Target::ALL.to_vec();
+    }
+    let budget = match args.budget_seconds {
+        Some(s) if !(s.is_finite() && s > 0.0) => return Err(usage(format!("--budget-seconds {s}: give a positive number"))),
+        Some(s) => Some(Duration::from_secs_f64(s)),
+        None => None,
+    };
+    if args.cases == 0 {
+        return Err(usage("--cases 0 runs nothing".into()));
+    }
+    let settings = Settings {
+        targets,
+        seed: args.seed.unwrap_or(harness::fuzz::DEFAULT_SEED),
+        cases: args.cases,
+        max_steps: args.max_steps.map(|k| k as usize),
+        budget,
+        shrink_runs: args.shrink_runs,
+    };
+    let register = harness::fuzz::finding::register(vectors).map_err(usage)?;
+    let mut adapter: Box<dyn Adapter> = if args.adapter {
+        Box::new(ProcessAdapter::launch(args.command.clone(), Duration::from_millis(args.step_timeout.max(1))).map_err(usage)?)
+    } else {
+        let mut choices = match args.reference_choices.as_str() {
+            "alternate" => Choices::alternate(),
+            _ => Choices::default(),
+        };
+        if let Some(name) = &args.reference_fault {
+            let fault = reference::choices::Fault::named(name)
+                .ok_or_else(|| usage(format!("--reference-fault {name}: no such fault (`reference-driver --fault list`)")))?;
+            choices = choices.with_fault(fault);
+        }
+        Box::new(ReferenceAdapter::with_choices(choices))
+    };
+    let implementation = format!("{} {}", adapter.implementation().name, adapter.implementation().version);
+    let mut replay = format!("conformance fuzz --seed {:#x}", settings.seed);
+    for target in &settings.targets {
+        replay.push_str(&format!(" --model {target}"));
+    }
+    if let Some(k) = settings.max_steps {
+        replay.push_str(&format!(" --max-steps {k}"));
+    }
+    let steps: Vec<String> = settings.targets.iter().map(|t| format!("{t} {}", settings.max_steps(*t))).collect();
+    println!("conformance fuzz: seed {:#x}; implementation {implementation}", settings.seed);
+    println!(
+        "  models {}; up to {} cases{}; at most {} model actions per path",
+        settings.targets.iter().map(|t| t.name()).collect::<Vec<_>>().join(", "),
+        settings.cases,
+        budget.map(|b| format!(" or {} s", b.as_secs_f64())).unwrap_or_default(),
+        steps.join(", ")
+    );
+    let started = std::time::Instant::now();
+    let verbose = args.verbose;
+    let mut on_case = |n: u64, target: Target, result: &CaseResult| {
+        if verbose {
+            println!("{n:>7} {target:<11} {}", result.verdict);
+        }
+    };
+    let outcome = harness::fuzz::fuzz(&settings, adapter.as_mut(), &mut on_case).map_err(usage)?;
+    let elapsed = started.elapsed().as_secs_f64();
+    let counts: Vec<String> = outcome
+        .tallies
+        .iter()
+        .map(|(t, tally)| format!("{t}: {} pass, {} non-strict, {} unsupported", tally.pass, tally.non_strict, tally.unsupported))
+        .collect();
+    println!(
+        "ran {} case(s) in {elapsed:.1} s{} ({})",
+        outcome.cases,
+        if outcome.budget_stopped { ", stopped by --budget-seconds" } else { "" },
+        counts.join("; ")
+    );
+    let Some(finding) = &outcome.finding else {
+        if outcome.cases == 0 {
+            return Err(usage("no case ran (the budget ran out before the first case)".into()));
+        }
+        for (target, tally) in &outcome.tallies {
+            if tally.judged() == 0 {
+                return Err(usage(format!(
+                    "no {target} case could run on this implementation ({}); leave the model out with --model",
+                    tally.unsupported_reason.as_deref().unwrap_or("no case drawn")
+                )));
+            }
+        }
+        println!("nothing found: every case stayed within what the models allow (seed {:#x})", settings.seed);
+        return Ok(ExitCode::SUCCESS);
+    };
+    println!("
+{}", finding.render(&register));
+    let command = format!("{replay} --cases {}", finding.case_number);
+    let path = finding.write(&args.out, &implementation, &command).map_err(usage)?;
+    // The file must load as any vector file does: the user reruns it with `run --vectors`.
+    let check = Vectors::load(&args.out).map_err(|e| usage(e.to_string()))?;
+    if let Some(problem) = check.errors.first() {
+        return Err(usage(format!("the written finding does not load: {problem}")));
+    }
+    // `run` has no fault injection: a fault of the bundled reference reruns through the driver.
+    let rerun = match (&args.reference_fault, args.adapter) {
+        (_, true) => format!(" --adapter -- {}", args.command.join(" ")),
+        (Some(fault), false) => format!(" --adapter -- target/debug/reference-driver --fault {fault}"),
+        (None, false) if args.reference_choices != "default" => format!(" --reference-choices {}", args.reference_choices),
+        (None, false) => String::new(),
+    };
+    println!("written to {}", path.display());
+    println!(
+        "rerun: conformance run --vectors {} --filter {}{rerun}",
+        args.out.display(),
+        finding.case_id()
+    );
+    Ok(ExitCode::from(1))
 }
 
 /// `conformance validate`: exit 0 clean, 1 violations, 2 bad usage or an input that could not be

@@ -123,7 +123,7 @@ pub fn run_cases_recorded(
 
 /// A panic inside an adapter (the in-process reference included) is the adapter breaking: the
 /// case is `errored` and the run goes on.
-fn guarded(adapter: &mut dyn Adapter, case: &Case, record: bool) -> CaseResult {
+pub(crate) fn guarded(adapter: &mut dyn Adapter, case: &Case, record: bool) -> CaseResult {
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_case_recorded(adapter, case, record))) {
         Ok(result) => result,
         Err(panic) => {
