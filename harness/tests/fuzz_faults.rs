@@ -81,6 +81,16 @@ const OUT_OF_REACH: &[(&str, &str)] = &[
     ("listener-throw-stops-others", "subscription listeners are not modelled"),
     ("observer-throw-fails-invocation", "onEvent observers are not modelled"),
     ("events-out-of-order", "lifecycle events are not modelled"),
+    ("react-bind-in-render", "the React host (profile react) is not modelled: no model has renders, commits or effects"),
+    ("react-cleanup-keeps-binding", "the React host (profile react) is not modelled: no model has renders, commits or effects"),
+    ("react-context-merged", "the React host (profile react) is not modelled: no model has renders, commits or effects"),
+    ("react-context-not-cleared", "the React host (profile react) is not modelled: no model has renders, commits or effects"),
+    ("react-effects-on-server", "the React host (profile react) is not modelled: no model has renders, commits or effects"),
+    ("react-hook-outside-provider-silent", "the React host (profile react) is not modelled: no model has renders, commits or effects"),
+    ("react-outermost-provider", "the React host (profile react) is not modelled: no model has renders, commits or effects"),
+    ("react-ref-updated-in-render", "the React host (profile react) is not modelled: no model has renders, commits or effects"),
+    ("react-revision-ignored", "the React host (profile react) is not modelled: no model has renders, commits or effects"),
+    ("react-stale-handler", "the React host (profile react) is not modelled: no model has renders, commits or effects"),
 ];
 
 /// Faults that need more than `BUDGET` cases of their model.

@@ -270,7 +270,7 @@ fn explore(mut args: Vec<String>) -> ExitCode {
     if options.models.len() != 1 {
         return usage_error("explore serves one model: invocation, assist or transaction".to_string());
     }
-    if options.bounds.threads != 1 || options.examples {
+    if options.threads.is_some() || options.examples {
         return usage_error("explore takes no --threads or --examples".to_string());
     }
     let address = std::net::SocketAddr::from(([127, 0, 0, 1], port));
