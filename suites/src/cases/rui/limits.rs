@@ -49,6 +49,7 @@ pub fn section() -> Section {
         operations_past_limit(),
         operations_past_limit_deletes(),
         bytes_at_limit(),
+        bytes_at_limit_crlf(),
         bytes_past_limit(),
         bytes_past_limit_spread(),
         minimum_id(),
@@ -670,6 +671,44 @@ fn bytes_at_limit() -> Case {
         state,
         &["PRJ-RUI-LIMIT-06", "PRJ-RUI-LIMIT-10"],
     )
+}
+
+/// The same records exactly at `maxTransactionBytes`, framed as JSONL lines ending in CRLF: the
+/// CR is a line end, not part of the record's JSON text (PRJ-RUI-LIMIT-10: no framing bytes, no
+/// line ends; PRJ-RUI-FRAME-03: a CRLF line is a JSONL frame), so the transaction is exactly at the
+/// bound and commits (PRJ-RUI-LIMIT-06).
+fn bytes_at_limit_crlf() -> Case {
+    let framing = Framing::Jsonl;
+    let (tx, data) = transaction_of_bytes(BYTES_MAX as usize, 1000);
+    let state = State::new(1, "r", nodes(vec![("r", n("Box", json!({}), &[]))]), data);
+    let mut script = Script::new(framing);
+    for record in &tx {
+        script.raw_frame(format!("{}\r\n", text(record)).as_bytes());
+    }
+    script.end();
+    script.extend(state.expect());
+    script.extend(logs(vec![committed("t1", 1)], vec![], vec![]));
+    let mut requirements = vec![
+        "RUI-INV-06",
+        "CL-D04-1",
+        "PRJ-RUI-LIMIT-06",
+        "PRJ-RUI-LIMIT-10",
+        "PRJ-RUI-FRAME-03",
+    ];
+    requirements.extend(framing.requirements());
+    case(
+        SECTION,
+        "bytes-at-limit-crlf",
+        1,
+        framing,
+        "JSONL records with CRLF ends at exactly maxTransactionBytes commit",
+        &requirements,
+    )
+    .setup(setup_with_limits(
+        framing,
+        limits(&[("maxTransactionBytes", BYTES_MAX)]),
+    ))
+    .steps(script.steps())
 }
 
 fn bytes_past_limit() -> Case {
