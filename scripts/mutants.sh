@@ -4,7 +4,7 @@
 # run fits a small machine in several sittings. Documented in reference/MUTATION.md.
 #
 #   scripts/mutants.sh --shard K/N [cargo-mutants options...]
-#   scripts/mutants.sh --shard K/N --judge catalog [--missed FILE] [cargo-mutants options...]
+#   scripts/mutants.sh --shard K/N --judge catalog|alternate [--missed FILE] [cargo-mutants options...]
 #
 # K counts from 0 (cargo-mutants' convention): `--shard 0/10` .. `--shard 9/10` cover every mutant
 # once. Sharding is round-robin (set in .cargo/mutants.toml), so each shard is an even sample.
@@ -19,7 +19,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 usage() {
-  echo "usage: scripts/mutants.sh --shard K/N [--judge vectors|catalog] [--missed FILE] [cargo-mutants options...]" >&2
+  echo "usage: scripts/mutants.sh --shard K/N [--judge vectors|catalog|alternate] [--missed FILE] [cargo-mutants options...]" >&2
   exit 64
 }
 
@@ -52,11 +52,11 @@ if [ "$n" -lt 1 ] || [ "$k" -ge "$n" ]; then
 fi
 
 case "$judge" in
-  vectors|catalog) ;;
-  *) echo "error: --judge must be 'vectors' or 'catalog', got '${judge}'" >&2; exit 64 ;;
+  vectors|catalog|alternate) ;;
+  *) echo "error: --judge must be 'vectors', 'catalog' or 'alternate', got '${judge}'" >&2; exit 64 ;;
 esac
-if [ -n "$missed" ] && [ "$judge" != catalog ]; then
-  echo "error: --missed only goes with --judge catalog" >&2
+if [ -n "$missed" ] && [ "$judge" = vectors ]; then
+  echo "error: --missed only goes with --judge catalog or --judge alternate" >&2
   exit 64
 fi
 
@@ -79,13 +79,18 @@ for arg in "${rest[@]}"; do
   esac
 done
 extra=(--baseline=skip)
-if [ "$judge" = catalog ]; then
-  default_timeout=300
-  baseline=(cargo test -q -p harness --test vectors --test faults)
-  out="target/mutants/shard-${k}-of-${n}-catalog"
+if [ "$judge" != vectors ]; then
+  if [ "$judge" = catalog ]; then
+    default_timeout=300
+    baseline=(cargo test -q -p harness --test vectors --test faults)
+  else
+    default_timeout=60
+    baseline=(cargo test -q -p harness --test faults -- --exact the_alternate_reference_fails_nothing)
+  fi
+  out="target/mutants/shard-${k}-of-${n}-${judge}"
   missed="${missed:-target/mutants/shard-${k}-of-${n}/mutants.out/missed.txt}"
   if [ ! -r "$missed" ]; then
-    echo "error: --judge catalog re-judges the mutants the vectors missed, but '$missed' cannot be read; run the shard with --judge vectors first, or give --missed FILE" >&2
+    echo "error: --judge $judge re-judges the mutants the vectors missed, but '$missed' cannot be read; run the shard with --judge vectors first, or give --missed FILE" >&2
     exit 66
   fi
   # One anchored, escaped regex per missed mutant: exactly those mutants, whatever the shard.
@@ -100,8 +105,12 @@ if [ "$judge" = catalog ]; then
     echo "== '$missed' lists no mutant: nothing to judge again" >&2
     exit 0
   fi
-  extra+=(--config .cargo/mutants-catalog.toml)
-  what="the $count mutants of $missed, judged by the vectors and the fault catalog"
+  extra+=(--config ".cargo/mutants-${judge}.toml")
+  if [ "$judge" = catalog ]; then
+    what="the $count mutants of $missed, judged by the vectors and the fault catalog"
+  else
+    what="the $count mutants of $missed, judged by the alternate run"
+  fi
 else
   default_timeout=30
   baseline=(cargo test -q -p harness --test vectors)
