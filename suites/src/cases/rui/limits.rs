@@ -45,6 +45,7 @@ pub fn section() -> Section {
         depth_past_limit_tree(),
         depth_at_limit_shared(),
         depth_past_limit_shared(),
+        depth_past_limit_shared_leaf(),
         operations_at_limit(),
         operations_past_limit(),
         operations_past_limit_deletes(),
@@ -560,6 +561,29 @@ fn depth_past_limit_shared() -> Case {
     fails(
         "depth-past-limit-shared",
         "the longer of two paths to a node decides the depth",
+        ("maxDepth", DEPTH_MAX),
+        tx,
+        code::LIMIT_DEPTH,
+        commit_index,
+        &["PRJ-RUI-LIMIT-08"],
+    )
+}
+
+/// Root `r` lists the leaf `s` and then `a`; `a` lists `b` and `b` lists `s`: `s` is one level
+/// below the root on the first path and three levels below it on the second, so the graph is
+/// `DEPTH_MAX + 1` deep (PRJ-RUI-LIMIT-08: the longest path from the root), reached only
+/// through the longer approach to a leaf already visited.
+fn depth_past_limit_shared_leaf() -> Case {
+    let tx = Tx::begin("t1", 0)
+        .node("r", "Stack", json!({}), &["s", "a"])
+        .node("a", "Stack", json!({}), &["b"])
+        .node("b", "Stack", json!({}), &["s"])
+        .node("s", "Stack", json!({}), &[])
+        .commit(1, "r");
+    let commit_index = tx.len() - 1;
+    fails(
+        "depth-past-limit-shared-leaf",
+        "a leaf first met near the root counts on its longer path",
         ("maxDepth", DEPTH_MAX),
         tx,
         code::LIMIT_DEPTH,
