@@ -4,6 +4,7 @@
 # run fits a small machine in several sittings. Documented in reference/MUTATION.md.
 #
 #   scripts/mutants.sh --shard K/N [cargo-mutants options...]
+#   scripts/mutants.sh --shard K/N --judge catalog|alternate [--missed FILE] [cargo-mutants options...]
 #
 # K counts from 0 (cargo-mutants' convention): `--shard 0/10` .. `--shard 9/10` cover every mutant
 # once. Sharding is round-robin (set in .cargo/mutants.toml), so each shard is an even sample.
@@ -18,16 +19,22 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 usage() {
-  echo "usage: scripts/mutants.sh --shard K/N [cargo-mutants options...]" >&2
+  echo "usage: scripts/mutants.sh --shard K/N [--judge vectors|catalog|alternate] [--missed FILE] [cargo-mutants options...]" >&2
   exit 64
 }
 
 shard=""
+judge="vectors"
+missed=""
 rest=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --shard) [ $# -ge 2 ] || usage; shard="$2"; shift 2 ;;
     --shard=*) shard="${1#--shard=}"; shift ;;
+    --judge) [ $# -ge 2 ] || usage; judge="$2"; shift 2 ;;
+    --judge=*) judge="${1#--judge=}"; shift ;;
+    --missed) [ $# -ge 2 ] || usage; missed="$2"; shift 2 ;;
+    --missed=*) missed="${1#--missed=}"; shift ;;
     -h|--help) usage ;;
     *) rest+=("$1"); shift ;;
   esac
@@ -41,6 +48,15 @@ k="${BASH_REMATCH[1]}"
 n="${BASH_REMATCH[2]}"
 if [ "$n" -lt 1 ] || [ "$k" -ge "$n" ]; then
   echo "error: --shard $shard: K must be less than N (K counts from 0)" >&2
+  exit 64
+fi
+
+case "$judge" in
+  vectors|catalog|alternate) ;;
+  *) echo "error: --judge must be 'vectors', 'catalog' or 'alternate', got '${judge}'" >&2; exit 64 ;;
+esac
+if [ -n "$missed" ] && [ "$judge" = vectors ]; then
+  echo "error: --missed only goes with --judge catalog or --judge alternate" >&2
   exit 64
 fi
 
@@ -63,23 +79,61 @@ for arg in "${rest[@]}"; do
   esac
 done
 extra=(--baseline=skip)
+if [ "$judge" != vectors ]; then
+  if [ "$judge" = catalog ]; then
+    default_timeout=300
+    baseline=(cargo test -q -p harness --test vectors --test faults)
+  else
+    default_timeout=60
+    baseline=(cargo test -q -p harness --test faults -- --exact the_alternate_reference_fails_nothing)
+  fi
+  out="target/mutants/shard-${k}-of-${n}-${judge}"
+  missed="${missed:-target/mutants/shard-${k}-of-${n}/mutants.out/missed.txt}"
+  if [ ! -r "$missed" ]; then
+    echo "error: --judge $judge re-judges the mutants the vectors missed, but '$missed' cannot be read; run the shard with --judge vectors first, or give --missed FILE" >&2
+    exit 66
+  fi
+  # One anchored, escaped regex per missed mutant: exactly those mutants, whatever the shard.
+  count=0
+  while IFS= read -r name; do
+    [ -n "$name" ] || continue
+    escaped=$(printf '%s' "$name" | sed -e 's/[][\\.*^$(){}?+|]/\\&/g')
+    extra+=(--re "^${escaped}\$")
+    count=$((count + 1))
+  done <"$missed"
+  if [ "$count" = 0 ]; then
+    echo "== '$missed' lists no mutant: nothing to judge again" >&2
+    exit 0
+  fi
+  extra+=(--config ".cargo/mutants-${judge}.toml")
+  if [ "$judge" = catalog ]; then
+    what="the $count mutants of $missed, judged by the vectors and the fault catalog"
+  else
+    what="the $count mutants of $missed, judged by the alternate run"
+  fi
+else
+  default_timeout=30
+  baseline=(cargo test -q -p harness --test vectors)
+  out="target/mutants/shard-${k}-of-${n}"
+  extra+=(--shard "$k/$n")
+  what="shard $k/$n (round-robin), judged by the vectors"
+fi
 if [ "$timeout_given" = 0 ]; then
-  extra+=(--timeout "${MUTANTS_TEST_TIMEOUT:-30}")
+  extra+=(--timeout "${MUTANTS_TEST_TIMEOUT:-$default_timeout}")
 fi
 if [ "$listing" = 0 ]; then
-  echo "== baseline: cargo test -p harness --test vectors (unmutated)" >&2
-  if ! cargo test -q -p harness --test vectors >/dev/null; then
-    echo "error: the unmutated tree fails its vector tests; no mutant can be judged" >&2
+  echo "== baseline: ${baseline[*]} (unmutated)" >&2
+  if ! "${baseline[@]}" >/dev/null; then
+    echo "error: the unmutated tree fails its tests; no mutant can be judged" >&2
     exit 4
   fi
 fi
 
-out="target/mutants/shard-${k}-of-${n}"
 mkdir -p "$out"
-echo "== cargo mutants, shard $k/$n (round-robin), results in $out/mutants.out" >&2
+echo "== cargo mutants: $what; results in $out/mutants.out" >&2
 start=$(date +%s)
 status=0
-cargo mutants --shard "$k/$n" --output "$out" "${extra[@]}" "${rest[@]}" || status=$?
+cargo mutants --output "$out" "${extra[@]}" "${rest[@]}" || status=$?
 end=$(date +%s)
-echo "== shard $k/$n: exit $status, wall time $((end - start)) s" >&2
+echo "== $what: exit $status, wall time $((end - start)) s" >&2
 exit "$status"

@@ -26,6 +26,7 @@ pub fn section() -> Section {
     cases.extend(all_errors());
     cases.extend(configuration_errors());
     cases.extend(accepted_schemas());
+    cases.extend(ref_resolution());
     cases.extend(ajv_strictness());
     make_section(
         S,
@@ -811,6 +812,13 @@ fn configuration_errors() -> Vec<Case> {
             })), &format),
         config_error("format", 4, "An unknown format name is a configuration error too",
             input(with_property(json!({ "type": "string", "format": "note-id" }))), &format),
+        // Every member of `properties` is a schema of its own: the forbidden keyword sits in the
+        // second member, after one that is fine.
+        config_error("format", 5, "A format keyword in a later member of properties is rejected",
+            input(json!({
+                "type": "object",
+                "properties": { "a": { "type": "string" }, "b": { "type": "string", "format": "email" } }
+            })), &format),
         config_error("unknown-keyword", 1, "An unknown top-level keyword is a configuration error",
             input(json!({ "type": "object", "x-internal": true })), &unknown),
         config_error("unknown-keyword", 2, "A misspelled keyword (minimun) is a configuration error",
@@ -902,6 +910,54 @@ fn accepted_schemas() -> Vec<Case> {
                 invoke("i1", CAP, json!({})),
                 expect_outcome("i1", succeeded("i1", CAP, json!({ "n": 2 }))),
             ]),
+    ]
+}
+
+/// Where a self-contained `$ref` (CL-B19-7) points, read as JSON Schema 2020-12 (CL-B19-1,
+/// RCIP-LIFE-SCHEMA-01): a `$ref` at the top level of the schema; a fragment resolved against the
+/// base URI of the nearest enclosing `$id` (2020-12 Core §8.2.1, §8.2.3.1: an embedded schema
+/// resource is still the same document, so the reference stays self-contained); and a pointer
+/// into a value that is not a schema position (2020-12 Core §9.4.2 leaves its behaviour undefined,
+/// so the project decision PRJ-RCIP-SCHEMA-01 is RECOMMENDED).
+fn ref_resolution() -> Vec<Case> {
+    let top_level = json!({
+        "$ref": "#/$defs/note",
+        "$defs": { "note": {
+            "type": "object", "properties": { "title": { "type": "string" } }, "required": ["title"]
+        } }
+    });
+    // `#/$defs/code` inside the resource `inner` names inner's own `$defs/code`; the root has no
+    // `$defs/code`, so resolving it against the root would leave the reference dangling.
+    let embedded = json!({
+        "type": "object",
+        "properties": { "p": { "$ref": "#/$defs/inner" } },
+        "$defs": { "inner": {
+            "$id": "https://schemas.example.com/inner",
+            "$ref": "#/$defs/code",
+            "$defs": { "code": { "type": "string" } }
+        } }
+    });
+    let non_schema_target = json!({
+        "type": "object",
+        "properties": { "p": { "$ref": "#/$defs/holder/const" } },
+        "$defs": { "holder": { "const": { "type": "string", "format": "email" } } }
+    });
+    let top = ["CL-B19-7", "CL-B19-1", "RCIP-LIFE-SCHEMA-01", "RCIP-LIFE-SCHEMA-04"];
+    vec![
+        accepts("ref-top-level", 1, "A top-level $ref to a $defs entry validates through its target",
+            top_level.clone(), json!({ "title": "t" }), &top),
+        rejects("ref-top-level", 2, "A top-level $ref target's violation is reported",
+            top_level, json!({ "body": "b" }), &[("", "required")], &top),
+        accepts("ref-embedded-resource", 1, "A $ref inside an embedded $id resource resolves in that resource",
+            embedded.clone(), json!({ "p": "x" }), &top),
+        rejects("ref-embedded-resource", 2, "The embedded resource's own $defs target is applied",
+            embedded, json!({ "p": 1 }), &[("/p", "type")], &top),
+        config_error("ref-non-schema-target", 1,
+            "A $ref into a const value holding format is a configuration error",
+            Cap::new(CAP, "read").input(non_schema_target),
+            &["PRJ-RCIP-SCHEMA-01", "CL-B19-5", "CL-B19-8"])
+            .strictness(Strictness::Recommended)
+            .notes("creation may throw; if it does not, binding should throw. RECOMMENDED (PRJ-RCIP-SCHEMA-01): JSON Schema 2020-12 leaves a reference to a non-schema value undefined; applied as a schema it holds a format keyword (CL-B19-5), refused it is a configuration error too"),
     ]
 }
 

@@ -54,6 +54,7 @@ pub fn section() -> Section {
         creation_throws("catalog-id-empty-prerelease", "an empty pre-release is not semver", json!({ "id": "demo@1.0.0-", "components": components() })),
         creation_throws("catalog-id-prerelease-leading-zero", "a numeric pre-release with a leading zero is not semver", json!({ "id": "demo@1.0.0-01", "components": components() })),
         creation_throws("catalog-id-empty-build", "empty build metadata is not semver", json!({ "id": "demo@1.0.0+", "components": components() })),
+        creation_throws("catalog-id-prerelease-character", "a pre-release identifier with an underscore is not semver", json!({ "id": "demo@1.0.0-rc_1", "components": components() })),
         creation_throws("catalog-id-empty-name", "a catalog id needs a name before @", json!({ "id": "@1.0.0", "components": components() })),
         creation_throws("props-schema-format-keyword", "a props schema using format is a configuration error",
             json!({ "id": "demo@1.0.0", "components": { "Email": { "props": { "type": "object", "properties": { "to": { "type": "string", "format": "email" } } }, "children": false } } })),

@@ -10,7 +10,7 @@ use super::support::stream::{Framing, Script};
 use super::support::tuples::Tx;
 use super::support::{base_state, base_tx, case, code, failing, failing_after, Found, Prior};
 use crate::case::{Case, Section, Strictness};
-use crate::pattern::one_of;
+use crate::pattern::{any, one_of};
 
 const SECTION: &str = "data";
 const F: Framing = Framing::Any;
@@ -28,6 +28,9 @@ pub fn section() -> Section {
         parent_created_earlier(),
         array_element_replaced(),
         member_inside_array_element(),
+        first_element_replaced(),
+        element_at_length_created(),
+        index_with_leading_zero(),
         escaped_pointer(),
         empty_key_pointer(),
         null_sets_null(),
@@ -51,6 +54,7 @@ pub fn section() -> Section {
             "/a~",
         ),
         array_append_dash(),
+        dash_inside_pointer(),
         scalar_parent(),
     ])
 }
@@ -202,6 +206,87 @@ fn member_inside_array_element() -> Case {
         json!([{ "name": "a" }, { "name": "b", "n": 1 }]),
         tx,
         json!({ "title": "Home", "list": [{ "name": "a" }, { "name": "renamed", "n": 1 }] }),
+    ))
+}
+
+/// Index `0` is an RFC 6901 array index like any other (`"0"` is the one index that may start
+/// with a zero): the first element is replaced (CL-D03-1).
+fn first_element_replaced() -> Case {
+    let tx = Tx::begin("t2", 2)
+        .data("/list/0", json!("x"))
+        .commit(3, "r");
+    case(
+        SECTION,
+        "array-element-replaced",
+        2,
+        F,
+        "a pointer to index 0 replaces the first element",
+        &["RUI-DATA-01", "CL-D01-4", "CL-D03-1"],
+    )
+    .steps(data_after_list(
+        json!([1, 2, 3]),
+        tx,
+        json!({ "title": "Home", "list": ["x", 2, 3] }),
+    ))
+}
+
+/// `data` at the index equal to the array's length creates that element (CL-D03-1 "creates ...
+/// the element"; the only element an array can gain without becoming sparse). RECOMMENDED:
+/// PRJ-RUI-DATA-07, since CL-D03-6 also RECOMMENDS no append through `-`, and a runtime may read
+/// "creates the element" as creating members only.
+fn element_at_length_created() -> Case {
+    let tx = Tx::begin("t2", 2)
+        .data("/list/2", json!(3))
+        .commit(3, "r");
+    case(
+        SECTION,
+        "element-at-length-created",
+        1,
+        F,
+        "data at the index equal to the array length creates that element",
+        &["PRJ-RUI-DATA-07", "CL-D03-1"],
+    )
+    .strictness(Strictness::Recommended)
+    .steps(data_after_list(
+        json!([1, 2]),
+        tx,
+        json!({ "title": "Home", "list": [1, 2, 3] }),
+    ))
+}
+
+/// `01` is not an RFC 6901 array index ("leading zeros are not allowed", RFC 6901 §4), so the
+/// pointer names no element of the array and the record cannot apply: the transaction fails
+/// (RUI-DATA-01, CL-D01-4, CL-D03-1). Which code is not fixed by any sentence (a malformed
+/// pointer, PRJ-RUI-DATA-02, or a missing element), so any code is accepted.
+fn index_with_leading_zero() -> Case {
+    let prior = vec![
+        base_tx(),
+        Tx::begin("t1", 1)
+            .data("/list", json!([1, 2]))
+            .commit(2, "r"),
+    ];
+    let mut state = base_state();
+    state.graph["revision"] = json!(2);
+    state.revision = 2;
+    state.data = json!({ "title": "Home", "list": [1, 2] });
+    let tx = Tx::begin("t2", 2).data("/list/01", json!("x")).commit(3, "r");
+    case(
+        SECTION,
+        "index-leading-zero",
+        1,
+        F,
+        "an array token with a leading zero (01) fails the transaction",
+        &["RUI-DATA-01", "CL-D01-4", "CL-D03-1"],
+    )
+    .steps(failing_after(
+        F,
+        &prior,
+        vec![committed("t0", 1), committed("t1", 2)],
+        state,
+        &tx,
+        "t2",
+        any(),
+        Found::AtOrAfter(1),
     ))
 }
 
@@ -369,6 +454,41 @@ fn array_append_dash() -> Case {
     )
     .strictness(Strictness::Recommended)
     .steps(steps)
+}
+
+/// `-` is refused wherever it stands on an array, not only as the last token: `/list/-/x`
+/// names a member of the element `-` (PRJ-RUI-DATA-06, CL-D03-6, both RECOMMENDED).
+fn dash_inside_pointer() -> Case {
+    let prior = vec![
+        base_tx(),
+        Tx::begin("t1", 1)
+            .data("/list", json!([{ "x": 1 }]))
+            .commit(2, "r"),
+    ];
+    let mut state = base_state();
+    state.graph["revision"] = json!(2);
+    state.revision = 2;
+    state.data = json!({ "title": "Home", "list": [{ "x": 1 }] });
+    let tx = Tx::begin("t2", 2).data("/list/-/x", json!(2)).commit(3, "r");
+    case(
+        SECTION,
+        "array-dash-inside-pointer",
+        1,
+        F,
+        "a - token before the last one on an array is POINTER_INVALID",
+        &["CL-D03-6", "PRJ-RUI-DATA-06"],
+    )
+    .strictness(Strictness::Recommended)
+    .steps(failing_after(
+        F,
+        &prior,
+        vec![committed("t0", 1), committed("t1", 2)],
+        state,
+        &tx,
+        "t2",
+        json!(code::POINTER_INVALID),
+        Found::AtOrAfter(1),
+    ))
 }
 
 fn scalar_parent() -> Case {

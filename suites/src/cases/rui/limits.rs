@@ -45,10 +45,12 @@ pub fn section() -> Section {
         depth_past_limit_tree(),
         depth_at_limit_shared(),
         depth_past_limit_shared(),
+        depth_past_limit_shared_leaf(),
         operations_at_limit(),
         operations_past_limit(),
         operations_past_limit_deletes(),
         bytes_at_limit(),
+        bytes_at_limit_crlf(),
         bytes_past_limit(),
         bytes_past_limit_spread(),
         minimum_id(),
@@ -567,6 +569,29 @@ fn depth_past_limit_shared() -> Case {
     )
 }
 
+/// Root `r` lists the leaf `s` and then `a`; `a` lists `b` and `b` lists `s`: `s` is one level
+/// below the root on the first path and three levels below it on the second, so the graph is
+/// `DEPTH_MAX + 1` deep (PRJ-RUI-LIMIT-08: the longest path from the root), reached only
+/// through the longer approach to a leaf already visited.
+fn depth_past_limit_shared_leaf() -> Case {
+    let tx = Tx::begin("t1", 0)
+        .node("r", "Stack", json!({}), &["s", "a"])
+        .node("a", "Stack", json!({}), &["b"])
+        .node("b", "Stack", json!({}), &["s"])
+        .node("s", "Stack", json!({}), &[])
+        .commit(1, "r");
+    let commit_index = tx.len() - 1;
+    fails(
+        "depth-past-limit-shared-leaf",
+        "a leaf first met near the root counts on its longer path",
+        ("maxDepth", DEPTH_MAX),
+        tx,
+        code::LIMIT_DEPTH,
+        commit_index,
+        &["PRJ-RUI-LIMIT-08"],
+    )
+}
+
 /// Node `r` then `count - 1` data records: `count` operations.
 fn operations(count: u64) -> (Vec<Value>, Value) {
     let mut tx = Tx::begin("t1", 0).node("r", "Stack", json!({}), &[]);
@@ -670,6 +695,44 @@ fn bytes_at_limit() -> Case {
         state,
         &["PRJ-RUI-LIMIT-06", "PRJ-RUI-LIMIT-10"],
     )
+}
+
+/// The same records exactly at `maxTransactionBytes`, framed as JSONL lines ending in CRLF: the
+/// CR is a line end, not part of the record's JSON text (PRJ-RUI-LIMIT-10: no framing bytes, no
+/// line ends; PRJ-RUI-FRAME-03: a CRLF line is a JSONL frame), so the transaction is exactly at the
+/// bound and commits (PRJ-RUI-LIMIT-06).
+fn bytes_at_limit_crlf() -> Case {
+    let framing = Framing::Jsonl;
+    let (tx, data) = transaction_of_bytes(BYTES_MAX as usize, 1000);
+    let state = State::new(1, "r", nodes(vec![("r", n("Box", json!({}), &[]))]), data);
+    let mut script = Script::new(framing);
+    for record in &tx {
+        script.raw_frame(format!("{}\r\n", text(record)).as_bytes());
+    }
+    script.end();
+    script.extend(state.expect());
+    script.extend(logs(vec![committed("t1", 1)], vec![], vec![]));
+    let mut requirements = vec![
+        "RUI-INV-06",
+        "CL-D04-1",
+        "PRJ-RUI-LIMIT-06",
+        "PRJ-RUI-LIMIT-10",
+        "PRJ-RUI-FRAME-03",
+    ];
+    requirements.extend(framing.requirements());
+    case(
+        SECTION,
+        "bytes-at-limit-crlf",
+        1,
+        framing,
+        "JSONL records with CRLF ends at exactly maxTransactionBytes commit",
+        &requirements,
+    )
+    .setup(setup_with_limits(
+        framing,
+        limits(&[("maxTransactionBytes", BYTES_MAX)]),
+    ))
+    .steps(script.steps())
 }
 
 fn bytes_past_limit() -> Case {
