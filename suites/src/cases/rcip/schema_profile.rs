@@ -99,6 +99,25 @@ fn rejects(
         ])
 }
 
+/// An embedded `$id` resource whose own `$ref` points into its own `$defs`. JSON Schema 2020-12
+/// resolves that reference against the resource's base URI (CL-B19-7), but the RCIP text names Ajv
+/// 8 as the validator, and Ajv 8 refuses this schema at compilation: Ajv's extra strictness on an
+/// otherwise valid schema is IMPL-DEFINED (CL-B19-11). So either the schema is refused (at creation
+/// or at binding, and the invocation then finds the capability unbound) or the reference resolves
+/// in the resource; resolving it against the root document, or applying another target, fails.
+fn embedded_resource(n: u32, description: &str, schema: Value, input: Value, resolved: Value) -> Case {
+    c("ref-embedded-resource", n, description)
+        .requirements(&["CL-B19-7", "CL-B19-11", "RCIP-LIFE-SCHEMA-01", "RCIP-LIFE-SCHEMA-04"])
+        .strictness(Strictness::ImplDefined)
+        .setup(Setup::new(&def_with_input(schema)).policy(allow()).creation("may-throw").to_json())
+        .notes("IMPL-DEFINED (CL-B19-11): Ajv 8, which the RCIP text names, refuses this valid 2020-12 schema; a runtime that accepts it resolves the embedded $ref in its resource (CL-B19-7)")
+        .steps([
+            bind(CAP, "b1", returns(json!({}))).may_throw(),
+            invoke("i1", CAP, input),
+            expect_outcome("i1", one_of([resolved, failed("i1", CAP, "CAPABILITY_UNBOUND")])),
+        ])
+}
+
 const KW: [&str; 3] = ["CL-B19-1", "RCIP-LIFE-SCHEMA-01", "RCIP-LIFE-SCHEMA-04"];
 
 /// Two `$defs` members reached through percent-encoded fragments: "a b" (`%20`) and "c/d"
@@ -948,10 +967,10 @@ fn ref_resolution() -> Vec<Case> {
             top_level.clone(), json!({ "title": "t" }), &top),
         rejects("ref-top-level", 2, "A top-level $ref target's violation is reported",
             top_level, json!({ "body": "b" }), &[("", "required")], &top),
-        accepts("ref-embedded-resource", 1, "A $ref inside an embedded $id resource resolves in that resource",
-            embedded.clone(), json!({ "p": "x" }), &top),
-        rejects("ref-embedded-resource", 2, "The embedded resource's own $defs target is applied",
-            embedded, json!({ "p": 1 }), &[("/p", "type")], &top),
+        embedded_resource(1, "An embedded $id resource resolves its own $ref, or is refused",
+            embedded.clone(), json!({ "p": "x" }), succeeded("i1", CAP, json!({}))),
+        embedded_resource(2, "An embedded resource's own $defs target applies, or it is refused",
+            embedded, json!({ "p": 1 }), failed("i1", CAP, "INPUT_INVALID")),
         config_error("ref-non-schema-target", 1,
             "A $ref into a const value holding format is a configuration error",
             Cap::new(CAP, "read").input(non_schema_target),
