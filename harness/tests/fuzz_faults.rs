@@ -81,6 +81,16 @@ const OUT_OF_REACH: &[(&str, &str)] = &[
     ("listener-throw-stops-others", "subscription listeners are not modelled"),
     ("observer-throw-fails-invocation", "onEvent observers are not modelled"),
     ("events-out-of-order", "lifecycle events are not modelled"),
+    ("react-ref-updated-in-render", "the React binding (hooks, providers, renders) is not modelled"),
+    ("react-bind-in-render", "the React binding (hooks, providers, renders) is not modelled"),
+    ("react-effects-on-server", "the React binding (hooks, providers, renders) is not modelled"),
+    ("react-cleanup-keeps-binding", "the React binding (hooks, providers, renders) is not modelled"),
+    ("react-context-not-cleared", "the React binding (hooks, providers, renders) is not modelled"),
+    ("react-stale-handler", "the React binding (hooks, providers, renders) is not modelled"),
+    ("react-hook-outside-provider-silent", "the React binding (hooks, providers, renders) is not modelled"),
+    ("react-outermost-provider", "the React binding (hooks, providers, renders) is not modelled"),
+    ("react-context-merged", "the React binding (hooks, providers, renders) is not modelled"),
+    ("react-revision-ignored", "the React binding (hooks, providers, renders) is not modelled"),
 ];
 
 /// Faults that need more than `BUDGET` cases of their model.
