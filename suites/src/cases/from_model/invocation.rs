@@ -19,15 +19,16 @@
 //!   failing catalog, binding, availability or input check may give either code;
 //! - an already-aborted signal is RECOMMENDED after the four CL-B03 checks (CL-B03-2), so
 //!   `EXECUTION_ABORTED` is also accepted in their place (RECOMMENDED check: their code);
-//! - the CL-B05 rechecks may run only before the handler (after an `allow`), so a `deny`, `throw` or
-//!   `confirm` racing a changed fact may give the decision's own outcome; a `confirm` would then
-//!   leave a pending confirmation, so the case declines "the confirmation of" that invocation at
-//!   once (either `CONFIRMATION_NOT_FOUND` or `CONFIRMATION_DECLINED`), which brings both readings
-//!   back to the same state;
-//! - several changed facts: any of their codes, RECOMMENDED the CL-B05-3 precedence;
-//! - approval after an unbind: `POLICY_DENIED` or `CAPABILITY_UNBOUND` (PRJ-RCIP-CONF-01); a
-//!   changed binding or context and lost availability at approval: either code (CL-B07 orders
-//!   neither against availability);
+//! - the CL-B05 rechecks follow every policy decision (`allow`, `deny`, `throw`, `confirm`), and a
+//!   failing recheck decides the outcome (RCIP-LIFE-POLICY-04/05, CL-B05-1): the decision's own
+//!   outcome is not accepted when a fact changed, since it is what an implementation that skipped
+//!   the recheck gives (issue 13); several changed facts: any of their codes, RECOMMENDED the
+//!   CL-B05-3 precedence;
+//! - `confirm` on the confirmed pass: RECOMMENDED `POLICY_DENIED` (CL-B07-5), also
+//!   `POLICY_EVALUATION_FAILED` (the handler still does not run);
+//! - approval after an unbind or a changed context: `POLICY_DENIED` only (PRJ-RCIP-CONF-01;
+//!   `CAPABILITY_UNBOUND` is not accepted); with availability lost as well, also
+//!   `CAPABILITY_UNAVAILABLE` (CL-B07 orders neither against availability);
 //! - an invalid output after an abort: `OUTPUT_INVALID` or `EXECUTION_ABORTED` (CL-B11 speaks of
 //!   returns and throws only);
 //! - a second resolution of a returned receipt: RECOMMENDED `CONFIRMATION_NOT_FOUND`, else the
