@@ -10,9 +10,7 @@
 //! failure joins the shared corpus for every implementation. `DIFFERENTIAL_CASES` sets the number
 //! of random paths (default: a few dozen per model, to keep `cargo test` fast).
 
-use std::path::PathBuf;
 
-use harness::adapter::Protocol;
 use harness::adapters::reference::ReferenceAdapter;
 use harness::runner::{run_case, CaseResult};
 use harness::verdict::Verdict;
@@ -69,33 +67,14 @@ pub fn schemas() -> VectorSchemas {
 
 /// Runs one translated case against the in-process reference (after a schema check).
 pub fn run_against_reference(schemas: &VectorSchemas, case: &Case) -> Result<CaseResult, String> {
-    let section = Section::new(section_of(&case.id), "differential", "differential").case(case.clone());
+    let section = Section::new(harness::fuzz::section_of(&case.id), "differential", "differential").case(case.clone());
     let problems = schemas.problems(&section);
     if !problems.is_empty() {
         return Err(format!("the translated case breaks the vector schema: {}", problems.join("; ")));
     }
-    let protocol = Protocol::from_case_id(&case.id).ok_or_else(|| format!("{}: no protocol prefix", case.id))?;
-    let loaded = harness::loader::Case::from(harness::loader::CaseParts {
-        id: case.id.clone(),
-        protocol,
-        section: section_of(&case.id),
-        file: PathBuf::from("differential"),
-        description: case.description.clone(),
-        requirements: case.requirements.clone(),
-        strictness: case.strictness.as_str().to_string(),
-        profiles: case.profiles.clone(),
-        setup: case.setup.clone(),
-        steps: case.steps.clone(),
-        notes: case.notes.clone(),
-    });
+    let loaded = harness::fuzz::loaded_from(case, "differential")?;
     let mut adapter = ReferenceAdapter::new();
     Ok(run_case(&mut adapter, &loaded))
-}
-
-/// The section id of a case id: everything before its last two segments (`<slug>.<serial>`).
-fn section_of(id: &str) -> String {
-    let parts: Vec<&str> = id.split('.').collect();
-    parts[..parts.len().saturating_sub(2).max(1)].join(".")
 }
 
 fn describe(result: &CaseResult, case: &Case) -> String {

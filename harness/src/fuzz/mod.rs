@@ -101,12 +101,17 @@ pub struct Outcome {
 
 /// The harness's form of a translated case (what the loader would make of it).
 pub fn loaded(case: &suites::case::Case) -> Result<Case, String> {
+    loaded_from(case, "fuzz")
+}
+
+/// [`loaded`], naming `file` as where the case came from (the differential tests use it too).
+pub fn loaded_from(case: &suites::case::Case, file: &str) -> Result<Case, String> {
     let protocol = Protocol::from_case_id(&case.id).ok_or_else(|| format!("{}: no protocol prefix", case.id))?;
     Ok(Case::from(CaseParts {
         id: case.id.clone(),
         protocol,
         section: section_of(&case.id),
-        file: PathBuf::from("fuzz"),
+        file: PathBuf::from(file),
         description: case.description.clone(),
         requirements: case.requirements.clone(),
         strictness: case.strictness.as_str().to_string(),
