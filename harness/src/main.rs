@@ -124,10 +124,10 @@ struct ReportArgs {
     outputs: Outputs,
 }
 
-#[derive(Args)]
-struct RunArgs {
-    #[command(flatten)]
-    filters: Filters,
+/// The implementation a command judges: a process behind the driver protocol, or the bundled
+/// reference with one of its readings. Shared by `run` and `fuzz`, so both take the same flags.
+#[derive(Args, Default)]
+struct Subject {
     /// Drive an implementation through a driver-protocol adapter: `--adapter -- CMD ARGS...`.
     #[arg(long)]
     adapter: bool,
@@ -137,6 +137,44 @@ struct RunArgs {
     /// Per-request timeout for a process adapter, in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = 10_000)]
     step_timeout: u64,
+    /// Without --adapter: which behaviour the bundled reference takes where the texts leave a
+    /// choice (`alternate`: the other admissible behaviour at every row of `reference-driver
+    /// --choices list`).
+    #[arg(long, value_name = "READING", default_value = "default", value_parser = ["default", "alternate"])]
+    reference_choices: String,
+}
+
+impl Subject {
+    /// `--adapter` and a command come together or not at all.
+    fn check(&self) -> Result<(), String> {
+        if self.adapter == self.command.is_empty() {
+            return Err("give the adapter as `--adapter -- CMD ARGS...`, or neither for the bundled reference".into());
+        }
+        if self.adapter && self.reference_choices != "default" {
+            return Err("--reference-choices applies to the bundled reference, not to an --adapter".into());
+        }
+        Ok(())
+    }
+
+    fn timeout(&self) -> Duration {
+        Duration::from_millis(self.step_timeout.max(1))
+    }
+
+    /// The reading of the bundled reference.
+    fn choices(&self) -> Choices {
+        match self.reference_choices.as_str() {
+            "alternate" => Choices::alternate(),
+            _ => Choices::default(),
+        }
+    }
+}
+
+#[derive(Args)]
+struct RunArgs {
+    #[command(flatten)]
+    filters: Filters,
+    #[command(flatten)]
+    subject: Subject,
     /// Stop the run after K consecutive cases errored because the adapter did not answer in time
     /// (0: never stop).
     #[arg(long, value_name = "K", default_value_t = 5)]
@@ -155,11 +193,6 @@ struct RunArgs {
     /// Print only the summary.
     #[arg(long)]
     quiet: bool,
-    /// Without --adapter: which behaviour the bundled reference takes where the texts leave a
-    /// choice (`alternate`: the other admissible behaviour at every row of `reference-driver
-    /// --choices list`).
-    #[arg(long, value_name = "READING", default_value = "default", value_parser = ["default", "alternate"])]
-    reference_choices: String,
     /// Write one trace per RCIP case run into DIR (`<case id>.jsonl`, the format `check-trace`
     /// reads: every call with whether it threw, every observation with its value).
     #[arg(long, value_name = "DIR")]
@@ -171,16 +204,13 @@ impl Default for RunArgs {
     fn default() -> RunArgs {
         RunArgs {
             filters: Filters::default(),
-            adapter: false,
-            command: Vec::new(),
-            step_timeout: 10_000,
+            subject: Subject { step_timeout: 10_000, reference_choices: "default".into(), ..Subject::default() },
             max_timeouts: 5,
             jobs: 1,
             expectations: None,
             write_expectations: None,
             outputs: Outputs::default(),
             quiet: false,
-            reference_choices: "default".into(),
             trace_dir: None,
         }
     }
@@ -273,18 +303,8 @@ struct FuzzArgs {
     /// Print every case's verdict.
     #[arg(long)]
     verbose: bool,
-    /// Drive an implementation through a driver-protocol adapter: `--adapter -- CMD ARGS...`.
-    #[arg(long)]
-    adapter: bool,
-    /// The adapter command and its arguments, after `--` (no shell).
-    #[arg(last = true, value_name = "CMD")]
-    command: Vec<String>,
-    /// Per-request timeout for a process adapter, in milliseconds.
-    #[arg(long, value_name = "MS", default_value_t = 10_000)]
-    step_timeout: u64,
-    /// Without --adapter: which behaviour the bundled reference takes where the texts leave a choice.
-    #[arg(long, value_name = "READING", default_value = "default", value_parser = ["default", "alternate"])]
-    reference_choices: String,
+    #[command(flatten)]
+    subject: Subject,
     /// Without --adapter: inject one fault of the catalog into the bundled reference
     /// (`reference-driver --fault list`).
     #[arg(long, value_name = "NAME")]
@@ -416,10 +436,10 @@ fn check_outputs(outputs: &Outputs, write_expectations: &Option<PathBuf>) -> Res
 }
 
 fn run(vectors: &Vectors, args: &RunArgs) -> Result<ExitCode, ExitCode> {
-    if args.adapter == args.command.is_empty() {
-        eprintln!("error: give the adapter as `--adapter -- CMD ARGS...`");
-        return Err(ExitCode::from(2));
-    }
+    args.subject.check().map_err(|e| {
+        eprintln!("error: {e}");
+        ExitCode::from(2)
+    })?;
     check_outputs(&args.outputs, &args.write_expectations).map_err(|e| {
         eprintln!("error: {e}");
         ExitCode::from(2)
@@ -437,12 +457,9 @@ fn run(vectors: &Vectors, args: &RunArgs) -> Result<ExitCode, ExitCode> {
         })?,
         None => Expectations::default(),
     };
-    let timeout = Duration::from_millis(args.step_timeout.max(1));
-    let argv = args.command.clone();
-    let choices = match args.reference_choices.as_str() {
-        "alternate" => Choices::alternate(),
-        _ => Choices::default(),
-    };
+    let timeout = args.subject.timeout();
+    let argv = args.subject.command.clone();
+    let choices = args.subject.choices();
     let factory = move || -> Result<Box<dyn Adapter>, String> {
         if argv.is_empty() {
             Ok(Box::new(ReferenceAdapter::with_choices(choices.clone())))
@@ -765,11 +782,9 @@ fn fuzz(args: &FuzzArgs, vectors: &std::path::Path) -> Result<ExitCode, ExitCode
         eprintln!("error: {message}");
         ExitCode::from(2)
     };
-    if args.adapter == args.command.is_empty() {
-        return Err(usage("give the adapter as `--adapter -- CMD ARGS...`, or neither for the bundled reference".into()));
-    }
-    if args.adapter && (args.reference_fault.is_some() || args.reference_choices != "default") {
-        return Err(usage("--reference-choices and --reference-fault apply to the bundled reference, not to an --adapter".into()));
+    args.subject.check().map_err(usage)?;
+    if args.subject.adapter && args.reference_fault.is_some() {
+        return Err(usage("--reference-fault applies to the bundled reference, not to an --adapter".into()));
     }
     let mut targets: Vec<Target> = Vec::new();
     for name in &args.models {
@@ -803,13 +818,10 @@ fn fuzz(args: &FuzzArgs, vectors: &std::path::Path) -> Result<ExitCode, ExitCode
         shrink_runs: args.shrink_runs,
     };
     let register = harness::fuzz::finding::register(vectors).map_err(usage)?;
-    let mut adapter: Box<dyn Adapter> = if args.adapter {
-        Box::new(ProcessAdapter::launch(args.command.clone(), Duration::from_millis(args.step_timeout.max(1))).map_err(usage)?)
+    let mut adapter: Box<dyn Adapter> = if args.subject.adapter {
+        Box::new(ProcessAdapter::launch(args.subject.command.clone(), args.subject.timeout()).map_err(usage)?)
     } else {
-        let mut choices = match args.reference_choices.as_str() {
-            "alternate" => Choices::alternate(),
-            _ => Choices::default(),
-        };
+        let mut choices = args.subject.choices();
         if let Some(name) = &args.reference_fault {
             let fault = reference::choices::Fault::named(name)
                 .ok_or_else(|| usage(format!("--reference-fault {name}: no such fault (`reference-driver --fault list`)")))?;
@@ -879,10 +891,10 @@ fn fuzz(args: &FuzzArgs, vectors: &std::path::Path) -> Result<ExitCode, ExitCode
         return Err(usage(format!("the written finding does not load: {problem}")));
     }
     // `run` has no fault injection: a fault of the bundled reference reruns through the driver.
-    let rerun = match (&args.reference_fault, args.adapter) {
-        (_, true) => format!(" --adapter -- {}", args.command.join(" ")),
+    let rerun = match (&args.reference_fault, args.subject.adapter) {
+        (_, true) => format!(" --adapter -- {}", args.subject.command.join(" ")),
         (Some(fault), false) => format!(" --adapter -- target/debug/reference-driver --fault {fault}"),
-        (None, false) if args.reference_choices != "default" => format!(" --reference-choices {}", args.reference_choices),
+        (None, false) if args.subject.reference_choices != "default" => format!(" --reference-choices {}", args.subject.reference_choices),
         (None, false) => String::new(),
     };
     println!("written to {}", path.display());

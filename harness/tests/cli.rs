@@ -38,6 +38,19 @@ fn every_executable_rejects_an_unknown_flag_with_usage_and_exit_2() {
 }
 
 #[test]
+fn a_flag_that_the_chosen_subject_would_ignore_is_a_usage_error() {
+    // `--reference-choices` configures the bundled reference; with an adapter it would be ignored.
+    for command in ["run", "fuzz"] {
+        let output = conformance(&[command, "--reference-choices", "alternate", "--adapter", "--", "/bin/true"]);
+        assert_eq!(output.status.code(), Some(2), "{command}");
+        assert!(stderr(&output).contains("--reference-choices applies to the bundled reference"), "{command}: {}", stderr(&output));
+        let output = conformance(&[command, "--adapter"]);
+        assert_eq!(output.status.code(), Some(2), "{command}");
+        assert!(stderr(&output).contains("give the adapter as"), "{command}: {}", stderr(&output));
+    }
+}
+
+#[test]
 fn output_paths_are_checked_before_the_run_starts() {
     let dir = scratch("outputs");
     let marker = dir.join("adapter-started");
