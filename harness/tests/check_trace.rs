@@ -41,7 +41,7 @@ fn reference_traces(choices: Choices, prefix: &str) -> Vec<(String, String)> {
 
 /// The reasons a trace may be outside the invocation model, as the checker words them.
 const KNOWN_SCOPES: [&str; 5] = [
-    "Assist turns are not judged",
+    "an Assist gate without an Assist turn",
     "the React host binds through rendering",
     "a setup whose creation throws",
     "a second runtime",
@@ -100,6 +100,92 @@ fn every_model_invocation_trace_is_explained() {
     for (id, text) in reference_traces(Choices::default(), "rcip.model-invocation.") {
         let judgement = check_text(&schema, &text).unwrap_or_else(|e| panic!("{id}: {}", e[0]));
         assert!(matches!(judgement, Judgement::Explained { .. }), "{}", harness::trace::render(&id, &judgement, &BTreeMap::new()));
+    }
+}
+
+/// Every trace of an Assist case (hand-written and model-generated), with either reading of the
+/// reference, is decided by the Assist turn model and explained.
+fn every_assist_trace_is_explained(choices: Choices, label: &str) {
+    let schema = schema();
+    let mut count = 0;
+    for prefix in ["rcip.assist.", "rcip.model-assist."] {
+        for (id, text) in reference_traces(choices.clone(), prefix) {
+            let judgement = check_text(&schema, &text).unwrap_or_else(|e| panic!("{id}: {}", e[0]));
+            let Judgement::Explained { model, .. } = &judgement else {
+                panic!("{label}: {}", harness::trace::render(&id, &judgement, &BTreeMap::new()));
+            };
+            assert_eq!(*model, "Assist", "{label}: {id} was decided by the {model} model");
+            count += 1;
+        }
+    }
+    assert!(count >= 180, "{label}: only {count} Assist traces");
+}
+
+#[test]
+fn every_assist_trace_of_the_reference_is_explained() {
+    every_assist_trace_is_explained(Choices::default(), "reference");
+}
+
+#[test]
+fn every_assist_trace_of_the_alternate_reference_is_explained() {
+    every_assist_trace_is_explained(Choices::alternate(), "alternate reference");
+}
+
+/// PRJ-ASSIST-FMT-04, PRJ-ASSIST-TURN-01: a turn not cancelled that has not had its decide answer
+/// is pending; this mutation makes it settle at once with no outcome.
+fn turn_settled_while_deciding(line: &Value) -> Option<Value> {
+    if line.pointer("/observe/expect")? != "assist-turn" || line.pointer("/value/result")? != "pending" || line.pointer("/value/calls")?.as_array()?.len() != 1 {
+        return None;
+    }
+    let mut mutated = line.clone();
+    mutated["value"]["result"] = json!({ "text": null, "outcomes": [] });
+    Some(mutated)
+}
+
+/// CL-C01-1: the decide call receives the turn's messages as given.
+fn decide_messages_changed(line: &Value) -> Option<Value> {
+    if line.pointer("/observe/expect")? != "assist-turn" {
+        return None;
+    }
+    line.pointer("/value/calls/0/messages")?;
+    let mut mutated = line.clone();
+    mutated["value"]["calls"][0]["messages"] = json!([{ "role": "user", "content": "something else" }]);
+    Some(mutated)
+}
+
+#[test]
+fn a_mutated_assist_trace_is_rejected_at_the_mutated_record() {
+    let schema = schema();
+    let mutations: [(&str, Mutation, &str); 2] = [
+        ("settled while deciding", turn_settled_while_deciding, "PRJ-ASSIST-TURN-01"),
+        ("decide messages changed", decide_messages_changed, "CL-C01-1"),
+    ];
+    let mut applied = BTreeMap::new();
+    for (id, text) in reference_traces(Choices::default(), "rcip.model-assist.") {
+        for (name, mutate, sentence) in mutations {
+            // The first line the mutation applies to, before any abort (a cancelled turn may
+            // settle at once).
+            let Some((line, mutated)) = text
+                .lines()
+                .enumerate()
+                .skip(1)
+                .take_while(|(_, l)| !l.contains("\"client\":\"abort\""))
+                .find_map(|(i, l)| mutate(&serde_json::from_str(l).unwrap()).map(|m| (i + 1, m)))
+            else {
+                continue;
+            };
+            let judgement = check_text(&schema, &with_line(&text, line, &mutated)).unwrap();
+            let Judgement::NotExplained { failure, .. } = &judgement else {
+                panic!("{id}, {name} at line {line}: not rejected: {judgement:?}");
+            };
+            assert_eq!(failure.line, line, "{id}, {name}: rejected at line {} instead of {line}", failure.line);
+            assert!(!failure.before.is_empty() && !failure.allowed.is_empty(), "{id}, {name}: no state shown");
+            assert!(failure.requirements.iter().any(|r| r == sentence), "{id}, {name}: sentences {:?} do not name {sentence}", failure.requirements);
+            *applied.entry(name).or_insert(0) += 1;
+        }
+    }
+    for (name, _, _) in mutations {
+        assert!(applied.get(name).copied().unwrap_or(0) >= 50, "mutation {name} applied to too few traces: {applied:?}");
     }
 }
 
@@ -320,6 +406,13 @@ fn check_trace_exit_codes() {
     let first = text.lines().next().unwrap();
     std::fs::write(&assist, format!("{first}\n{{\"at\":0,\"call\":{{\"client\":\"assist-turn\",\"as\":\"t\",\"mode\":\"default\",\"messages\":[]}}}}\n")).unwrap();
     let output = conformance(&["check-trace", assist.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stdout));
+    assert!(String::from_utf8_lossy(&output.stdout).contains("the Assist turn model"), "{}", String::from_utf8_lossy(&output.stdout));
+
+    // Outside every model wired so far: a second runtime.
+    let second = dir.join("second-runtime.jsonl");
+    std::fs::write(&second, format!("{first}\n{{\"at\":0,\"observe\":{{\"expect\":\"policy-calls\",\"runtime\":\"r2\"}},\"value\":[]}}\n")).unwrap();
+    let output = conformance(&["check-trace", second.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(2), "{}", String::from_utf8_lossy(&output.stdout));
 
     // The worst code over several traces.
