@@ -160,8 +160,8 @@ struct RunArgs {
     /// --choices list`).
     #[arg(long, value_name = "READING", default_value = "default", value_parser = ["default", "alternate"])]
     reference_choices: String,
-    /// Write one trace per RCIP case run into DIR (`<case id>.jsonl`, the format `check-trace`
-    /// reads: every call with whether it threw, every observation with its value).
+    /// Write one trace per case run into DIR (`<case id>.jsonl`, the format `check-trace` reads:
+    /// every call with whether it threw, every observation with its value; RCIP and Rixx UI).
     #[arg(long, value_name = "DIR")]
     trace_dir: Option<PathBuf>,
 }
@@ -727,7 +727,7 @@ fn check_traces(vectors: &Vectors, args: &CheckTraceArgs) -> ExitCode {
     ExitCode::from(worst)
 }
 
-/// Writes each RCIP case's trace as `DIR/<case id>.jsonl`.
+/// Writes each case's trace (RCIP and Rixx UI) as `DIR/<case id>.jsonl`.
 fn write_traces(dir: &std::path::Path, results: &[CaseResult]) -> Result<usize, String> {
     let mut written = 0;
     for result in results.iter().filter(|r| !r.trace.is_empty()) {
