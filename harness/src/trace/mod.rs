@@ -1,7 +1,8 @@
 //! `conformance check-trace`: decides whether some path of the project's models explains a
 //! recorded trace of an implementation (harness/README.md "Trace validation"; format in `format`,
-//! the model mappings in `invocation` for the RCIP invocation model and `assist` for the Assist
-//! turn model, chosen by whether the trace starts Assist turns). The trace is
+//! the model mappings in `invocation` for the RCIP invocation model, `assist` for the Assist turn
+//! model, chosen by whether the trace starts Assist turns, and `transaction` for the Rixx UI
+//! transaction model, which decides `rui-trace/1` traces). The trace is
 //! checked under both readings of CL-B06 for a context changed and changed back (by value at the
 //! check, or any effective change); it is explained if either reading explains it. When none
 //! does, the report names the first record no path explains, the states possible just before it,
@@ -10,6 +11,7 @@
 pub mod assist;
 pub mod format;
 pub mod invocation;
+pub mod transaction;
 
 use std::collections::BTreeMap;
 
@@ -47,10 +49,7 @@ const READINGS: [(ContextComparison, &str); 2] = [
 /// starts Assist turns, the invocation model otherwise.
 pub fn judge(trace: &Trace) -> Judgement {
     if trace.header.protocol == Protocol::Rui {
-        return Judgement::OutOfScope(OutOfScope {
-            line: 1,
-            message: "a Rixx UI trace: recorded and validated against the schema, but the transaction model is not wired into check-trace yet".into(),
-        });
+        return judge_transaction(trace);
     }
     if assist::applies(trace) {
         return judge_assist(trace);
@@ -92,6 +91,29 @@ fn judge_assist(trace: &Trace) -> Judgement {
         Ok(Verdict::Explained { paths, departures, judged, not_judged }) => Judgement::Explained {
             model: "Assist",
             reading: "the Assist turn model (CL-C01..C06), the runtime behind invoke settling as the outcomes show",
+            paths,
+            departures,
+            judged,
+            not_judged,
+        },
+        Ok(Verdict::NotExplained(failure)) => {
+            let raw = trace.records[failure.record].raw.clone();
+            Judgement::NotExplained { failure, raw }
+        }
+    }
+}
+
+/// Checks a Rixx UI trace against the transaction model (`transaction`).
+fn judge_transaction(trace: &Trace) -> Judgement {
+    let checker = match transaction::Checker::new(trace) {
+        Ok(checker) => checker,
+        Err(scope) => return Judgement::OutOfScope(scope),
+    };
+    match checker.check(trace) {
+        Err(scope) => Judgement::OutOfScope(scope),
+        Ok(Verdict::Explained { paths, departures, judged, not_judged }) => Judgement::Explained {
+            model: "transaction",
+            reading: "the Rixx UI transaction model (CL-D01..D05, CL-D08, CL-D09), in some reading of PRJ-RUI-TX-08",
             paths,
             departures,
             judged,
