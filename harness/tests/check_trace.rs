@@ -189,6 +189,112 @@ fn a_mutated_assist_trace_is_rejected_at_the_mutated_record() {
     }
 }
 
+/// Why a Rixx UI trace may be outside the transaction model, as the checker words them.
+const RUI_SCOPES: [&str; 12] = [
+    "a framing-specific stream",
+    "first-level data write",
+    "action props",
+    "a child list other than",
+    "a frame near the limit",
+    "a tree could reach the depth limit",
+    "not a record array",
+    "without a string tag",
+    "the data pointer",
+    "children on a component that takes none",
+    "node ids are outside",
+    "one member per level",
+];
+
+/// Every Rixx UI trace of the reference, in either reading, is explained by the transaction
+/// model or outside it for a stated reason; every model-generated one is explained.
+fn every_rui_trace_is_explained_or_out_of_scope(choices: Choices, label: &str) {
+    let schema = schema();
+    let (mut explained, mut outside, mut model_cases) = (0, 0, 0);
+    for (id, text) in reference_traces(choices, "rui.") {
+        let judgement = check_text(&schema, &text).unwrap_or_else(|e| panic!("{label}: {id}: {}", e[0]));
+        match &judgement {
+            Judgement::Explained { model, .. } => {
+                assert_eq!(*model, "transaction", "{label}: {id}");
+                explained += 1;
+            }
+            Judgement::OutOfScope(scope) if !id.starts_with("rui.model-transaction.") => {
+                assert!(RUI_SCOPES.iter().any(|k| scope.message.contains(k)), "{label}: {id}: unexpected reason: {}", scope.message);
+                outside += 1;
+            }
+            _ => panic!("{label}: {}", harness::trace::render(&id, &judgement, &BTreeMap::new())),
+        }
+        model_cases += usize::from(id.starts_with("rui.model-transaction."));
+    }
+    assert!(model_cases >= 80, "{label}: only {model_cases} model-transaction traces");
+    assert!(explained >= 140, "{label}: only {explained} Rixx UI traces explained ({outside} outside)");
+}
+
+#[test]
+fn every_rui_trace_of_the_reference_is_explained_or_out_of_scope() {
+    every_rui_trace_is_explained_or_out_of_scope(Choices::default(), "reference");
+}
+
+#[test]
+fn every_rui_trace_of_the_alternate_reference_is_explained_or_out_of_scope() {
+    every_rui_trace_is_explained_or_out_of_scope(Choices::alternate(), "alternate reference");
+}
+
+/// CL-D02-6: a commit moves the revision to base + 1; this mutation reports one more.
+fn committed_revision_off_by_one(line: &Value) -> Option<Value> {
+    if line.pointer("/observe/expect")? != "transactions" {
+        return None;
+    }
+    let index = line["value"].as_array()?.iter().position(|e| e["result"] == "committed")?;
+    let mut mutated = line.clone();
+    mutated["value"][index]["revision"] = json!(mutated["value"][index]["revision"].as_u64()? + 1);
+    Some(mutated)
+}
+
+/// CL-D08: a rejection names its class's stable code; this mutation names another class.
+fn rejection_code_of_another_class(line: &Value) -> Option<Value> {
+    if line.pointer("/observe/expect")? != "transactions" {
+        return None;
+    }
+    let index = line["value"].as_array()?.iter().position(|e| e["result"] == "rejected")?;
+    let mut mutated = line.clone();
+    let other = if mutated["value"][index]["code"] == "INTERRUPTED" { "SEQUENCE_GAP" } else { "INTERRUPTED" };
+    mutated["value"][index]["code"] = json!(other);
+    Some(mutated)
+}
+
+#[test]
+fn a_mutated_rui_trace_is_rejected_at_the_mutated_record() {
+    let schema = schema();
+    let mutations: [(&str, Mutation, &str); 2] = [
+        ("committed revision off by one", committed_revision_off_by_one, "CL-D02-6"),
+        ("rejection code of another class", rejection_code_of_another_class, "PRJ-RUI-"),
+    ];
+    let mut applied = BTreeMap::new();
+    for (id, text) in reference_traces(Choices::default(), "rui.model-transaction.") {
+        for (name, mutate, sentence) in mutations {
+            let Some((line, mutated)) = text
+                .lines()
+                .enumerate()
+                .skip(1)
+                .find_map(|(i, l)| mutate(&serde_json::from_str(l).unwrap()).map(|m| (i + 1, m)))
+            else {
+                continue;
+            };
+            let judgement = check_text(&schema, &with_line(&text, line, &mutated)).unwrap();
+            let Judgement::NotExplained { failure, .. } = &judgement else {
+                panic!("{id}, {name} at line {line}: not rejected: {judgement:?}");
+            };
+            assert_eq!(failure.line, line, "{id}, {name}: rejected at line {} instead of {line}", failure.line);
+            assert!(!failure.before.is_empty() && !failure.allowed.is_empty(), "{id}, {name}: no state shown");
+            assert!(failure.requirements.iter().any(|r| r.starts_with(sentence)), "{id}, {name}: sentences {:?} do not name {sentence}", failure.requirements);
+            *applied.entry(name).or_insert(0) += 1;
+        }
+    }
+    for (name, _, _) in mutations {
+        assert!(applied.get(name).copied().unwrap_or(0) >= 10, "mutation {name} applied to too few traces: {applied:?}");
+    }
+}
+
 /// Replaces line `line` (1-based) of `text`.
 fn with_line(text: &str, line: usize, new: &Value) -> String {
     text.lines()
@@ -447,5 +553,29 @@ fn run_writes_one_trace_per_rcip_case() {
     args.extend(paths.iter().map(String::as_str));
     let output = conformance(&args);
     assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stdout));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn run_writes_one_trace_per_rui_case_and_the_transaction_model_explains_them() {
+    let dir = std::env::temp_dir().join(format!("harness-rui-trace-dir-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let output = conformance(&["run", "--quiet", "--filter", "rui.model-transaction.commit-", "--trace-dir", dir.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    let mut written: Vec<String> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    written.sort();
+    assert!(written.len() >= 5, "{written:?}");
+    // A framing-neutral case is recorded once, in the first framing it ran in.
+    let first = std::fs::read_to_string(dir.join(&written[0])).unwrap();
+    let header: Value = serde_json::from_str(first.lines().next().unwrap()).unwrap();
+    assert_eq!(header["format"], "rui-trace/1");
+    assert!(header.pointer("/setup/framing").and_then(Value::as_str).is_some(), "{header}");
+    let paths: Vec<String> = written.iter().map(|n| dir.join(n).to_string_lossy().into_owned()).collect();
+    let mut args = vec!["check-trace"];
+    args.extend(paths.iter().map(String::as_str));
+    let output = conformance(&args);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("the Rixx UI transaction model"), "{stdout}");
     let _ = std::fs::remove_dir_all(&dir);
 }

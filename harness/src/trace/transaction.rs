@@ -551,10 +551,13 @@ impl Checker {
             codes.extend(path.quarantine.iter().chain(&path.rejections).map(|(_, c)| c.to_string()));
         }
         let mut requirements: BTreeSet<String> = codes.iter().flat_map(|c| code_requirements(c).iter().map(|s| s.to_string())).collect();
-        requirements.extend(match observation {
-            Observation::Transactions | Observation::Revision | Observation::Graph | Observation::Data => vec!["CL-D02-1".to_string()],
-            _ => vec!["CL-D05-1".to_string()],
-        });
+        let general: &[&str] = match observation {
+            Observation::Transactions => &["CL-D02-6", "CL-D02-9", "CL-D05-6"],
+            Observation::Revision | Observation::Graph => &["CL-D02-1", "CL-D02-6", "CL-D02-9", "CL-D05-6"],
+            Observation::Data => &["CL-D02-2", "CL-D02-9"],
+            Observation::Quarantine | Observation::Rejections | Observation::Frames => &["CL-D05-1", "CL-D05-8"],
+        };
+        requirements.extend(general.iter().map(|s| s.to_string()));
         Failure { record: index, line: record.line, before: paths.iter().map(|p| self.describe(p)).collect(), allowed, requirements: requirements.into_iter().collect() }
     }
 
