@@ -579,3 +579,36 @@ fn run_writes_one_trace_per_rui_case_and_the_transaction_model_explains_them() {
     assert!(stdout.contains("the Rixx UI transaction model"), "{stdout}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+fn examples_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples/traces")
+}
+
+#[test]
+fn the_assist_and_rixx_ui_worked_examples_are_explained_and_their_buggy_variants_rejected() {
+    let schema = schema();
+    // The Assist example; its buggy variant settles the turn without the owed summarize call.
+    let text = std::fs::read_to_string(examples_dir().join("notes-assist.jsonl")).unwrap();
+    let Judgement::Explained { model, .. } = check_text(&schema, &text).unwrap() else { panic!("the Assist example is not explained") };
+    assert_eq!(model, "Assist");
+    let line: Value = serde_json::from_str(text.lines().nth(7).unwrap()).unwrap();
+    let mut buggy = line.clone();
+    buggy["value"]["result"] = json!({ "text": null, "outcomes": line["value"]["calls"][1]["outcomes"].clone() });
+    buggy["value"]["calls"] = json!([line["value"]["calls"][0].clone()]);
+    let Judgement::NotExplained { failure, .. } = check_text(&schema, &with_line(&text, 8, &buggy)).unwrap() else { panic!("the buggy Assist example is not rejected") };
+    assert_eq!(failure.line, 8);
+    assert!(failure.requirements.contains(&"CL-C04-1".to_string()), "{:?}", failure.requirements);
+
+    // The Rixx UI example; its buggy variant commits a cycle.
+    let text = std::fs::read_to_string(examples_dir().join("dashboard-transactions.jsonl")).unwrap();
+    let Judgement::Explained { model, .. } = check_text(&schema, &text).unwrap() else { panic!("the Rixx UI example is not explained") };
+    assert_eq!(model, "transaction");
+    let buggy = json!({"at": 0, "observe": {"expect": "transactions"}, "value": [
+        {"transactionId": "t1", "result": "committed", "revision": 1},
+        {"transactionId": "t2", "result": "committed", "revision": 2}
+    ]});
+    let Judgement::NotExplained { failure, .. } = check_text(&schema, &with_line(&text, 5, &buggy)).unwrap() else { panic!("the buggy Rixx UI example is not rejected") };
+    assert_eq!(failure.line, 5);
+    assert_eq!(failure.allowed, vec!["transactions: [t1 committed (revision 1), t2 rejected GRAPH_CYCLE]".to_string()]);
+    assert!(failure.requirements.contains(&"CL-D02-8".to_string()), "{:?}", failure.requirements);
+}
