@@ -143,6 +143,10 @@ pub fn applies(trace: &Trace) -> bool {
     trace.records.iter().any(|r| matches!(&r.body, Body::Call { call, .. } if call.get("client").and_then(Value::as_str) == Some("assist-turn")))
 }
 
+/// A decide answer as the model takes it: the decision, the batch's items and proposals, and
+/// the text of a text answer.
+type Decision = (DecideAnswer, Vec<Item>, Vec<Proposal>, Option<String>);
+
 /// A decoded decide or summarize answer.
 enum Answer {
     Text(String),
@@ -526,7 +530,7 @@ impl Checker {
 
     /// The model decisions a decide answer can be (two when the bound is the implementation's
     /// own), with the plan and proposals of a batch and the text of a text answer.
-    fn decisions(&self, settle: &Value) -> Vec<(DecideAnswer, Vec<Item>, Vec<Proposal>, Option<String>)> {
+    fn decisions(&self, settle: &Value) -> Vec<Decision> {
         let malformed = vec![(DecideAnswer::Malformed, Vec::new(), Vec::new(), None)];
         let items = match answer_of(settle) {
             Answer::Text(text) => return vec![(DecideAnswer::Text, Vec::new(), Vec::new(), Some(text))],
@@ -578,7 +582,7 @@ impl Checker {
         let waiting = turn.and_then(|i| path.turns.get(i).map(|t| (i, t))).filter(|(_, t)| t.state.phase == TurnPhase::AwaitingHost && t.state.entries.len() == entry && entry >= 1);
         let Some((i, turn)) = waiting else {
             // No turn waits on this confirmation: the runtime's business.
-            return self.settle(&[path.clone()], now, now);
+            return self.settle(std::slice::from_ref(path), now, now);
         };
         let mut actions = vec![if approved { Action::HostApproves } else { Action::HostDeclines }];
         if now >= turn.started_at.last().copied().unwrap_or(0) + self.names.ttl {
