@@ -219,8 +219,9 @@ enum Command {
         #[arg(long)]
         catalog_out: Option<PathBuf>,
     },
-    /// Decide whether a path of the RCIP invocation model explains a recorded trace (JSON Lines,
-    /// harness/trace.schema.json); report the first record none explains. Exit 0 explained,
+    /// Decide whether a path of the project's models (RCIP invocation, Assist turn, Rixx UI
+    /// transaction) explains a recorded trace (JSON Lines, harness/trace.schema.json); report the
+    /// first record none explains. Exit 0 explained,
     /// 1 not explained, 2 bad usage, an unreadable or malformed trace, or one outside the model.
     CheckTrace(CheckTraceArgs),
     /// Run random paths of the models against an implementation; shrink the first disagreement
@@ -233,7 +234,7 @@ struct CheckTraceArgs {
     /// Trace files, or - for standard input.
     #[arg(value_name = "FILE|-", required = true, num_args = 1..)]
     traces: Vec<String>,
-    /// A trace outside what the model judges (Assist turns, a second runtime, ...) is counted and
+    /// A trace outside what the models judge (the React host, a second runtime, ...) is counted and
     /// listed, but does not make the exit code 2 (for a directory of traces of a whole run).
     #[arg(long)]
     allow_out_of_scope: bool,
