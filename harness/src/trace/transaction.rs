@@ -17,7 +17,9 @@
 //!   `NodeWithInvalidProps`, any other `Node(id, children)` with `[]`, `[c]` or `[c, c]` children.
 //!   Node ids are numbered in order of first use; data pointers must use one member name at the
 //!   first level and one at the second (the model's `/a`, `/a/b`), a value written at the first
-//!   level `{}`. `feed: end` is `EndOfStream`.
+//!   level `{}`, unless the trace writes nothing deeper: then the one first-level member may hold
+//!   any value, and the `data` observation compares which member is present, not its value (the
+//!   fixed vectors judge values). `feed: end` is `EndOfStream`.
 //! - Every reading PRJ-RUI-TX-08 allows (each deferrable class found at its record or only at
 //!   commit, `TransactionModel::deferred`, 128 selections) is tried; any explaining the trace is
 //!   enough. A rejected commit may name any code of `commit_failures` (PRJ-RUI-TX-07), a limit
@@ -112,7 +114,7 @@ enum Frame {
     Node { seq: u64, kind: NodeKind },
     /// A write; its pointer is outside the model's document when it is `Err` (which matters
     /// only where the record is applied: not in a gap, nor outside a transaction).
-    Data { seq: u64, pointer: Result<Pointer, String> },
+    Data { seq: u64, pointer: Result<Pointer, String>, scalar: Option<String> },
     DeleteData { seq: u64, pointer: Pointer },
     DeleteNode { seq: u64, id: u8 },
     Commit { seq: u64, revision: u64, root: u8 },
@@ -173,6 +175,8 @@ struct Names {
     /// The data member names of the first and second level.
     members: [Option<String>; 2],
     max_operations: u8,
+    /// The first-level member holds values other than `{}` (only its presence is compared).
+    scalar_member: bool,
 }
 
 pub struct Checker {
@@ -200,7 +204,7 @@ impl Checker {
             components.insert(name.clone(), (validator, component.get("children").and_then(Value::as_bool).unwrap_or(false), has_actions));
         }
         let mut bounds = bounds;
-        let mut decoder = Decoder { components, ids: Vec::new(), members: [None, None] };
+        let mut decoder = Decoder { components, ids: Vec::new(), members: [None, None], scalars: BTreeSet::new() };
         let mut steps = Vec::new();
         let mut frames = 0usize;
         let mut ended = false;
@@ -255,7 +259,28 @@ impl Checker {
         if decoder.ids.len() as u64 >= bounds.depth {
             return Err(out(1, format!("{} node ids where maxDepth is {}: a tree could reach the depth limit (CL-D04), which is not in the transaction model", decoder.ids.len(), bounds.depth)));
         }
-        let names = Names { node_ids: decoder.ids, members: decoder.members, max_operations };
+        // One first-level member holding any value, and nothing deeper: the model's `/a` with the
+        // value left to the fixed vectors (the `data` observation then compares the shape only).
+        let scalar_member = match (decoder.scalars.len(), &decoder.members) {
+            (1, [first, None]) => first.as_ref().is_none_or(|m| decoder.scalars.contains(m)),
+            _ => false,
+        };
+        if scalar_member {
+            let name = decoder.scalars.iter().next().cloned();
+            decoder.members[0] = name.clone();
+            for (_, step) in &mut steps {
+                if let Step::Frames(_, frames) = step {
+                    for frame in frames {
+                        if let Frame::Data { pointer, scalar, .. } = frame {
+                            if *scalar == name {
+                                *pointer = Ok(Pointer::Member);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let names = Names { node_ids: decoder.ids, members: decoder.members, max_operations, scalar_member };
         Ok(Checker { steps, names, frames })
     }
 
@@ -490,6 +515,7 @@ impl Checker {
                 let member = |level: usize| self.names.members[level].clone().unwrap_or_default();
                 match path.state.committed.graph.data {
                     DataDoc::Empty => *value == json!({}),
+                    DataDoc::Member if self.names.scalar_member => value.as_object().is_some_and(|o| o.len() == 1 && o.contains_key(&member(0))),
                     DataDoc::Member => *value == json!({ member(0): {} }),
                     DataDoc::Nested => {
                         let Some(object) = value.as_object() else { return false };
@@ -689,6 +715,8 @@ struct Decoder {
     components: BTreeMap<String, (Validator, bool, bool)>,
     ids: Vec<String>,
     members: [Option<String>; 2],
+    /// First-level members written with a value other than `{}`.
+    scalars: BTreeSet<String>,
 }
 
 impl Decoder {
@@ -804,15 +832,18 @@ impl Decoder {
                 Frame::Node { seq, kind: NodeKind::Valid(id, children) }
             }
             "data" => {
-                // A first-level write of anything but `{}` does not fit the model's document (the
-                // producer's gap filler is one): its name is not taken as the member's.
+                // A first-level write of anything but `{}` fits the model's document only when the
+                // trace writes nothing deeper (decided once the whole trace is read, `scalar`); its
+                // name is not taken as the member's here (the producer's gap filler is one).
                 let first_level = items[2].as_str().is_some_and(|p| p.split('/').count() == 2);
-                let pointer = if first_level && items[3] != json!({}) {
-                    Err("a first-level data write other than `{}` is outside the transaction model".to_string())
+                if first_level && items[3] != json!({}) {
+                    let name = items[2].as_str().unwrap_or_default()[1..].to_string();
+                    self.scalars.insert(name.clone());
+                    let pointer = Err("a first-level data write other than `{}` next to deeper data is outside the transaction model".to_string());
+                    Frame::Data { seq, pointer, scalar: Some(name) }
                 } else {
-                    self.pointer(&items[2])
-                };
-                Frame::Data { seq, pointer }
+                    Frame::Data { seq, pointer: self.pointer(&items[2]), scalar: None }
+                }
             }
             "delete" => match items[2].as_str() {
                 Some("node") => Frame::DeleteNode { seq, id: self.id(&items[3])? },
