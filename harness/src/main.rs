@@ -193,8 +193,8 @@ struct RunArgs {
     /// Print only the summary.
     #[arg(long)]
     quiet: bool,
-    /// Write one trace per RCIP case run into DIR (`<case id>.jsonl`, the format `check-trace`
-    /// reads: every call with whether it threw, every observation with its value).
+    /// Write one trace per case run into DIR (`<case id>.jsonl`, the format `check-trace` reads:
+    /// every call with whether it threw, every observation with its value; RCIP and Rixx UI).
     #[arg(long, value_name = "DIR")]
     trace_dir: Option<PathBuf>,
 }
@@ -249,8 +249,9 @@ enum Command {
         #[arg(long)]
         catalog_out: Option<PathBuf>,
     },
-    /// Decide whether a path of the RCIP invocation model explains a recorded trace (JSON Lines,
-    /// harness/trace.schema.json); report the first record none explains. Exit 0 explained,
+    /// Decide whether a path of the project's models (RCIP invocation, Assist turn, Rixx UI
+    /// transaction) explains a recorded trace (JSON Lines, harness/trace.schema.json); report the
+    /// first record none explains. Exit 0 explained,
     /// 1 not explained, 2 bad usage, an unreadable or malformed trace, or one outside the model.
     CheckTrace(CheckTraceArgs),
     /// Run random paths of the models against an implementation; shrink the first disagreement
@@ -263,7 +264,7 @@ struct CheckTraceArgs {
     /// Trace files, or - for standard input.
     #[arg(value_name = "FILE|-", required = true, num_args = 1..)]
     traces: Vec<String>,
-    /// A trace outside what the model judges (Assist turns, a second runtime, ...) is counted and
+    /// A trace outside what the models judge (the React host, a second runtime, ...) is counted and
     /// listed, but does not make the exit code 2 (for a directory of traces of a whole run).
     #[arg(long)]
     allow_out_of_scope: bool,
@@ -744,7 +745,7 @@ fn check_traces(vectors: &Vectors, args: &CheckTraceArgs) -> ExitCode {
     ExitCode::from(worst)
 }
 
-/// Writes each RCIP case's trace as `DIR/<case id>.jsonl`.
+/// Writes each case's trace (RCIP and Rixx UI) as `DIR/<case id>.jsonl`.
 fn write_traces(dir: &std::path::Path, results: &[CaseResult]) -> Result<usize, String> {
     let mut written = 0;
     for result in results.iter().filter(|r| !r.trace.is_empty()) {

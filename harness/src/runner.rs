@@ -8,7 +8,7 @@ use crate::adapter::{Adapter, Reply};
 use crate::framing;
 use crate::loader::Case;
 use crate::matching::{expected_view, match_value, Mismatch};
-use crate::trace::format::Recorder;
+use crate::trace::format::{Protocol, Recorder};
 use crate::verdict::Verdict;
 
 /// Members the runner keeps to itself: the implementation never sees what is expected.
@@ -111,7 +111,7 @@ pub fn run_case(adapter: &mut dyn Adapter, case: &Case) -> CaseResult {
     run_case_recorded(adapter, case, false)
 }
 
-/// `run_case`, also recording an RCIP case's run as a trace (`CaseResult::trace`) when `record`
+/// `run_case`, also recording the case's run as a trace (`CaseResult::trace`) when `record`
 /// is set (`conformance run --trace-dir`); off by default, so a run holds no observation longer
 /// than its check needs (README "Memory").
 pub fn run_case_recorded(adapter: &mut dyn Adapter, case: &Case, record: bool) -> CaseResult {
@@ -124,16 +124,23 @@ pub fn run_case_recorded(adapter: &mut dyn Adapter, case: &Case, record: bool) -
         vec![None]
     };
     let (setup, steps) = case.body();
-    let recorder = (record && case.protocol.as_str() == "rcip").then(|| {
+    let protocol = if case.protocol.as_str() == "rui" { Protocol::Rui } else { Protocol::Rcip };
+    let recorder = record.then(|| {
         let implementation = adapter.implementation();
-        Recorder::start(&case.id, &setup, (&implementation.name, &implementation.version))
+        Recorder::start(protocol, &case.id, &setup, (&implementation.name, &implementation.version))
     });
     let mut judge = Judge { case, setup, steps, framing: None, differences: Vec::new(), alternatives: Vec::new(), checks: 0, recorder };
     let mut broken: Option<(Verdict, String)> = None;
+    // A framing-neutral case is recorded in the first framing it runs in: its trace holds the
+    // records the consumer received, once.
+    let mut recorded = None;
     for framing in framings {
         judge.framing = framing;
         let result = judge.run(adapter);
         adapter.finish();
+        if recorded.is_none() {
+            recorded = judge.recorder.take();
+        }
         let label = framing.map(|f| format!(" (framed as {f})")).unwrap_or_default();
         match result {
             Ok(None) => {}
@@ -157,8 +164,18 @@ pub fn run_case_recorded(adapter: &mut dyn Adapter, case: &Case, record: bool) -
         differences: judge.differences,
         alternatives: judge.alternatives,
         checks: judge.checks,
-        trace: judge.recorder.filter(|r| !r.is_empty()).map(|r| r.text()).unwrap_or_default(),
+        trace: recorded.or(judge.recorder).filter(|r| !r.is_empty()).map(|r| r.text()).unwrap_or_default(),
     }
+}
+
+/// A request as the trace records it: without the `framedAs` label the runner adds to a
+/// framing-neutral case's steps for its differences.
+fn unframed(request: &Value) -> Value {
+    let mut request = request.clone();
+    if let Some(object) = request.as_object_mut() {
+        object.remove("framedAs");
+    }
+    request
 }
 
 struct Judge<'c> {
@@ -170,7 +187,7 @@ struct Judge<'c> {
     differences: Vec<Difference>,
     alternatives: Vec<String>,
     checks: usize,
-    /// Records the run as a trace (RCIP cases only).
+    /// Records the run as a trace (RCIP and Rixx UI cases).
     recorder: Option<Recorder>,
 }
 
@@ -182,6 +199,9 @@ impl Judge<'_> {
             Some(framing) => framing::setup_for(&self.setup, framing),
             None => self.setup.clone(),
         };
+        if let Some(recorder) = &mut self.recorder {
+            recorder.set_setup(&setup);
+        }
         let reply = adapter
             .start(&self.case.id, self.case.protocol, &setup)
             .map_err(|e| format!("adapter failed to start the case: {e}"))?;
@@ -219,7 +239,7 @@ impl Judge<'_> {
                     return Err(format!("step {index} asked for an observation, the adapter answered {reply:?}"));
                 };
                 if let Some(recorder) = &mut self.recorder {
-                    recorder.observation(&request, &actual);
+                    recorder.observation(&unframed(&request), &actual);
                 }
                 self.check_observation(index, step, request, actual);
             } else {
@@ -229,7 +249,7 @@ impl Judge<'_> {
                     other => return Err(format!("step {index} is an action, the adapter answered {other:?}")),
                 };
                 if let Some(recorder) = &mut self.recorder {
-                    recorder.call(&request, threw);
+                    recorder.call(&unframed(&request), threw);
                 }
                 self.check_action(index, step, request, threw);
             }

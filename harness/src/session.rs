@@ -39,7 +39,7 @@ pub fn run_cases(
     run_cases_recorded(cases, jobs, max_timeouts, factory, skip, on_done, false)
 }
 
-/// `run_cases`, recording each RCIP case's trace when `record` is set (`run --trace-dir`).
+/// `run_cases`, recording each case's trace (RCIP and Rixx UI) when `record` is set (`run --trace-dir`).
 pub fn run_cases_recorded(
     cases: &[&Case],
     jobs: usize,

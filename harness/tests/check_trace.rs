@@ -41,7 +41,7 @@ fn reference_traces(choices: Choices, prefix: &str) -> Vec<(String, String)> {
 
 /// The reasons a trace may be outside the invocation model, as the checker words them.
 const KNOWN_SCOPES: [&str; 5] = [
-    "Assist turns are not judged",
+    "an Assist gate without an Assist turn",
     "the React host binds through rendering",
     "a setup whose creation throws",
     "a second runtime",
@@ -100,6 +100,199 @@ fn every_model_invocation_trace_is_explained() {
     for (id, text) in reference_traces(Choices::default(), "rcip.model-invocation.") {
         let judgement = check_text(&schema, &text).unwrap_or_else(|e| panic!("{id}: {}", e[0]));
         assert!(matches!(judgement, Judgement::Explained { .. }), "{}", harness::trace::render(&id, &judgement, &BTreeMap::new()));
+    }
+}
+
+/// Every trace of an Assist case (hand-written and model-generated), with either reading of the
+/// reference, is decided by the Assist turn model and explained.
+fn every_assist_trace_is_explained(choices: Choices, label: &str) {
+    let schema = schema();
+    let mut count = 0;
+    for prefix in ["rcip.assist.", "rcip.model-assist."] {
+        for (id, text) in reference_traces(choices.clone(), prefix) {
+            let judgement = check_text(&schema, &text).unwrap_or_else(|e| panic!("{id}: {}", e[0]));
+            let Judgement::Explained { model, .. } = &judgement else {
+                panic!("{label}: {}", harness::trace::render(&id, &judgement, &BTreeMap::new()));
+            };
+            assert_eq!(*model, "Assist", "{label}: {id} was decided by the {model} model");
+            count += 1;
+        }
+    }
+    assert!(count >= 180, "{label}: only {count} Assist traces");
+}
+
+#[test]
+fn every_assist_trace_of_the_reference_is_explained() {
+    every_assist_trace_is_explained(Choices::default(), "reference");
+}
+
+#[test]
+fn every_assist_trace_of_the_alternate_reference_is_explained() {
+    every_assist_trace_is_explained(Choices::alternate(), "alternate reference");
+}
+
+/// PRJ-ASSIST-FMT-04, PRJ-ASSIST-TURN-01: a turn not cancelled that has not had its decide answer
+/// is pending; this mutation makes it settle at once with no outcome.
+fn turn_settled_while_deciding(line: &Value) -> Option<Value> {
+    if line.pointer("/observe/expect")? != "assist-turn" || line.pointer("/value/result")? != "pending" || line.pointer("/value/calls")?.as_array()?.len() != 1 {
+        return None;
+    }
+    let mut mutated = line.clone();
+    mutated["value"]["result"] = json!({ "text": null, "outcomes": [] });
+    Some(mutated)
+}
+
+/// CL-C01-1: the decide call receives the turn's messages as given.
+fn decide_messages_changed(line: &Value) -> Option<Value> {
+    if line.pointer("/observe/expect")? != "assist-turn" {
+        return None;
+    }
+    line.pointer("/value/calls/0/messages")?;
+    let mut mutated = line.clone();
+    mutated["value"]["calls"][0]["messages"] = json!([{ "role": "user", "content": "something else" }]);
+    Some(mutated)
+}
+
+#[test]
+fn a_mutated_assist_trace_is_rejected_at_the_mutated_record() {
+    let schema = schema();
+    let mutations: [(&str, Mutation, &str); 2] = [
+        ("settled while deciding", turn_settled_while_deciding, "PRJ-ASSIST-TURN-01"),
+        ("decide messages changed", decide_messages_changed, "CL-C01-1"),
+    ];
+    let mut applied = BTreeMap::new();
+    for (id, text) in reference_traces(Choices::default(), "rcip.model-assist.") {
+        for (name, mutate, sentence) in mutations {
+            // The first line the mutation applies to, before any abort (a cancelled turn may
+            // settle at once).
+            let Some((line, mutated)) = text
+                .lines()
+                .enumerate()
+                .skip(1)
+                .take_while(|(_, l)| !l.contains("\"client\":\"abort\""))
+                .find_map(|(i, l)| mutate(&serde_json::from_str(l).unwrap()).map(|m| (i + 1, m)))
+            else {
+                continue;
+            };
+            let judgement = check_text(&schema, &with_line(&text, line, &mutated)).unwrap();
+            let Judgement::NotExplained { failure, .. } = &judgement else {
+                panic!("{id}, {name} at line {line}: not rejected: {judgement:?}");
+            };
+            assert_eq!(failure.line, line, "{id}, {name}: rejected at line {} instead of {line}", failure.line);
+            assert!(!failure.before.is_empty() && !failure.allowed.is_empty(), "{id}, {name}: no state shown");
+            assert!(failure.requirements.iter().any(|r| r == sentence), "{id}, {name}: sentences {:?} do not name {sentence}", failure.requirements);
+            *applied.entry(name).or_insert(0) += 1;
+        }
+    }
+    for (name, _, _) in mutations {
+        assert!(applied.get(name).copied().unwrap_or(0) >= 50, "mutation {name} applied to too few traces: {applied:?}");
+    }
+}
+
+/// Why a Rixx UI trace may be outside the transaction model, as the checker words them.
+const RUI_SCOPES: [&str; 13] = [
+    "a sequence number that goes back",
+    "a framing-specific stream",
+    "first-level data write",
+    "action props",
+    "a child list other than",
+    "a frame near the limit",
+    "a tree could reach the depth limit",
+    "not a record array",
+    "without a string tag",
+    "the data pointer",
+    "children on a component that takes none",
+    "node ids are outside",
+    "one member per level",
+];
+
+/// Every Rixx UI trace of the reference, in either reading, is explained by the transaction
+/// model or outside it for a stated reason; every model-generated one is explained.
+fn every_rui_trace_is_explained_or_out_of_scope(choices: Choices, label: &str) {
+    let schema = schema();
+    let (mut explained, mut outside, mut model_cases) = (0, 0, 0);
+    for (id, text) in reference_traces(choices, "rui.") {
+        let judgement = check_text(&schema, &text).unwrap_or_else(|e| panic!("{label}: {id}: {}", e[0]));
+        match &judgement {
+            Judgement::Explained { model, .. } => {
+                assert_eq!(*model, "transaction", "{label}: {id}");
+                explained += 1;
+            }
+            Judgement::OutOfScope(scope) if !id.starts_with("rui.model-transaction.") => {
+                assert!(RUI_SCOPES.iter().any(|k| scope.message.contains(k)), "{label}: {id}: unexpected reason: {}", scope.message);
+                outside += 1;
+            }
+            _ => panic!("{label}: {}", harness::trace::render(&id, &judgement, &BTreeMap::new())),
+        }
+        model_cases += usize::from(id.starts_with("rui.model-transaction."));
+    }
+    assert!(model_cases >= 80, "{label}: only {model_cases} model-transaction traces");
+    assert!(explained >= 190, "{label}: only {explained} Rixx UI traces explained ({outside} outside)");
+}
+
+#[test]
+fn every_rui_trace_of_the_reference_is_explained_or_out_of_scope() {
+    every_rui_trace_is_explained_or_out_of_scope(Choices::default(), "reference");
+}
+
+#[test]
+fn every_rui_trace_of_the_alternate_reference_is_explained_or_out_of_scope() {
+    every_rui_trace_is_explained_or_out_of_scope(Choices::alternate(), "alternate reference");
+}
+
+/// CL-D02-6: a commit moves the revision to base + 1; this mutation reports one more.
+fn committed_revision_off_by_one(line: &Value) -> Option<Value> {
+    if line.pointer("/observe/expect")? != "transactions" {
+        return None;
+    }
+    let index = line["value"].as_array()?.iter().position(|e| e["result"] == "committed")?;
+    let mut mutated = line.clone();
+    mutated["value"][index]["revision"] = json!(mutated["value"][index]["revision"].as_u64()? + 1);
+    Some(mutated)
+}
+
+/// CL-D08: a rejection names its class's stable code; this mutation names another class.
+fn rejection_code_of_another_class(line: &Value) -> Option<Value> {
+    if line.pointer("/observe/expect")? != "transactions" {
+        return None;
+    }
+    let index = line["value"].as_array()?.iter().position(|e| e["result"] == "rejected")?;
+    let mut mutated = line.clone();
+    let other = if mutated["value"][index]["code"] == "INTERRUPTED" { "SEQUENCE_GAP" } else { "INTERRUPTED" };
+    mutated["value"][index]["code"] = json!(other);
+    Some(mutated)
+}
+
+#[test]
+fn a_mutated_rui_trace_is_rejected_at_the_mutated_record() {
+    let schema = schema();
+    let mutations: [(&str, Mutation, &str); 2] = [
+        ("committed revision off by one", committed_revision_off_by_one, "CL-D02-6"),
+        ("rejection code of another class", rejection_code_of_another_class, "PRJ-RUI-"),
+    ];
+    let mut applied = BTreeMap::new();
+    for (id, text) in reference_traces(Choices::default(), "rui.model-transaction.") {
+        for (name, mutate, sentence) in mutations {
+            let Some((line, mutated)) = text
+                .lines()
+                .enumerate()
+                .skip(1)
+                .find_map(|(i, l)| mutate(&serde_json::from_str(l).unwrap()).map(|m| (i + 1, m)))
+            else {
+                continue;
+            };
+            let judgement = check_text(&schema, &with_line(&text, line, &mutated)).unwrap();
+            let Judgement::NotExplained { failure, .. } = &judgement else {
+                panic!("{id}, {name} at line {line}: not rejected: {judgement:?}");
+            };
+            assert_eq!(failure.line, line, "{id}, {name}: rejected at line {} instead of {line}", failure.line);
+            assert!(!failure.before.is_empty() && !failure.allowed.is_empty(), "{id}, {name}: no state shown");
+            assert!(failure.requirements.iter().any(|r| r.starts_with(sentence)), "{id}, {name}: sentences {:?} do not name {sentence}", failure.requirements);
+            *applied.entry(name).or_insert(0) += 1;
+        }
+    }
+    for (name, _, _) in mutations {
+        assert!(applied.get(name).copied().unwrap_or(0) >= 10, "mutation {name} applied to too few traces: {applied:?}");
     }
 }
 
@@ -320,6 +513,13 @@ fn check_trace_exit_codes() {
     let first = text.lines().next().unwrap();
     std::fs::write(&assist, format!("{first}\n{{\"at\":0,\"call\":{{\"client\":\"assist-turn\",\"as\":\"t\",\"mode\":\"default\",\"messages\":[]}}}}\n")).unwrap();
     let output = conformance(&["check-trace", assist.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stdout));
+    assert!(String::from_utf8_lossy(&output.stdout).contains("the Assist turn model"), "{}", String::from_utf8_lossy(&output.stdout));
+
+    // Outside every model wired so far: a second runtime.
+    let second = dir.join("second-runtime.jsonl");
+    std::fs::write(&second, format!("{first}\n{{\"at\":0,\"observe\":{{\"expect\":\"policy-calls\",\"runtime\":\"r2\"}},\"value\":[]}}\n")).unwrap();
+    let output = conformance(&["check-trace", second.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(2), "{}", String::from_utf8_lossy(&output.stdout));
 
     // The worst code over several traces.
@@ -355,4 +555,61 @@ fn run_writes_one_trace_per_rcip_case() {
     let output = conformance(&args);
     assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stdout));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn run_writes_one_trace_per_rui_case_and_the_transaction_model_explains_them() {
+    let dir = std::env::temp_dir().join(format!("harness-rui-trace-dir-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let output = conformance(&["run", "--quiet", "--filter", "rui.model-transaction.commit-", "--trace-dir", dir.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    let mut written: Vec<String> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    written.sort();
+    assert!(written.len() >= 5, "{written:?}");
+    // A framing-neutral case is recorded once, in the first framing it ran in.
+    let first = std::fs::read_to_string(dir.join(&written[0])).unwrap();
+    let header: Value = serde_json::from_str(first.lines().next().unwrap()).unwrap();
+    assert_eq!(header["format"], "rui-trace/1");
+    assert!(header.pointer("/setup/framing").and_then(Value::as_str).is_some(), "{header}");
+    let paths: Vec<String> = written.iter().map(|n| dir.join(n).to_string_lossy().into_owned()).collect();
+    let mut args = vec!["check-trace"];
+    args.extend(paths.iter().map(String::as_str));
+    let output = conformance(&args);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("the Rixx UI transaction model"), "{stdout}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn examples_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples/traces")
+}
+
+#[test]
+fn the_assist_and_rixx_ui_worked_examples_are_explained_and_their_buggy_variants_rejected() {
+    let schema = schema();
+    // The Assist example; its buggy variant settles the turn without the owed summarize call.
+    let text = std::fs::read_to_string(examples_dir().join("notes-assist.jsonl")).unwrap();
+    let Judgement::Explained { model, .. } = check_text(&schema, &text).unwrap() else { panic!("the Assist example is not explained") };
+    assert_eq!(model, "Assist");
+    let line: Value = serde_json::from_str(text.lines().nth(7).unwrap()).unwrap();
+    let mut buggy = line.clone();
+    buggy["value"]["result"] = json!({ "text": null, "outcomes": line["value"]["calls"][1]["outcomes"].clone() });
+    buggy["value"]["calls"] = json!([line["value"]["calls"][0].clone()]);
+    let Judgement::NotExplained { failure, .. } = check_text(&schema, &with_line(&text, 8, &buggy)).unwrap() else { panic!("the buggy Assist example is not rejected") };
+    assert_eq!(failure.line, 8);
+    assert!(failure.requirements.contains(&"CL-C04-1".to_string()), "{:?}", failure.requirements);
+
+    // The Rixx UI example; its buggy variant commits a cycle.
+    let text = std::fs::read_to_string(examples_dir().join("dashboard-transactions.jsonl")).unwrap();
+    let Judgement::Explained { model, .. } = check_text(&schema, &text).unwrap() else { panic!("the Rixx UI example is not explained") };
+    assert_eq!(model, "transaction");
+    let buggy = json!({"at": 0, "observe": {"expect": "transactions"}, "value": [
+        {"transactionId": "t1", "result": "committed", "revision": 1},
+        {"transactionId": "t2", "result": "committed", "revision": 2}
+    ]});
+    let Judgement::NotExplained { failure, .. } = check_text(&schema, &with_line(&text, 5, &buggy)).unwrap() else { panic!("the buggy Rixx UI example is not rejected") };
+    assert_eq!(failure.line, 5);
+    assert_eq!(failure.allowed, vec!["transactions: [t1 committed (revision 1), t2 rejected GRAPH_CYCLE]".to_string()]);
+    assert!(failure.requirements.contains(&"CL-D02-8".to_string()), "{:?}", failure.requirements);
 }

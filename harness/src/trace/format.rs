@@ -1,10 +1,13 @@
-//! Reading and writing the RCIP trace format of `conformance check-trace` (JSON Lines, schema
+//! Reading and writing the trace formats of `conformance check-trace` (JSON Lines, schema
 //! `harness/trace.schema.json`, documented in harness/README.md "Trace validation"): a header
-//! line (clock kind, the runtime's setup), then one record per call the implementation received
-//! or observation it produced, in order. Every line is validated on load against the schema,
-//! which takes the call vocabulary and the setup from the vector format's schemas
-//! (`vectors/schema/rcip.schema.json`), so a trace speaks exactly the language of the vectors.
-//! A problem is reported with its line number and JSON Pointer.
+//! line (format, clock kind, the setup), then one record per call the implementation received
+//! or observation it produced, in order. An RCIP trace (`rcip-trace/1`) records a runtime's
+//! calls and observations; a Rixx UI trace (`rui-trace/1`) records what a consumer received (the
+//! records, or the bytes of a framing-specific stream) and its outcomes per transaction. Every
+//! line is validated on load against the schema, which takes the call vocabulary and the setup
+//! from the vector format's schemas (`vectors/schema/rcip.schema.json`, `rui.schema.json`), so a
+//! trace speaks exactly the language of the vectors. A problem is reported with its line number
+//! and JSON Pointer.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -16,8 +19,26 @@ use serde_json::{json, Value};
 
 use crate::schema::SCHEMA_BASE;
 
-/// The `format` member of every trace header.
+/// The `format` member of an RCIP trace header.
 pub const FORMAT: &str = "rcip-trace/1";
+/// The `format` member of a Rixx UI trace header.
+pub const RUI_FORMAT: &str = "rui-trace/1";
+
+/// Which protocol a trace records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Protocol {
+    Rcip,
+    Rui,
+}
+
+impl Protocol {
+    pub fn format(self) -> &'static str {
+        match self {
+            Protocol::Rcip => FORMAT,
+            Protocol::Rui => RUI_FORMAT,
+        }
+    }
+}
 /// The `$id` of the trace schema.
 const TRACE_SCHEMA_ID: &str = "https://conformance.rcip-rui.invalid/harness/trace.schema.json";
 /// The trace schema, bundled so a trace loads without the repository at hand.
@@ -34,6 +55,7 @@ pub enum Clock {
 
 #[derive(Debug, Clone)]
 pub struct Header {
+    pub protocol: Protocol,
     pub clock: Clock,
     pub setup: Value,
     pub case: Option<String>,
@@ -91,10 +113,11 @@ impl Retrieve for Schemas {
     }
 }
 
-/// The compiled validators of a header line and of a record line.
+/// The compiled validators of a header line and of a record line of each protocol.
 pub struct TraceSchema {
     header: Validator,
     record: Validator,
+    rui_record: Validator,
 }
 
 impl TraceSchema {
@@ -123,7 +146,7 @@ impl TraceSchema {
                 .build(&json!({ "$ref": format!("{TRACE_SCHEMA_ID}#/$defs/{def}") }))
                 .map_err(|e| format!("trace schema #/$defs/{def} does not compile: {e}"))
         };
-        Ok(TraceSchema { header: compile("header")?, record: compile("record")? })
+        Ok(TraceSchema { header: compile("header")?, record: compile("record")?, rui_record: compile("ruiRecord")? })
     }
 
     /// Parses and validates a whole trace. Every problem found is returned (at most one per
@@ -149,7 +172,11 @@ impl TraceSchema {
                     continue;
                 }
             };
-            let validator = if std::mem::take(&mut first) { &self.header } else { &self.record };
+            let validator = match (std::mem::take(&mut first), header.as_ref().map(|h: &Header| h.protocol)) {
+                (true, _) => &self.header,
+                (false, Some(Protocol::Rui)) => &self.rui_record,
+                (false, _) => &self.record,
+            };
             if let Some(problem) = deepest(validator, &value) {
                 errors.push(TraceError { line: number, pointer: problem.0, message: problem.1 });
                 if std::ptr::eq(validator, &self.header) {
@@ -160,6 +187,7 @@ impl TraceSchema {
             }
             if std::ptr::eq(validator, &self.header) {
                 header = Some(Header {
+                    protocol: if value["format"] == RUI_FORMAT { Protocol::Rui } else { Protocol::Rcip },
                     clock: if value["clock"] == "real" { Clock::Real } else { Clock::Virtual },
                     setup: value["setup"].clone(),
                     case: value.get("case").and_then(Value::as_str).map(str::to_string),
@@ -221,9 +249,9 @@ pub struct Recorder {
 }
 
 impl Recorder {
-    pub fn start(case: &str, setup: &Value, implementation: (&str, &str)) -> Recorder {
+    pub fn start(protocol: Protocol, case: &str, setup: &Value, implementation: (&str, &str)) -> Recorder {
         let header = json!({
-            "format": FORMAT, "clock": "virtual", "case": case, "setup": setup,
+            "format": protocol.format(), "clock": "virtual", "case": case, "setup": setup,
             "implementation": { "name": implementation.0, "version": implementation.1 },
         });
         Recorder { lines: vec![header], now: 0.0 }
@@ -242,6 +270,13 @@ impl Recorder {
 
     pub fn observation(&mut self, query: &Value, value: &Value) {
         self.lines.push(json!({ "at": millis(self.now), "observe": query, "value": value }));
+    }
+
+    /// Replaces the header's setup (a framing-neutral Rixx UI case names the framing it ran in).
+    pub fn set_setup(&mut self, setup: &Value) {
+        if let Some(header) = self.lines.first_mut() {
+            header["setup"] = setup.clone();
+        }
     }
 
     /// The trace as JSON Lines text.

@@ -252,7 +252,7 @@ impl Checker {
             match (host, client, gate) {
                 (Some("create-runtime"), _, _) => return Err(out(line, "a second runtime (`create-runtime`) is outside the invocation model".into())),
                 (_, Some("assist-turn"), _) | (_, _, Some("assist")) => {
-                    return Err(out(line, "Assist turns are not judged by check-trace yet (only the invocation and confirmation lifecycle)".into()))
+                    return Err(out(line, "an Assist gate without an Assist turn is outside the invocation model".into()))
                 }
                 (_, _, Some("action-policy")) => return Err(out(line, "Rixx UI action policies are outside the invocation model".into())),
                 (Some("bind"), _, _) if !threw => {

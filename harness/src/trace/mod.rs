@@ -1,13 +1,17 @@
-//! `conformance check-trace`: decides whether some path of the project's RCIP invocation model
-//! (`model::invocation`) explains a recorded trace of an implementation (harness/README.md
-//! "Trace validation"; format in `format`, the model mapping in `invocation`). The trace is
+//! `conformance check-trace`: decides whether some path of the project's models explains a
+//! recorded trace of an implementation (harness/README.md "Trace validation"; format in `format`,
+//! the model mappings in `invocation` for the RCIP invocation model, `assist` for the Assist turn
+//! model, chosen by whether the trace starts Assist turns, and `transaction` for the Rixx UI
+//! transaction model, which decides `rui-trace/1` traces). The trace is
 //! checked under both readings of CL-B06 for a context changed and changed back (by value at the
 //! check, or any effective change); it is explained if either reading explains it. When none
 //! does, the report names the first record no path explains, the states possible just before it,
 //! what the model allowed there, and the requirement sentences involved, quoted from the register.
 
+pub mod assist;
 pub mod format;
 pub mod invocation;
+pub mod transaction;
 
 use std::collections::BTreeMap;
 
@@ -15,13 +19,15 @@ use model::invocation::ContextComparison;
 use serde_json::Value;
 
 use crate::loader::Requirement;
-use format::{Trace, TraceError, TraceSchema};
+use format::{Protocol, Trace, TraceError, TraceSchema};
 use invocation::{Checker, Failure, OutOfScope, Verdict};
 
 /// The result of checking one trace.
 #[derive(Debug, Clone)]
 pub enum Judgement {
     Explained {
+        /// The model that decided the trace.
+        model: &'static str,
         reading: &'static str,
         paths: usize,
         departures: Vec<String>,
@@ -39,8 +45,15 @@ const READINGS: [(ContextComparison, &str); 2] = [
     (ContextComparison::AnyEffectiveChange, "any effective context change counts (the other reading of CL-B06)"),
 ];
 
-/// Checks a parsed trace against the invocation model.
+/// Checks a parsed trace against the model that covers it: the Assist turn model for a trace that
+/// starts Assist turns, the invocation model otherwise.
 pub fn judge(trace: &Trace) -> Judgement {
+    if trace.header.protocol == Protocol::Rui {
+        return judge_transaction(trace);
+    }
+    if assist::applies(trace) {
+        return judge_assist(trace);
+    }
     let mut failures: Vec<Failure> = Vec::new();
     for (comparison, reading) in READINGS {
         let checker = match Checker::new(trace, comparison) {
@@ -50,7 +63,7 @@ pub fn judge(trace: &Trace) -> Judgement {
         match checker.check(trace) {
             Err(scope) => return Judgement::OutOfScope(scope),
             Ok(Verdict::Explained { paths, departures, judged, not_judged }) => {
-                return Judgement::Explained { reading, paths, departures, judged, not_judged }
+                return Judgement::Explained { model: "invocation", reading, paths, departures, judged, not_judged }
             }
             Ok(Verdict::NotExplained(failure)) => failures.push(failure),
         }
@@ -67,6 +80,52 @@ pub fn judge(trace: &Trace) -> Judgement {
     Judgement::NotExplained { failure, raw }
 }
 
+/// Checks a trace of Assist turns against the Assist turn model (`assist`).
+fn judge_assist(trace: &Trace) -> Judgement {
+    let checker = match assist::Checker::new(trace) {
+        Ok(checker) => checker,
+        Err(scope) => return Judgement::OutOfScope(scope),
+    };
+    match checker.check(trace) {
+        Err(scope) => Judgement::OutOfScope(scope),
+        Ok(Verdict::Explained { paths, departures, judged, not_judged }) => Judgement::Explained {
+            model: "Assist",
+            reading: "the Assist turn model (CL-C01..C06), the runtime behind invoke settling as the outcomes show",
+            paths,
+            departures,
+            judged,
+            not_judged,
+        },
+        Ok(Verdict::NotExplained(failure)) => {
+            let raw = trace.records[failure.record].raw.clone();
+            Judgement::NotExplained { failure, raw }
+        }
+    }
+}
+
+/// Checks a Rixx UI trace against the transaction model (`transaction`).
+fn judge_transaction(trace: &Trace) -> Judgement {
+    let checker = match transaction::Checker::new(trace) {
+        Ok(checker) => checker,
+        Err(scope) => return Judgement::OutOfScope(scope),
+    };
+    match checker.check(trace) {
+        Err(scope) => Judgement::OutOfScope(scope),
+        Ok(Verdict::Explained { paths, departures, judged, not_judged }) => Judgement::Explained {
+            model: "transaction",
+            reading: "the Rixx UI transaction model (CL-D01..D05, CL-D08, CL-D09), in some reading of PRJ-RUI-TX-08",
+            paths,
+            departures,
+            judged,
+            not_judged,
+        },
+        Ok(Verdict::NotExplained(failure)) => {
+            let raw = trace.records[failure.record].raw.clone();
+            Judgement::NotExplained { failure, raw }
+        }
+    }
+}
+
 /// Parses `text` and judges it.
 pub fn check_text(schema: &TraceSchema, text: &str) -> Result<Judgement, Vec<TraceError>> {
     let trace = schema.parse(text)?;
@@ -77,11 +136,11 @@ pub fn check_text(schema: &TraceSchema, text: &str) -> Result<Judgement, Vec<Tra
 pub fn render(name: &str, judgement: &Judgement, requirements: &BTreeMap<String, Requirement>) -> String {
     let mut out = String::new();
     match judgement {
-        Judgement::Explained { reading, paths, departures, judged, not_judged } => {
+        Judgement::Explained { model, reading, paths, departures, judged, not_judged } => {
             out.push_str(&format!("{name}: explained ({judged} records judged; {paths} model path(s) fit; {reading})\n"));
             if !not_judged.is_empty() {
                 let list: Vec<String> = not_judged.iter().map(|(k, n)| format!("{k} x{n}")).collect();
-                out.push_str(&format!("  not judged by the invocation model: {}\n", list.join(", ")));
+                out.push_str(&format!("  not judged by the {model} model: {}\n", list.join(", ")));
             }
             if !departures.is_empty() {
                 out.push_str(&format!(
