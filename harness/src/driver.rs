@@ -4,6 +4,7 @@
 
 use std::collections::BTreeSet;
 
+use serde::Serialize;
 use serde_json::{json, Map, Value};
 
 use crate::adapter::{Implementation, Protocol, Reply};
@@ -37,24 +38,37 @@ pub fn spin_until_readable(fd: impl std::os::fd::AsFd) -> bool {
 /// A response line longer than this is a protocol violation.
 pub const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
 
-pub fn hello() -> Value {
-    json!({ "cmd": "hello", "protocol": DRIVER_PROTOCOL })
+/// A request of the harness. Serialized straight from borrowed parts (a step or a setup is
+/// never copied into a message tree first); the text is the same as that of the JSON object
+/// `{"cmd": ..., ...members in this order}`.
+#[derive(Debug, Serialize)]
+#[serde(tag = "cmd", rename_all = "lowercase")]
+pub enum Request<'a> {
+    Hello { protocol: &'a str },
+    Start { case: &'a str, protocol: &'a str, setup: &'a Value },
+    Step { index: usize, step: &'a Value },
+    Finish,
+    Bye,
 }
 
-pub fn start(case: &str, protocol: Protocol, setup: &Value) -> Value {
-    json!({ "cmd": "start", "case": case, "protocol": protocol.as_str(), "setup": setup })
+pub fn hello() -> Request<'static> {
+    Request::Hello { protocol: DRIVER_PROTOCOL }
 }
 
-pub fn step(index: usize, step: &Value) -> Value {
-    json!({ "cmd": "step", "index": index, "step": step })
+pub fn start<'a>(case: &'a str, protocol: Protocol, setup: &'a Value) -> Request<'a> {
+    Request::Start { case, protocol: protocol.as_str(), setup }
 }
 
-pub fn finish() -> Value {
-    json!({ "cmd": "finish" })
+pub fn step(index: usize, step: &Value) -> Request<'_> {
+    Request::Step { index, step }
 }
 
-pub fn bye() -> Value {
-    json!({ "cmd": "bye" })
+pub fn finish() -> Request<'static> {
+    Request::Finish
+}
+
+pub fn bye() -> Request<'static> {
+    Request::Bye
 }
 
 fn exact_keys(object: &Map<String, Value>, allowed: &[&str]) -> Result<(), String> {
@@ -71,14 +85,15 @@ fn string_field<'a>(object: &'a Map<String, Value>, key: &str) -> Result<&'a str
 /// Decodes a response to `start`, `step` or `finish`. `Err(text)`: a protocol violation or the
 /// adapter's own `error` reply; either way the case is `errored`.
 pub fn decode_reply(line: &str) -> Result<Reply, String> {
-    let value: Value = serde_json::from_str(line).map_err(|e| format!("response is not JSON: {e}"))?;
-    let object = value.as_object().ok_or("response is not a JSON object")?;
+    let mut value: Value = serde_json::from_str(line).map_err(|e| format!("response is not JSON: {e}"))?;
+    let object = value.as_object_mut().ok_or("response is not a JSON object")?;
     match string_field(object, "reply")? {
         "done" => exact_keys(object, &["reply"]).map(|_| Reply::Done),
         "threw" => exact_keys(object, &["reply"]).map(|_| Reply::Threw),
         "observed" => {
             exact_keys(object, &["reply", "value"])?;
-            object.get("value").cloned().map(Reply::Observed).ok_or_else(|| "observed reply without value".to_string())
+            // Taken out of the parsed response, not copied: an observation can be large.
+            object.remove("value").map(Reply::Observed).ok_or_else(|| "observed reply without value".to_string())
         }
         "unsupported" => {
             exact_keys(object, &["reply", "reason"])?;

@@ -6,6 +6,7 @@
 //! directory with no case at all are load errors naming the file and the JSON Pointer of the
 //! first real problem of each case. Never a panic; the other files still load.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::fs;
@@ -70,8 +71,17 @@ pub struct Case {
     pub framing: Option<String>,
     /// Where a generated case came from (`provenance`: the model and the path of actions).
     pub provenance: Option<Provenance>,
-    /// `[setup, steps]` as compact JSON.
-    body: Box<str>,
+    body: Body,
+}
+
+/// A case's setup and steps.
+#[derive(Debug, Clone)]
+enum Body {
+    /// `[setup, steps]` as compact JSON (a loaded vector file).
+    Text(Box<str>),
+    /// Already parsed: a case built to run at once (fuzzing), which a text round trip per run
+    /// would only slow down.
+    Parsed(Box<(Value, Vec<Value>)>),
 }
 
 /// A generated case's `provenance` (vectors/README.md): `model` or `proptest`, the generator
@@ -102,13 +112,25 @@ pub struct CaseParts {
 
 impl From<CaseParts> for Case {
     fn from(parts: CaseParts) -> Case {
+        let body = serde_json::to_string(&(&parts.setup, &parts.steps)).unwrap_or_else(|_| "[null,[]]".into());
+        Case::with_body(parts, |_, _| Body::Text(body.into_boxed_str()))
+    }
+}
+
+impl Case {
+    /// A case that keeps its setup and steps parsed, for a case built to run at once and then
+    /// dropped (`conformance fuzz`); [`Case::from`] keeps the compact text, for a loaded set.
+    pub fn parsed(parts: CaseParts) -> Case {
+        Case::with_body(parts, |setup, steps| Body::Parsed(Box::new((setup, steps))))
+    }
+
+    fn with_body(parts: CaseParts, body: impl FnOnce(Value, Vec<Value>) -> Body) -> Case {
         let mut cited = parts.requirements.clone();
         for step in &parts.steps {
             cited.extend(texts(step, "requirements"));
         }
         cited.sort();
         cited.dedup();
-        let body = serde_json::to_string(&(&parts.setup, &parts.steps)).unwrap_or_else(|_| "[null,[]]".into());
         let framing = parts.setup.get("framing").and_then(Value::as_str).map(str::to_string);
         Case {
             id: parts.id,
@@ -123,7 +145,7 @@ impl From<CaseParts> for Case {
             cited,
             framing,
             provenance: None,
-            body: body.into_boxed_str(),
+            body: body(parts.setup, parts.steps),
         }
     }
 }
@@ -131,7 +153,15 @@ impl From<CaseParts> for Case {
 impl Case {
     /// The setup and the steps, parsed (the text was produced from values, so it parses).
     pub fn body(&self) -> (Value, Vec<Value>) {
-        serde_json::from_str(&self.body).unwrap_or((Value::Null, Vec::new()))
+        self.parsed_body().into_owned()
+    }
+
+    /// The setup and steps, borrowed where the case keeps them parsed.
+    pub fn parsed_body(&self) -> Cow<'_, (Value, Vec<Value>)> {
+        match &self.body {
+            Body::Text(text) => Cow::Owned(serde_json::from_str(text).unwrap_or((Value::Null, Vec::new()))),
+            Body::Parsed(parsed) => Cow::Borrowed(parsed),
+        }
     }
 
     pub fn setup(&self) -> Value {

@@ -31,7 +31,7 @@ impl Outcome {
 /// Matches `actual` (None: the member is absent) against `pattern`.
 pub fn match_value(pattern: &Value, actual: Option<&Value>) -> Outcome {
     let mut outcome = Outcome::default();
-    walk(pattern, actual, "", &mut outcome);
+    walk(pattern, actual, &At::Root, &mut outcome);
     outcome
 }
 
@@ -39,8 +39,27 @@ fn matcher(pattern: &Value) -> Option<&str> {
     pattern.as_object().and_then(|o| o.get("$match")).and_then(Value::as_str)
 }
 
-fn push(outcome: &mut Outcome, pointer: &str, reason: impl Into<String>) {
-    outcome.mismatches.push(Mismatch { pointer: pointer.to_string(), reason: reason.into() });
+/// Where the walk is in the observation. It becomes a JSON Pointer only when something is
+/// reported there: most members match, and formatting a pointer for every member visited cost
+/// more than comparing it.
+enum At<'a> {
+    Root,
+    Member(&'a At<'a>, &'a str),
+    Item(&'a At<'a>, usize),
+}
+
+impl At<'_> {
+    fn pointer(&self) -> String {
+        match self {
+            At::Root => String::new(),
+            At::Member(parent, key) => format!("{}/{}", parent.pointer(), escape_segment(key)),
+            At::Item(parent, index) => format!("{}/{index}", parent.pointer()),
+        }
+    }
+}
+
+fn push(outcome: &mut Outcome, at: &At<'_>, reason: impl Into<String>) {
+    outcome.mismatches.push(Mismatch { pointer: at.pointer(), reason: reason.into() });
 }
 
 fn escape_segment(key: &str) -> String {
@@ -73,38 +92,38 @@ fn numbers_equal(a: &serde_json::Number, b: &serde_json::Number) -> bool {
     }
 }
 
-fn walk(pattern: &Value, actual: Option<&Value>, pointer: &str, outcome: &mut Outcome) {
+fn walk(pattern: &Value, actual: Option<&Value>, at: &At<'_>, outcome: &mut Outcome) {
     if let Some(kind) = matcher(pattern) {
-        return walk_matcher(kind, pattern, actual, pointer, outcome);
+        return walk_matcher(kind, pattern, actual, at, outcome);
     }
     let Some(actual) = actual else {
-        return push(outcome, pointer, "missing");
+        return push(outcome, at, "missing");
     };
     match (pattern, actual) {
         (Value::Object(expected), Value::Object(found)) => {
             for (key, sub) in expected {
-                walk(sub, found.get(key), &format!("{pointer}/{}", escape_segment(key)), outcome);
+                walk(sub, found.get(key), &At::Member(at, key), outcome);
             }
             for key in found.keys().filter(|k| !expected.contains_key(*k)) {
-                push(outcome, &format!("{pointer}/{}", escape_segment(key)), "unexpected member");
+                push(outcome, &At::Member(at, key), "unexpected member");
             }
         }
         (Value::Array(expected), Value::Array(found)) => {
             if expected.len() != found.len() {
-                push(outcome, pointer, format!("expected {} items, found {}", expected.len(), found.len()));
+                push(outcome, at, format!("expected {} items, found {}", expected.len(), found.len()));
             }
             for (i, (sub, item)) in expected.iter().zip(found).enumerate() {
-                walk(sub, Some(item), &format!("{pointer}/{i}"), outcome);
+                walk(sub, Some(item), &At::Item(at, i), outcome);
             }
         }
         (Value::Number(a), Value::Number(b)) => {
             if !numbers_equal(a, b) {
-                push(outcome, pointer, "different number");
+                push(outcome, at, "different number");
             }
         }
         (expected, found) => {
             if expected != found {
-                push(outcome, pointer, format!("expected {}, found {}", type_or_value(expected), type_or_value(found)));
+                push(outcome, at, format!("expected {}, found {}", type_or_value(expected), type_or_value(found)));
             }
         }
     }
@@ -117,79 +136,80 @@ fn type_or_value(value: &Value) -> String {
     }
 }
 
-fn walk_matcher(kind: &str, pattern: &Value, actual: Option<&Value>, pointer: &str, outcome: &mut Outcome) {
+fn walk_matcher(kind: &str, pattern: &Value, actual: Option<&Value>, at: &At<'_>, outcome: &mut Outcome) {
     match kind {
         "any" => {}
         "present" => {
             if actual.is_none() {
-                push(outcome, pointer, "missing");
+                push(outcome, at, "missing");
             }
         }
         "absent" => {
             if actual.is_some() {
-                push(outcome, pointer, "expected absent");
+                push(outcome, at, "expected absent");
             }
         }
         "type" => {
             let wanted = pattern.get("type").and_then(Value::as_str).unwrap_or("");
             match actual {
                 Some(value) if has_type(value, wanted) => {}
-                Some(value) => push(outcome, pointer, format!("expected a {wanted}, found {}", type_name(value))),
-                None => push(outcome, pointer, "missing"),
+                Some(value) => push(outcome, at, format!("expected a {wanted}, found {}", type_name(value))),
+                None => push(outcome, at, "missing"),
             }
         }
         "one-of" => {
-            let options = pattern.get("options").and_then(Value::as_array).cloned().unwrap_or_default();
+            let options = pattern.get("options").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
             for (i, option) in options.iter().enumerate() {
                 let mut attempt = Outcome::default();
-                walk(option, actual, pointer, &mut attempt);
+                walk(option, actual, at, &mut attempt);
                 if attempt.matched() {
-                    outcome.alternatives.push(format!("{}: alternative {} of {}", display_pointer(pointer), i + 1, options.len()));
+                    outcome.alternatives.push(format!("{}: alternative {} of {}", display_pointer(&at.pointer()), i + 1, options.len()));
                     outcome.alternatives.extend(attempt.alternatives);
                     return;
                 }
             }
-            push(outcome, pointer, format!("matches none of the {} alternatives", options.len()));
+            push(outcome, at, format!("matches none of the {} alternatives", options.len()));
         }
         "subset" => {
-            let fields = pattern.get("fields").and_then(Value::as_object).cloned().unwrap_or_default();
+            let no_fields = Map::new();
+            let fields = pattern.get("fields").and_then(Value::as_object).unwrap_or(&no_fields);
             match actual {
                 Some(Value::Object(found)) => {
-                    for (key, sub) in &fields {
-                        walk(sub, found.get(key), &format!("{pointer}/{}", escape_segment(key)), outcome);
+                    for (key, sub) in fields {
+                        walk(sub, found.get(key), &At::Member(at, key), outcome);
                     }
                 }
-                Some(other) => push(outcome, pointer, format!("expected an object, found {}", type_name(other))),
-                None => push(outcome, pointer, "missing"),
+                Some(other) => push(outcome, at, format!("expected an object, found {}", type_name(other))),
+                None => push(outcome, at, "missing"),
             }
         }
         "unordered" => {
-            let items = pattern.get("items").and_then(Value::as_array).cloned().unwrap_or_default();
+            let items = pattern.get("items").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
             match actual {
                 Some(Value::Array(found)) => {
                     if items.len() != found.len() {
-                        push(outcome, pointer, format!("expected {} items, found {}", items.len(), found.len()));
-                    } else if !assign(&items, found, &mut vec![false; found.len()], 0) {
-                        push(outcome, pointer, "items differ (in any order)");
+                        push(outcome, at, format!("expected {} items, found {}", items.len(), found.len()));
+                    } else if !assign(items, found, &mut vec![false; found.len()], 0) {
+                        push(outcome, at, "items differ (in any order)");
                     }
                 }
-                Some(other) => push(outcome, pointer, format!("expected an array, found {}", type_name(other))),
-                None => push(outcome, pointer, "missing"),
+                Some(other) => push(outcome, at, format!("expected an array, found {}", type_name(other))),
+                None => push(outcome, at, "missing"),
             }
         }
         "excludes" => {
             let text = pattern.get("text").and_then(Value::as_str).unwrap_or("");
             match actual {
                 Some(Value::String(found)) if !found.contains(text) => {}
-                Some(Value::String(_)) => push(outcome, pointer, format!("contains {text:?}")),
-                Some(other) => push(outcome, pointer, format!("expected a string, found {}", type_name(other))),
-                None => push(outcome, pointer, "missing"),
+                Some(Value::String(_)) => push(outcome, at, format!("contains {text:?}")),
+                Some(other) => push(outcome, at, format!("expected a string, found {}", type_name(other))),
+                None => push(outcome, at, "missing"),
             }
         }
         "not" => {
             let inner = pattern.get("pattern").unwrap_or(&Value::Null);
             if match_value(inner, actual).matched() {
-                push(outcome, pointer, format!("matches {}, which it must not", compact(inner)));
+                push(outcome, at, format!("matches {}, which it must not", compact(inner)));
             }
         }
         "contains" | "lacks" | "prefix" => {
@@ -198,35 +218,35 @@ fn walk_matcher(kind: &str, pattern: &Value, actual: Option<&Value>, pointer: &s
                 Some(Value::Array(found)) => match kind {
                     "contains" if pattern.get("ordered").and_then(Value::as_bool).unwrap_or(false) => {
                         if !contains_in_order(items, found) {
-                            push(outcome, pointer, format!("does not contain the {} items in this order", items.len()));
+                            push(outcome, at, format!("does not contain the {} items in this order", items.len()));
                         }
                     }
                     "contains" => {
                         if !assign(items, found, &mut vec![false; found.len()], 0) {
-                            push(outcome, pointer, format!("does not contain the {} items (in any order)", items.len()));
+                            push(outcome, at, format!("does not contain the {} items (in any order)", items.len()));
                         }
                     }
                     "lacks" => {
                         for (i, item) in found.iter().enumerate() {
                             if let Some(p) = items.iter().find(|p| match_value(p, Some(item)).matched()) {
-                                push(outcome, &format!("{pointer}/{i}"), format!("matches {}, which the array must lack", compact(p)));
+                                push(outcome, &At::Item(at, i), format!("matches {}, which the array must lack", compact(p)));
                             }
                         }
                     }
                     _ => {
                         if found.len() < items.len() {
-                            push(outcome, pointer, format!("expected at least {} items, found {}", items.len(), found.len()));
+                            push(outcome, at, format!("expected at least {} items, found {}", items.len(), found.len()));
                         }
                         for (i, (sub, item)) in items.iter().zip(found).enumerate() {
-                            walk(sub, Some(item), &format!("{pointer}/{i}"), outcome);
+                            walk(sub, Some(item), &At::Item(at, i), outcome);
                         }
                     }
                 },
-                Some(other) => push(outcome, pointer, format!("expected an array, found {}", type_name(other))),
-                None => push(outcome, pointer, "missing"),
+                Some(other) => push(outcome, at, format!("expected an array, found {}", type_name(other))),
+                None => push(outcome, at, "missing"),
             }
         }
-        other => push(outcome, pointer, format!("unknown matcher {other}")),
+        other => push(outcome, at, format!("unknown matcher {other}")),
     }
 }
 

@@ -2,6 +2,8 @@
 //! what is expected), compares each reply with the step's expectation, and derives the verdict
 //! from the strictness of every check that differed (`vectors/README.md`, "Verdicts").
 
+use std::borrow::Cow;
+
 use serde_json::{json, Map, Value};
 
 use crate::adapter::{Adapter, Reply};
@@ -123,20 +125,21 @@ pub fn run_case_recorded(adapter: &mut dyn Adapter, case: &Case, record: bool) -
     } else {
         vec![None]
     };
-    let (setup, steps) = case.body();
+    let body = case.parsed_body();
+    let (setup, steps) = (&body.0, &body.1);
     let protocol = if case.protocol.as_str() == "rui" { Protocol::Rui } else { Protocol::Rcip };
     let recorder = record.then(|| {
         let implementation = adapter.implementation();
-        Recorder::start(protocol, &case.id, &setup, (&implementation.name, &implementation.version))
+        Recorder::start(protocol, &case.id, setup, (&implementation.name, &implementation.version))
     });
-    let mut judge = Judge { case, setup, steps, framing: None, differences: Vec::new(), alternatives: Vec::new(), checks: 0, recorder };
+    let mut judge = Judge { case, setup, framing: None, differences: Vec::new(), alternatives: Vec::new(), checks: 0, recorder };
     let mut broken: Option<(Verdict, String)> = None;
     // A framing-neutral case is recorded in the first framing it runs in: its trace holds the
     // records the consumer received, once.
     let mut recorded = None;
     for framing in framings {
         judge.framing = framing;
-        let result = judge.run(adapter);
+        let result = judge.run(adapter, steps);
         adapter.finish();
         if recorded.is_none() {
             recorded = judge.recorder.take();
@@ -180,8 +183,7 @@ fn unframed(request: &Value) -> Value {
 
 struct Judge<'c> {
     case: &'c Case,
-    setup: Value,
-    steps: Vec<Value>,
+    setup: &'c Value,
     /// The framing a framing-neutral case runs in this time; `None` for every other case.
     framing: Option<&'static str>,
     differences: Vec<Difference>,
@@ -193,11 +195,11 @@ struct Judge<'c> {
 
 impl Judge<'_> {
     /// Ok(None): ran to the end; Ok(Some(reason)): unsupported; Err: the adapter broke.
-    fn run(&mut self, adapter: &mut dyn Adapter) -> Result<Option<String>, String> {
+    fn run(&mut self, adapter: &mut dyn Adapter, steps: &[Value]) -> Result<Option<String>, String> {
         let creation = self.setup.get("creation").and_then(Value::as_str).unwrap_or("succeeds").to_string();
         let setup = match self.framing {
-            Some(framing) => framing::setup_for(&self.setup, framing),
-            None => self.setup.clone(),
+            Some(framing) => Cow::Owned(framing::setup_for(self.setup, framing)),
+            None => Cow::Borrowed(self.setup),
         };
         if let Some(recorder) = &mut self.recorder {
             recorder.set_setup(&setup);
@@ -217,7 +219,6 @@ impl Judge<'_> {
             }
             (Reply::Observed(_), _) => return Err("adapter answered the setup with an observation".into()),
         }
-        let steps = self.steps.clone();
         for (index, step) in steps.iter().enumerate() {
             let mut request = request_of(step);
             let reply = match self.framing {

@@ -276,7 +276,7 @@ impl ProcessAdapter {
     }
 
     /// Sends a request and decodes the reply; on any failure the process is killed.
-    fn request(&mut self, message: &Value) -> Result<Reply, AdapterError> {
+    fn request(&mut self, message: &driver::Request<'_>) -> Result<Reply, AdapterError> {
         self.ensure_running()?;
         let Some(running) = self.running.as_mut() else {
             return Err(AdapterError("adapter is not running".into()));
@@ -303,7 +303,7 @@ fn with_stderr(message: String, tail: &str) -> String {
 }
 
 /// One request and its response, both within `timeout` from now.
-fn exchange(running: &mut Running, message: &Value, timeout: Duration) -> Result<String, String> {
+fn exchange(running: &mut Running, message: &driver::Request<'_>, timeout: Duration) -> Result<String, String> {
     running.timed_out = false;
     running.check_quiet()?;
     let deadline = Instant::now() + timeout;

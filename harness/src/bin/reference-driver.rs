@@ -84,12 +84,12 @@ fn handle(adapter: &mut ReferenceAdapter, request: &Value) -> Option<Value> {
                 other => return Some(driver::encode_reply(Err(format!("unknown protocol {other:?}")))),
             };
             let case = field("case").and_then(Value::as_str).unwrap_or("");
-            let setup = field("setup").cloned().unwrap_or(Value::Null);
-            Some(driver::encode_reply(adapter.start(case, protocol, &setup).map_err(|e| e.0)))
+            let setup = field("setup").unwrap_or(&Value::Null);
+            Some(driver::encode_reply(adapter.start(case, protocol, setup).map_err(|e| e.0)))
         }
         Some("step") => {
-            let step = field("step").cloned().unwrap_or(Value::Null);
-            Some(driver::encode_reply(adapter.step(&step).map_err(|e| e.0)))
+            let step = field("step").unwrap_or(&Value::Null);
+            Some(driver::encode_reply(adapter.step(step).map_err(|e| e.0)))
         }
         Some("finish") => {
             adapter.finish();

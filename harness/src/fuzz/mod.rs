@@ -106,20 +106,24 @@ pub fn loaded(case: &suites::case::Case) -> Result<Case, String> {
 
 /// [`loaded`], naming `file` as where the case came from (the differential tests use it too).
 pub fn loaded_from(case: &suites::case::Case, file: &str) -> Result<Case, String> {
+    parts_of(case.clone(), file).map(Case::from)
+}
+
+fn parts_of(case: suites::case::Case, file: &str) -> Result<CaseParts, String> {
     let protocol = Protocol::from_case_id(&case.id).ok_or_else(|| format!("{}: no protocol prefix", case.id))?;
-    Ok(Case::from(CaseParts {
-        id: case.id.clone(),
-        protocol,
+    Ok(CaseParts {
         section: section_of(&case.id),
+        id: case.id,
+        protocol,
         file: PathBuf::from(file),
-        description: case.description.clone(),
-        requirements: case.requirements.clone(),
+        description: case.description,
+        requirements: case.requirements,
         strictness: case.strictness.as_str().to_string(),
-        profiles: case.profiles.clone(),
-        setup: case.setup.clone(),
-        steps: case.steps.clone(),
-        notes: case.notes.clone(),
-    }))
+        profiles: case.profiles,
+        setup: case.setup,
+        steps: case.steps,
+        notes: case.notes,
+    })
 }
 
 /// The section id of a case id: everything before its last two segments (`<slug>.<serial>`).
@@ -128,9 +132,15 @@ pub fn section_of(id: &str) -> String {
     parts[..parts.len().saturating_sub(2).max(1)].join(".")
 }
 
-/// Runs one translated case on the adapter (a panic inside the adapter is `errored`).
+/// Runs one translated case on the adapter (a panic inside the adapter is `errored`). The case
+/// keeps its steps parsed ([`Case::parsed`]): it runs once, right away.
 pub fn judge(adapter: &mut dyn Adapter, case: &suites::case::Case) -> Result<CaseResult, String> {
-    Ok(guarded(adapter, &loaded(case)?, false))
+    judge_drawn(adapter, case.clone())
+}
+
+/// [`judge`], consuming the case: a drawn case's steps move into the run instead of being copied.
+fn judge_drawn(adapter: &mut dyn Adapter, case: suites::case::Case) -> Result<CaseResult, String> {
+    Ok(guarded(adapter, &Case::parsed(parts_of(case, "fuzz")?), false))
 }
 
 /// A verdict that makes the case a disagreement: what fails a conformance run.
@@ -172,7 +182,7 @@ pub fn fuzz(
         };
         empty_in_a_row = 0;
         outcome.cases += 1;
-        let result = judge(adapter, &case)?;
+        let result = judge_drawn(adapter, case)?;
         on_case(outcome.cases, target, &result);
         let tally = &mut tallies[slot].1;
         match result.verdict {
@@ -185,6 +195,11 @@ pub fn fuzz(
                 }
             }
             Verdict::Fail | Verdict::Errored | Verdict::Xfail => {
+                // The run consumed the drawn case; a path translates to the same case every
+                // time, so translating it again gives it back for the finding.
+                let case = target
+                    .translate(&choices)
+                    .ok_or_else(|| format!("{target}: a path that translated once translated to nothing"))?;
                 let shrunk = shrink::shrink(adapter, target, &choices, &case, &result, settings.shrink_runs)?;
                 outcome.finding = Some(Finding {
                     target,

@@ -647,7 +647,7 @@ impl Runtime {
     }
 
     /// Step 6: runs the handler with a detached input and the cancellation signal.
-    fn execute(&mut self, op: Operation) {
+    fn execute(&mut self, mut op: Operation) {
         let call = self.new_call();
         let capability_id = op.capability.id();
         if !self.choices.injects(Fault::EventsOutOfOrder) {
@@ -656,7 +656,9 @@ impl Runtime {
         let request = HandlerCall {
             call,
             capability_id: capability_id.to_string(),
-            input: HostValue::from_json(&op.input),
+            // The runtime's own detached copy, moved: no later step reads the input, so the
+            // handler mutating it changes nothing else (CL-B14-2) without a second copy.
+            input: HostValue::from_owned_json(std::mem::take(&mut op.input)),
             invocation_id: op.invocation_id.clone(),
             requested_at: if self.choices.takes(Choice::RequestedAtHandlerStart) {
                 self.now

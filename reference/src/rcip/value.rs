@@ -228,6 +228,25 @@ impl HostValue {
         }
     }
 
+    /// [`HostValue::from_json`] taking the value: strings and member names move into the new
+    /// host value instead of being copied.
+    pub fn from_owned_json(value: Value) -> HostValue {
+        match value {
+            Value::Null => HostValue::Null,
+            Value::Bool(b) => HostValue::Bool(b),
+            Value::Number(n) => HostValue::Number(n.as_f64().unwrap_or(0.0)),
+            Value::String(s) => HostValue::String(s),
+            Value::Array(items) => {
+                HostValue::array(items.into_iter().map(HostValue::from_owned_json).collect())
+            }
+            Value::Object(map) => HostValue::object(
+                map.into_iter()
+                    .map(|(k, v)| (k, HostValue::from_owned_json(v)))
+                    .collect(),
+            ),
+        }
+    }
+
     pub fn as_object(&self) -> Option<&HostObject> {
         match self {
             HostValue::Object(object) => Some(object),
@@ -289,7 +308,8 @@ impl HostValue {
     /// CL-B13 (`crate::choices`).
     pub fn to_plain_json_with(&self, rules: PlainRules) -> Result<Value, NotPlain> {
         let mut copier = Copier {
-            ancestors: Vec::new(),
+            ancestors: [0; MAX_JSON_DEPTH],
+            depth: 0,
             seen: Vec::new(),
             nodes: 0,
             rules,
@@ -441,8 +461,11 @@ pub struct PlainRules {
 }
 
 struct Copier {
-    /// Objects on the path from the root to the node being copied (cycle detection).
-    ancestors: Vec<usize>,
+    /// Objects on the path from the root to the node being copied (cycle detection): the first
+    /// `depth` entries. A fixed array, since the depth is bounded: copying the input and the
+    /// output of every invocation then allocates nothing but the copy itself.
+    ancestors: [usize; MAX_JSON_DEPTH],
+    depth: usize,
     /// Every object copied so far (shared-reference detection when `rules.reject_shared`).
     seen: Vec<usize>,
     nodes: usize,
@@ -475,10 +498,10 @@ impl Copier {
             HostValue::Function => Err(NotPlain::Function { path: here() }),
             HostValue::Object(object) => {
                 let address = object.address();
-                if self.ancestors.contains(&address) {
+                if self.ancestors[..self.depth].contains(&address) {
                     return Err(NotPlain::Cycle { path: here() });
                 }
-                if self.ancestors.len() >= MAX_JSON_DEPTH {
+                if self.depth >= MAX_JSON_DEPTH {
                     return Err(NotPlain::TooDeep { path: here() });
                 }
                 if self.rules.reject_shared {
@@ -487,11 +510,12 @@ impl Copier {
                     }
                     self.seen.push(address);
                 }
-                self.ancestors.push(address);
+                self.ancestors[self.depth] = address;
+                self.depth += 1;
                 // The cell stays borrowed (shared) while its children are copied: the copy only
                 // reads, and a cycle back to it is rejected above before it is borrowed again.
                 let copied = object.with(|data| self.copy_contents(data));
-                self.ancestors.pop();
+                self.depth -= 1;
                 copied
             }
         }

@@ -47,14 +47,20 @@ pub(crate) const PROFILES: &[&str] = &["events", "preflight", "react"];
 /// The error text of every host error the vectors plant (vectors/README.md, CL-B02-2).
 const HOST_SECRET: &str = "host-secret-7f3a";
 
-pub(crate) fn start(setup: &Value, choices: &Choices) -> Result<Started, AdapterError> {
+pub(crate) fn start(
+    setup: &Value,
+    choices: &Choices,
+    definitions: &mut super::Recent<Definition>,
+) -> Result<Started, AdapterError> {
     let definition_value = setup
         .get("definition")
         .ok_or_else(|| error("setup.definition is missing"))?;
     let options = Options::read(setup.get("options"), choices)?;
-    let definition = match Definition::define(&decode(definition_value)?) {
-        Ok(definition) => definition,
-        Err(_) => return Ok((Reply::Threw, None)),
+    let defined = definitions.get_or_build(definition_value, || {
+        Ok::<_, AdapterError>(Definition::define(&decode(definition_value)?).ok())
+    })?;
+    let Some(definition) = defined else {
+        return Ok((Reply::Threw, None));
     };
     let main = match RuntimeSlot::create(&definition, &options) {
         Ok(slot) => slot,

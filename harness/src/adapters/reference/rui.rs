@@ -25,7 +25,11 @@ pub(crate) fn declared_limits(choices: &Choices) -> Option<Value> {
     Some(Limits::declared(choices).to_json())
 }
 
-pub(crate) fn start(setup: &Value, choices: &Choices) -> Result<Started, AdapterError> {
+pub(crate) fn start(
+    setup: &Value,
+    choices: &Choices,
+    catalogs: &mut super::Recent<Catalog>,
+) -> Result<Started, AdapterError> {
     let framing = setup
         .get("framing")
         .and_then(Value::as_str)
@@ -42,9 +46,8 @@ pub(crate) fn start(setup: &Value, choices: &Choices) -> Result<Started, Adapter
         .get("catalog")
         .ok_or_else(|| error("setup.catalog is missing"))?;
     // An invalid catalog id or props schema is a host configuration error: creation throws.
-    let catalog = match Catalog::from_json(catalog) {
-        Ok(catalog) => catalog,
-        Err(_) => return Ok((Reply::Threw, None)),
+    let Some(catalog) = catalogs.get_or_build(catalog, || Ok::<_, AdapterError>(Catalog::from_json(catalog).ok()))? else {
+        return Ok((Reply::Threw, None));
     };
     let runtime = Runtime::new(Config {
         framing,
