@@ -356,8 +356,6 @@ struct Allowed {
     required: Vec<Shape>,
     recommended: Option<Vec<Shape>>,
     ids: Ids,
-    /// The other reading leaves a pending confirmation the case declines at once.
-    cleanup: bool,
 }
 
 fn push_unique(shapes: &mut Vec<Shape>, shape: Shape) {
@@ -619,7 +617,6 @@ impl<'a> Translator<'a> {
             required: vec![model_shape],
             recommended: None,
             ids: self.ids_of(slot),
-            cleanup: false,
         };
         match action {
             Action::Invoke(_, request) => {
@@ -742,7 +739,6 @@ impl<'a> Translator<'a> {
             required: vec![model_shape.clone()],
             recommended: None,
             ids: self.ids_of(slot),
-            cleanup: false,
         };
         let invocation = &before.invocations[slot];
         match action {
@@ -902,7 +898,6 @@ impl<'a> Translator<'a> {
     }
 
     fn expectations(&mut self, after: &RuntimeState) {
-        let mut cleanups = Vec::new();
         for handle in self.handles.iter_mut().filter(|h| !h.done) {
             match self.settled.get(&handle.name) {
                 Some(allowed) => {
@@ -917,9 +912,6 @@ impl<'a> Translator<'a> {
                             "strictness",
                             json!(Strictness::Recommended.as_str()),
                         ));
-                    }
-                    if allowed.cleanup {
-                        cleanups.push((handle.name.clone(), allowed.ids.clone()));
                     }
                 }
                 None => self
@@ -944,22 +936,6 @@ impl<'a> Translator<'a> {
                     self.steps.push(json!({ "expect": "handler-signal", "call": call, "is": invocation.signal_aborted }));
                 }
             }
-        }
-        // The reading where the rechecks follow only an `allow` left a confirmation pending:
-        // declining it (or finding none) brings both readings to the same state.
-        for (name, ids) in cleanups {
-            let resolution = format!("x-{name}");
-            self.steps.push(json!({
-                "host": "resolve-confirmation", "as": resolution, "confirmation": { "of": name }, "approved": false,
-                "note": "only an implementation that skipped the rechecks for this decision has a confirmation to decline"
-            }));
-            self.steps.push(expect_outcome(
-                &resolution,
-                one_of([
-                    render(&Shape::Error(Code::ConfirmationNotFound), &Ids::anonymous()),
-                    render(&Shape::Error(Code::ConfirmationDeclined), &ids),
-                ]),
-            ));
         }
     }
 }
