@@ -221,7 +221,10 @@ fn an_aborted_signal_with_invalid_input_recommends_the_input_check() {
             (input_invalid, Some("RECOMMENDED".into())),
         ]
     );
-    assert_eq!(case.steps[2], json!({ "client": "abort", "signal": "s0" }));
+    let position = |step: &Value| case.steps.iter().position(|s| s == step);
+    let abort = position(&json!({ "client": "abort", "signal": "s0" }));
+    let invoke = case.steps.iter().position(|s| s["client"] == "invoke");
+    assert!(abort.is_some() && abort < invoke, "the signal is aborted before the invoke");
 }
 
 #[test]
@@ -285,4 +288,42 @@ fn a_context_changed_and_back_stops_the_case_before_the_recheck() {
         1,
         "the generation configuration cannot revert a context"
     );
+}
+
+#[test]
+fn the_snapshot_revision_is_pinned_only_where_the_texts_decide_it() {
+    // CL-B15-1/2/4: a bind, an effective unbind and a successful invocation strictly increase the
+    // revision; elsewhere (a policy call pending, an availability change) CL-B15-5 only ties
+    // identity to an unchanged revision, and RCIP-PROTO-SNAP-01 forbids a decrease.
+    let case = translate(
+        1,
+        &[
+            Invoke(0, Request::Valid),
+            PolicySettles(0, Decision::Allow),
+            HandlerSettles(0, HandlerResult::Output),
+            Unbind(0),
+            LoseAvailability(0),
+        ],
+    );
+    let relations: Vec<&Value> = case
+        .steps
+        .iter()
+        .filter(|s| s["expect"] == "snapshot-relation")
+        .map(|s| &s["is"])
+        .collect();
+    let bumped = json!({ "identical": false, "revision": "greater" });
+    let either = one_of(vec![json!({ "identical": true, "revision": "equal" }), bumped.clone()]);
+    assert_eq!(relations, vec![&either, &either, &bumped, &bumped, &either]);
+    // CL-B17-1: the host-only availability member never appears in any snapshot's text.
+    let texts = case.steps.iter().filter(|s| s["expect"] == "snapshot-text").count();
+    assert_eq!(texts, 6, "one text check per snapshot (no confirmation was issued)");
+}
+
+#[test]
+fn a_snapshot_never_shows_an_issued_confirmation_id() {
+    // CL-B17-2 with `createId: "sequential"` (CL-A01-6): the confirmation's id is `confirmation-1`.
+    let case = translate(0, &[Invoke(0, Request::Valid), PolicySettles(0, Decision::Confirm)]);
+    assert_eq!(case.setup["options"]["createId"], json!("sequential"));
+    let last = case.steps.iter().rev().find(|s| s["expect"] == "snapshot-text").expect("a text check");
+    assert_eq!(last["is"], json!({ "$match": "excludes", "text": "confirmation-1" }));
 }

@@ -9,8 +9,10 @@
 //! a clock `advance` of one tick, host `bind`/`unbind`/`set-context`/`set-availability`); after
 //! each, the case expects what the model's state says: every invocation and resolution not yet
 //! seen settled (its canonical outcome, or `pending`), the policy and handler call records so far,
-//! and the signal of every running handler. The expectations come from the model state, never
-//! from the reference.
+//! the signal of every running handler, and a fresh snapshot: its revision against the one before
+//! (CL-B15) and what its text never holds (CL-B17: the host-only member every availability answer
+//! carries, the confirmation ids `createId: "sequential"` makes known). The expectations come from
+//! the model state and those sentences, never from the reference.
 //!
 //! Where the spec leaves room and the model picks one reading (model/README.md "Modelling
 //! decisions"), the expectation accepts every reading (`one-of`), and a RECOMMENDED check names the
@@ -232,7 +234,7 @@ fn definition(model: &InvocationModel) -> Value {
 fn setup(model: &InvocationModel) -> Value {
     json!({
         "definition": definition(model),
-        "options": { "policy": { "mode": "gated" }, "confirmationTtlMs": ttl_ms(model) }
+        "options": { "policy": { "mode": "gated" }, "confirmationTtlMs": ttl_ms(model), "createId": "sequential" }
     })
 }
 
@@ -240,11 +242,16 @@ fn binding_handle(capability: usize, identity: u8) -> String {
     format!("b{capability}-{identity}")
 }
 
+/// A member the host's availability answers carry besides `available`, `reason` and
+/// `reasonCode`: CL-B17-1 says it is never published, so its value never appears in a snapshot.
+/// It changes no outcome (the checks read `available` only).
+pub const HOST_ONLY_MARKER: &str = "host-only-4b2d";
+
 fn availability(available: bool) -> Value {
     if available {
-        json!({ "available": true })
+        json!({ "available": true, "hostSession": HOST_ONLY_MARKER })
     } else {
-        json!({ "available": false, "reason": "Offline", "reasonCode": "offline" })
+        json!({ "available": false, "reason": "Offline", "reasonCode": "offline", "hostSession": HOST_ONLY_MARKER })
     }
 }
 
@@ -279,6 +286,10 @@ fn with(mut step: Value, key: &str, value: Value) -> Value {
         object.insert(key.to_string(), value);
     }
     step
+}
+
+fn excludes(text: &str) -> Value {
+    json!({ "$match": "excludes", "text": text })
 }
 
 fn expect_outcome(of: &str, is: Value) -> Value {
@@ -408,6 +419,11 @@ struct Translator<'a> {
     /// Set once an already-aborted request passed every CL-B03 check: CL-B03-2 only RECOMMENDS
     /// that policy is then not called, so the policy call records are RECOMMENDED from there on.
     policy_calls_recommended: bool,
+    /// Snapshots taken so far (`snap0` after the preamble, then one after every action).
+    snapshots: usize,
+    /// Confirmations issued so far: with `createId: "sequential"` their ids are among
+    /// `confirmation-1` .. `confirmation-N` (CL-A01-6).
+    confirmations: usize,
 }
 
 impl<'a> Translator<'a> {
@@ -427,6 +443,8 @@ impl<'a> Translator<'a> {
             decided_ms: BTreeMap::new(),
             context_touched: BTreeSet::new(),
             policy_calls_recommended: false,
+            snapshots: 0,
+            confirmations: 0,
         }
     }
 
@@ -448,6 +466,53 @@ impl<'a> Translator<'a> {
                     .push(bind_step(capability, identity, state.available[capability]));
             }
         }
+        self.observe_snapshot(None);
+    }
+
+    /// CL-B15 and CL-B17 along the path: a fresh snapshot after the preamble and after every
+    /// action, pinned only in what the texts decide for every reading.
+    /// - Against the one before: it strictly increases with a bind, an effective unbind or a
+    ///   successful invocation (`bump`, CL-B15-1/2/4); otherwise it is the identical object with
+    ///   an equal revision or a new one with a greater revision (CL-B15-5: identical until the
+    ///   revision changes; RCIP-PROTO-SNAP-01: the revision increases monotonically), since the
+    ///   texts leave open whether a changed context, an availability change, a confirmation or a
+    ///   failed invocation bumps it (CL-B15-8 is only RECOMMENDED, CL-B15-9 IMPL-DEFINED).
+    /// - Its JSON text never holds the host-only availability member (CL-B17-1) nor a
+    ///   confirmation id issued so far (CL-B17-2). Its other content (relevance, availability
+    ///   as of the last refresh, CL-B15-6) is not pinned here.
+    fn observe_snapshot(&mut self, bump: Option<&'static str>) {
+        let name = format!("snap{}", self.snapshots);
+        self.steps.push(json!({ "client": "get-snapshot", "as": name }));
+        if self.snapshots > 0 {
+            let previous = format!("snap{}", self.snapshots - 1);
+            let (is, requirements) = match bump {
+                Some(id) => (
+                    json!({ "identical": false, "revision": "greater" }),
+                    vec![id, "CL-B15-5", "RCIP-PROTO-SNAP-01"],
+                ),
+                None => (
+                    one_of([
+                        json!({ "identical": true, "revision": "equal" }),
+                        json!({ "identical": false, "revision": "greater" }),
+                    ]),
+                    vec!["CL-B15-5", "RCIP-PROTO-SNAP-01"],
+                ),
+            };
+            self.steps.push(json!({
+                "expect": "snapshot-relation", "a": previous, "b": name, "is": is, "requirements": requirements
+            }));
+        }
+        self.steps.push(json!({
+            "expect": "snapshot-text", "of": name, "is": excludes(HOST_ONLY_MARKER),
+            "requirements": ["CL-B17-1", "RCIP-PROTO-SNAP-08"]
+        }));
+        for n in 1..=self.confirmations {
+            self.steps.push(json!({
+                "expect": "snapshot-text", "of": name, "is": excludes(&format!("confirmation-{n}")),
+                "requirements": ["CL-B17-2", "RCIP-PROTO-SNAP-09"]
+            }));
+        }
+        self.snapshots += 1;
     }
 
     /// Whether two readings the spec allows would part at `action`, so the case must stop.
@@ -861,6 +926,7 @@ impl<'a> Translator<'a> {
                 if let Some(outcome) = now.invoke_outcome {
                     if outcome == Outcome::ConfirmationRequired {
                         self.decided_ms.insert(slot, self.now_ms);
+                        self.confirmations += 1;
                     }
                     if let Action::Invoke(_, request) = action {
                         if outcome == Outcome::error(Code::ExecutionAborted)
@@ -895,6 +961,18 @@ impl<'a> Translator<'a> {
             self.handles.push(Handle { name, done: false });
         }
         self.expectations(after);
+        let bump = match action {
+            Action::Bind(_) | Action::Rebind(_) => Some("CL-B15-1"),
+            Action::Unbind(capability) if before.bindings[capability].live.is_some() => Some("CL-B15-2"),
+            _ => None,
+        }
+        .or_else(|| {
+            self.settled
+                .values()
+                .any(|allowed| allowed.required == [Shape::Succeeded])
+                .then_some("CL-B15-4")
+        });
+        self.observe_snapshot(bump);
     }
 
     fn expectations(&mut self, after: &RuntimeState) {
