@@ -292,8 +292,8 @@ fn a_context_changed_and_back_stops_the_case_before_the_recheck() {
 
 #[test]
 fn the_snapshot_revision_is_pinned_only_where_the_texts_decide_it() {
-    // CL-B15-1/2/4: a bind, an effective unbind and a successful invocation strictly increase the
-    // revision; elsewhere (a policy call pending, an availability change) CL-B15-5 only ties
+    // CL-B15-1/2/3/4: a bind, an effective unbind, a refresh and a successful invocation strictly
+    // increase the revision; elsewhere (a policy call pending, an availability change) CL-B15-5 only ties
     // identity to an unchanged revision, and RCIP-PROTO-SNAP-01 forbids a decrease.
     let case = translate(
         1,
@@ -313,10 +313,11 @@ fn the_snapshot_revision_is_pinned_only_where_the_texts_decide_it() {
         .collect();
     let bumped = json!({ "identical": false, "revision": "greater" });
     let either = one_of(vec![json!({ "identical": true, "revision": "equal" }), bumped.clone()]);
-    assert_eq!(relations, vec![&either, &either, &bumped, &bumped, &either]);
+    // The first relation is the preamble's refresh (CL-B15-3).
+    assert_eq!(relations, vec![&bumped, &either, &either, &bumped, &bumped, &either]);
     // CL-B17-1: the host-only availability member never appears in any snapshot's text.
     let texts = case.steps.iter().filter(|s| s["expect"] == "snapshot-text").count();
-    assert_eq!(texts, 6, "one text check per snapshot (no confirmation was issued)");
+    assert_eq!(texts, 7, "one text check per snapshot (no confirmation was issued)");
 }
 
 #[test]

@@ -419,7 +419,8 @@ struct Translator<'a> {
     /// Set once an already-aborted request passed every CL-B03 check: CL-B03-2 only RECOMMENDS
     /// that policy is then not called, so the policy call records are RECOMMENDED from there on.
     policy_calls_recommended: bool,
-    /// Snapshots taken so far (`snap0` after the preamble, then one after every action).
+    /// Snapshots taken so far (`snap0` after the preamble, `snap1` after a refresh, then one
+    /// after every action).
     snapshots: usize,
     /// Confirmations issued so far: with `createId: "sequential"` their ids are among
     /// `confirmation-1` .. `confirmation-N` (CL-A01-6).
@@ -466,13 +467,18 @@ impl<'a> Translator<'a> {
                     .push(bind_step(capability, identity, state.available[capability]));
             }
         }
+        // A refresh changes nothing the model decides (invoke and the rechecks read live
+        // availability, CL-B15-7, and the published one equals it right after the binds), but
+        // it must publish a new revision (CL-B15-3).
         self.observe_snapshot(None);
+        self.steps.push(json!({ "host": "refresh" }));
+        self.observe_snapshot(Some("CL-B15-3"));
     }
 
-    /// CL-B15 and CL-B17 along the path: a fresh snapshot after the preamble and after every
-    /// action, pinned only in what the texts decide for every reading.
-    /// - Against the one before: it strictly increases with a bind, an effective unbind or a
-    ///   successful invocation (`bump`, CL-B15-1/2/4); otherwise it is the identical object with
+    /// CL-B15 and CL-B17 along the path: a fresh snapshot after the preamble, after a refresh
+    /// and after every action, pinned only in what the texts decide for every reading.
+    /// - Against the one before: it strictly increases with a bind, an effective unbind, a
+    ///   refresh or a successful invocation (`bump`, CL-B15-1/2/3/4); otherwise it is the identical object with
     ///   an equal revision or a new one with a greater revision (CL-B15-5: identical until the
     ///   revision changes; RCIP-PROTO-SNAP-01: the revision increases monotonically), since the
     ///   texts leave open whether a changed context, an availability change, a confirmation or a
