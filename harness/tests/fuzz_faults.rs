@@ -16,13 +16,15 @@ use reference::choices::{Choices, Fault, FAULTS};
 const BUDGET: u64 = 250;
 
 /// Faults a model's paths find within `BUDGET` cases of that model (or `LARGER_BUDGET`: with the
-/// default seed the first failure is case 793, 284, 854, 779 and 379 of those five).
+/// default seed the first failure of `throw-after-abort-failed` is case 455).
 const CAUGHT: &[(&str, Target)] = &[
     ("recheck-skipped-after-policy", Target::Invocation),
     ("binding-recheck-skipped", Target::Invocation),
     ("context-recheck-skipped", Target::Invocation),
     ("availability-recheck-skipped", Target::Invocation),
     ("approval-ignores-binding-change", Target::Invocation),
+    ("approval-ignores-context-change", Target::Invocation),
+    ("approval-ignores-availability", Target::Invocation),
     ("confirmation-resolvable-twice", Target::Invocation),
     ("expiry-never", Target::Invocation),
     ("expiry-receipt-dropped", Target::Invocation),
@@ -54,16 +56,16 @@ const CAUGHT: &[(&str, Target)] = &[
     ("rui-cycle-accepted", Target::Transaction),
     ("rui-operation-limit-ignored", Target::Transaction),
     ("rui-stream-end-commits", Target::Transaction),
+    ("rui-duplicate-node-accepted", Target::Transaction),
+    ("rui-unknown-component-accepted", Target::Transaction),
 ];
 
 /// Faults the models reach only through a rare combination of actions: found by a larger
-/// budget of that model (measured with the default seed), too slow for `cargo test`.
-const BEYOND_BUDGET: &[(&str, &str)] = &[
-    ("approval-ignores-context-change", "invoke, confirm, context change, approve: case 3,615 of the invocation model"),
-    ("approval-ignores-availability", "invoke, confirm, availability lost, approve: case 1,877 of the invocation model"),
-    ("rui-duplicate-node-accepted", "begin, the same node twice, commit: case 2,177 of the transaction model"),
-    ("rui-unknown-component-accepted", "begin, an unknown-component node, the root node, a good commit: not in 5,000 cases"),
-];
+/// budget of that model (measured with the default seed), too slow for `cargo test`. Empty since
+/// the directed draws (`harness::fuzz::draw`, every fourth case) reach the four that were here
+/// (an approval after a context change, after lost availability; a duplicate node, an
+/// unknown-component node, then a good commit) within 200 cases of their model.
+const BEYOND_BUDGET: &[(&str, &str)] = &[];
 
 /// Faults no model path can show, and why.
 const OUT_OF_REACH: &[(&str, &str)] = &[
@@ -95,11 +97,7 @@ const OUT_OF_REACH: &[(&str, &str)] = &[
 
 /// Faults that need more than `BUDGET` cases of their model.
 const LARGER_BUDGET: &[(&str, u64)] = &[
-    ("approval-ignores-binding-change", 900),
-    ("confirmation-resolvable-twice", 400),
     ("throw-after-abort-failed", 900),
-    ("rui-stale-base-accepted", 900),
-    ("rui-cycle-accepted", 400),
 ];
 
 fn settings(target: Target, cases: u64) -> Settings {
