@@ -328,3 +328,20 @@ fn a_snapshot_never_shows_an_issued_confirmation_id() {
     let last = case.steps.iter().rev().find(|s| s["expect"] == "snapshot-text").expect("a text check");
     assert_eq!(last["is"], json!({ "$match": "excludes", "text": "confirmation-1" }));
 }
+
+#[test]
+fn the_long_tick_configuration_passes_a_32_bit_timer_and_ticks_1_ms_after_expiry() {
+    // CL-A01-5, CL-B08-1/2: the fuzz-only configuration at `Timing::long_ticks`.
+    let configurations = suites::cases::from_model::invocation::fuzz_configurations();
+    let (model, timing) = configurations.last().expect("a long-tick configuration");
+    assert!(model.ttl_ticks >= 2, "the confirmation outlives one tick");
+    assert_eq!(timing.tick_ms, 1 << 31);
+    assert!(timing.ttl_ms >= (1u64 << 32) - 1 && timing.ttl_ms % timing.tick_ms == timing.tick_ms - 1);
+    let case = suites::cases::from_model::invocation::translate_fuzz_choices(&[
+        (configurations.len() - 1) as u32,
+        0,
+        0,
+    ])
+    .expect("a path");
+    assert_eq!(case.setup["options"]["confirmationTtlMs"], json!(timing.ttl_ms));
+}

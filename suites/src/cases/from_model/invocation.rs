@@ -52,7 +52,9 @@
 //!
 //! Time: a model tick is an `advance` of 1000 ms and the TTL is `ttl_ticks * 1000 - 500` ms, so a
 //! confirmation lives through `ttl_ticks - 1` ticks and expires at the next, and no tick lands on
-//! `expiresAt` (CL-B08-4).
+//! `expiresAt` (CL-B08-4). `conformance fuzz` also draws one configuration at `Timing::long_ticks`
+//! (ticks of 2^31 ms, the TTL ending 1 ms before a tick); the generated vectors keep the standard
+//! timing.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -160,8 +162,30 @@ pub fn invocation_id(model: &InvocationModel, slot: Slot) -> String {
     }
 }
 
-fn ttl_ms(model: &InvocationModel) -> u64 {
-    u64::from(model.ttl_ticks) * TICK_MS - TICK_MS / 2
+/// How a path's model time becomes virtual milliseconds: the length of a tick and the TTL.
+/// Either way a confirmation lives through `ttl_ticks - 1` ticks and expires at the next, and
+/// no tick lands on `expiresAt` (CL-B08-4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Timing {
+    pub tick_ms: u64,
+    pub ttl_ms: u64,
+}
+
+impl Timing {
+    /// The vectors' timing: ticks of `TICK_MS`, the TTL ending half a tick before a tick.
+    pub fn standard(model: &InvocationModel) -> Timing {
+        Timing { tick_ms: TICK_MS, ttl_ms: u64::from(model.ttl_ticks) * TICK_MS - TICK_MS / 2 }
+    }
+
+    /// Ticks of 2^31 ms and a TTL ending 1 ms before a tick (`ttl_ticks` of at least 2): the TTL
+    /// is 2^32 - 1 ms or more, past what a 32-bit timer holds (CL-A01-5, CL-B08-1: the TTL is
+    /// measured on the runtime's clock whatever its size, as `rcip.expiry.large-ttl` checks),
+    /// and the tick that expires it comes 1 ms after `expiresAt` (CL-B08-1/2: expired then, as
+    /// `rcip.expiry.default-ttl.003` checks), away from the boundary CL-B08-4 leaves open.
+    pub fn long_ticks(model: &InvocationModel) -> Timing {
+        let tick_ms = 1u64 << 31;
+        Timing { tick_ms, ttl_ms: u64::from(model.ttl_ticks) * tick_ms - 1 }
+    }
 }
 
 fn context_value(context: SemanticContext) -> Value {
@@ -231,10 +255,10 @@ fn definition(model: &InvocationModel) -> Value {
     })
 }
 
-fn setup(model: &InvocationModel) -> Value {
+fn setup(model: &InvocationModel, timing: Timing) -> Value {
     json!({
         "definition": definition(model),
-        "options": { "policy": { "mode": "gated" }, "confirmationTtlMs": ttl_ms(model), "createId": "sequential" }
+        "options": { "policy": { "mode": "gated" }, "confirmationTtlMs": timing.ttl_ms, "createId": "sequential" }
     })
 }
 
@@ -400,6 +424,7 @@ struct Handle {
 
 struct Translator<'a> {
     model: &'a InvocationModel,
+    timing: Timing,
     steps: Vec<Value>,
     handles: Vec<Handle>,
     /// Outcome patterns of handles that settled with the current action.
@@ -428,9 +453,10 @@ struct Translator<'a> {
 }
 
 impl<'a> Translator<'a> {
-    fn new(model: &'a InvocationModel) -> Translator<'a> {
+    fn new(model: &'a InvocationModel, timing: Timing) -> Translator<'a> {
         Translator {
             model,
+            timing,
             steps: Vec::new(),
             handles: Vec::new(),
             settled: BTreeMap::new(),
@@ -582,7 +608,7 @@ impl<'a> Translator<'a> {
                     "confirmation": { "of": format!("i{slot}") }, "approved": matches!(action, Action::Approve(_))
                 })]
             }
-            Action::AdvanceClock => vec![json!({ "clock": "advance", "ms": TICK_MS })],
+            Action::AdvanceClock => vec![json!({ "clock": "advance", "ms": self.timing.tick_ms })],
             Action::Bind(capability) => {
                 let identity = before.bindings[capability].installs;
                 vec![bind_step(
@@ -664,7 +690,7 @@ impl<'a> Translator<'a> {
         match outcome {
             Outcome::Succeeded => Shape::Succeeded,
             Outcome::ConfirmationRequired => {
-                let ttl = ttl_ms(self.model);
+                let ttl = self.timing.ttl_ms;
                 let mut instants = vec![self.now_ms + ttl];
                 if let Some(&invoked) = self.invoked_ms.get(&slot) {
                     push_unique_u64(&mut instants, invoked + ttl);
@@ -880,7 +906,7 @@ impl<'a> Translator<'a> {
         let steps = self.action_steps(before, action);
         self.steps.extend(steps);
         if action == Action::AdvanceClock {
-            self.now_ms += TICK_MS;
+            self.now_ms += self.timing.tick_ms;
         }
         if let Action::SetContext(context) = action {
             if context != before.context {
@@ -1041,7 +1067,22 @@ pub fn translate_with(
     requirements: Vec<String>,
     provenance: Provenance,
 ) -> Translation {
-    let mut translator = Translator::new(model);
+    translate_timed(model, Timing::standard(model), init, actions, id, description, requirements, provenance)
+}
+
+/// [`translate_with`] at a given timing.
+#[allow(clippy::too_many_arguments)]
+pub fn translate_timed(
+    model: &InvocationModel,
+    timing: Timing,
+    init: usize,
+    actions: &[Action],
+    id: &str,
+    description: &str,
+    requirements: Vec<String>,
+    provenance: Provenance,
+) -> Translation {
+    let mut translator = Translator::new(model, timing);
     let mut truncated_at = None;
     let Some(mut state) = model.init_states().into_iter().nth(init) else {
         return Translation {
@@ -1064,7 +1105,7 @@ pub fn translate_with(
     }
     let mut case = Case::new(id, description)
         .requirements(&requirements.iter().map(String::as_str).collect::<Vec<_>>())
-        .setup(setup(model))
+        .setup(setup(model, timing))
         .steps(translator.steps)
         .provenance(provenance);
     if let Some(index) = truncated_at {
@@ -1095,6 +1136,60 @@ pub fn translate_choices(choices: &[u32]) -> Option<Case> {
     Some(
         translate_with(
             model,
+            init,
+            &path,
+            &format!("{SECTION}.differential.001"),
+            "A random model path",
+            requirements,
+            provenance,
+        )
+        .case,
+    )
+}
+
+/// The configurations `conformance fuzz` draws from (the first choice picks one): the
+/// differential ones at the standard timing, and the third of them (three requests, a two-tick
+/// TTL, two ticks) at `Timing::long_ticks`, where the TTL passes 2^32 ms and the expiring tick
+/// lands 1 ms after `expiresAt`. Kept apart from `differential_models`, whose order the committed
+/// regressions replay.
+pub fn fuzz_configurations() -> Vec<(InvocationModel, Timing)> {
+    let mut configurations: Vec<(InvocationModel, Timing)> = differential_models()
+        .into_iter()
+        .map(|model| {
+            let timing = Timing::standard(&model);
+            (model, timing)
+        })
+        .collect();
+    let long = differential_models().swap_remove(2);
+    let timing = Timing::long_ticks(&long);
+    configurations.push((long, timing));
+    configurations
+}
+
+/// The fuzzer's translation: as [`translate_choices`], over `fuzz_configurations()`.
+pub fn translate_fuzz_choices(choices: &[u32]) -> Option<Case> {
+    let configurations = fuzz_configurations();
+    let (&first, rest) = choices.split_first()?;
+    let (model, timing) = &configurations[first as usize % configurations.len()];
+    let (init, path) = walk(model, rest);
+    if path.is_empty() {
+        return None;
+    }
+    let mut by = describe_model(model);
+    if *timing != Timing::standard(model) {
+        by.push_str(&format!(", ticks of {} ms, TTL {} ms", timing.tick_ms, timing.ttl_ms));
+    }
+    let provenance = Provenance {
+        kind: "proptest",
+        by,
+        seed: None,
+        path: path.iter().map(|a| format!("{a:?}")).collect(),
+    };
+    let requirements = path_requirements(model, init, &path);
+    Some(
+        translate_timed(
+            model,
+            *timing,
             init,
             &path,
             &format!("{SECTION}.differential.001"),
