@@ -17,7 +17,7 @@
 use std::fmt;
 
 use model::invocation::{
-    Action as InvocationAction, Confirmation, Decision, Request, RuntimeState,
+    Action as InvocationAction, Confirmation, Decision, Phase, Request, RuntimeState,
 };
 use model::stateright::Model;
 use model::transaction::{Action as TransactionAction, Base, Children, NewRevision, StreamState};
@@ -29,7 +29,8 @@ use suites::cases::from_model::{assist, invocation, transaction};
 /// A model `fuzz` draws paths from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Target {
-    /// `model::invocation` (CL-B01..B12): the differential test's configurations.
+    /// `model::invocation` (CL-B01..B12): the differential test's configurations, and one of them
+    /// again with ticks of 2^31 ms (`invocation::fuzz_configurations`).
     Invocation,
     /// `model::assist` (CL-C01..C06), in the view the vectors are written from.
     Assist,
@@ -67,7 +68,7 @@ impl Target {
     /// judge). The case keeps the translation's section; `fuzz` renames it when it is written.
     pub fn translate(self, choices: &[u32]) -> Option<suites::case::Case> {
         match self {
-            Target::Invocation => invocation::translate_choices(choices),
+            Target::Invocation => invocation::translate_fuzz_choices(choices),
             Target::Assist => {
                 let (init, path) = walk(&assist::vector_model(), choices);
                 assist::translate(init, &path)
@@ -114,13 +115,22 @@ pub fn choices(target: Target, seed: u64, index: u64, max_steps: usize) -> Vec<u
     let steps = 1 + (rng.next_u32() as usize) % max_steps.max(1);
     let swarm = (index % 2 == 1).then(|| rng.next_u64());
     let directed = index % 4 == 2;
+    // The directed invocation paths take turns: host changes while a confirmation is pending,
+    // also while a policy call awaits, or none (time and resolutions only).
+    let host_changes = match (index / 4) % 3 {
+        0 => HostChanges::WhileConfirmationPending,
+        1 => HostChanges::WhilePolicyOrConfirmationPending,
+        _ => HostChanges::Never,
+    };
     let mut draw = Draw { rng, steps, swarm, directed };
     match target {
         Target::Invocation => {
-            let models = invocation::differential_models();
-            let pick = draw.rng.next_u32() as usize % models.len();
+            let configurations = invocation::fuzz_configurations();
+            let pick = draw.rng.next_u32() as usize % configurations.len();
             let mut out = vec![pick as u32];
-            out.extend(draw.walk(&models[pick], &|state, _, action| invocation_weight(state, action)));
+            out.extend(draw.walk(&configurations[pick].0, &|state, _, action| {
+                invocation_weight(state, action, host_changes)
+            }));
             out
         }
         Target::Assist => draw.walk(&assist::vector_model(), &|_, _, _| 1),
@@ -128,29 +138,42 @@ pub fn choices(target: Target, seed: u64, index: u64, max_steps: usize) -> Vec<u
     }
 }
 
+/// When a directed invocation path makes host changes.
+#[derive(Clone, Copy)]
+enum HostChanges {
+    WhileConfirmationPending,
+    WhilePolicyOrConfirmationPending,
+    Never,
+}
+
 /// The directed weight of an invocation-model action: the way to a pending confirmation (a valid
 /// request, a `confirm` decision) is favoured, host changes (binding, context, availability) are
-/// drawn only while a confirmation is pending and then often, and so is the approval (CL-B07-3/4:
-/// what the approval must recheck). Every enabled action keeps a weight of at least 1 except the
-/// host changes before any confirmation, which the uniform and swarm draws cover.
-fn invocation_weight(state: &RuntimeState, action: &InvocationAction) -> u32 {
+/// drawn only while a confirmation is pending (or a policy call, or never: `host_changes`) and
+/// then often (CL-B07-3/4, CL-B05: what the rechecks at approval and after policy must notice), and so
+/// is the approval and a clock tick (CL-B08: expiry). Every
+/// enabled action keeps a weight of at least 1 except the host changes while nothing awaits,
+/// which the uniform and swarm draws cover.
+fn invocation_weight(state: &RuntimeState, action: &InvocationAction, host_changes: HostChanges) -> u32 {
     let pending = state.invocations.iter().any(|i| matches!(i.confirmation, Confirmation::Pending { .. }));
+    let awaiting_policy = state.invocations.iter().any(|i| matches!(i.phase, Phase::AwaitingPolicy { .. }));
+    let host_weight = match host_changes {
+        HostChanges::WhileConfirmationPending if pending => 4,
+        HostChanges::WhilePolicyOrConfirmationPending if pending || awaiting_policy => 4,
+        _ => 0,
+    };
     match action {
         InvocationAction::Invoke(_, Request::Valid) => 4,
         InvocationAction::PolicySettles(_, Decision::Confirm) => 4,
-        InvocationAction::Approve(_) if pending => 8,
+        // A resolution, of a pending confirmation or of a receipt it left (CL-B07..B10).
+        InvocationAction::Approve(_) => 8,
+        // A tick matters only while a confirmation is pending (CL-B08), the only time it is enabled.
+        InvocationAction::AdvanceClock => 4,
         InvocationAction::Bind(_)
         | InvocationAction::Unbind(_)
         | InvocationAction::Rebind(_)
         | InvocationAction::SetContext(_)
         | InvocationAction::LoseAvailability(_)
-        | InvocationAction::RestoreAvailability(_) => {
-            if pending {
-                4
-            } else {
-                0
-            }
-        }
+        | InvocationAction::RestoreAvailability(_) => host_weight,
         _ => 1,
     }
 }
@@ -306,11 +329,11 @@ impl Target {
     pub fn canonical(self, choices: &[u32]) -> Vec<u32> {
         match self {
             Target::Invocation => {
-                let models = invocation::differential_models();
+                let configurations = invocation::fuzz_configurations();
                 let Some((&first, rest)) = choices.split_first() else { return Vec::new() };
-                let pick = first as usize % models.len();
+                let pick = first as usize % configurations.len();
                 let mut out = vec![pick as u32];
-                out.extend(canonical_walk(&models[pick], rest));
+                out.extend(canonical_walk(&configurations[pick].0, rest));
                 out
             }
             Target::Assist => canonical_walk(&assist::vector_model(), choices),
