@@ -266,6 +266,10 @@ fn binding_handle(capability: usize, identity: u8) -> String {
     format!("b{capability}-{identity}")
 }
 
+/// The message of every error a policy or handler of a case throws (the `error` settlement,
+/// vectors/README.md): CL-B02-2 keeps it out of every outcome's text.
+pub const HOST_ERROR_TEXT: &str = "host-secret-7f3a";
+
 /// A member the host's availability answers carry besides `available`, `reason` and
 /// `reasonCode`: CL-B17-1 says it is never published, so its value never appears in a snapshot.
 /// It changes no outcome (the checks read `available` only).
@@ -450,6 +454,9 @@ struct Translator<'a> {
     /// Confirmations issued so far: with `createId: "sequential"` their ids are among
     /// `confirmation-1` .. `confirmation-N` (CL-A01-6).
     confirmations: usize,
+    /// Whether a policy or handler call has thrown (`new Error("host-secret-7f3a")`, the
+    /// `error` settlement): from then on every settled outcome's text is checked for it.
+    thrown: bool,
 }
 
 impl<'a> Translator<'a> {
@@ -472,6 +479,7 @@ impl<'a> Translator<'a> {
             policy_calls_recommended: false,
             snapshots: 0,
             confirmations: 0,
+            thrown: false,
         }
     }
 
@@ -908,6 +916,12 @@ impl<'a> Translator<'a> {
         if action == Action::AdvanceClock {
             self.now_ms += self.timing.tick_ms;
         }
+        if matches!(
+            action,
+            Action::PolicySettles(_, Decision::Throw) | Action::HandlerSettles(_, HandlerResult::Throw)
+        ) {
+            self.thrown = true;
+        }
         if let Action::SetContext(context) = action {
             if context != before.context {
                 for (slot, invocation) in before.invocations.iter().enumerate() {
@@ -1022,6 +1036,13 @@ impl<'a> Translator<'a> {
                             "strictness",
                             json!(Strictness::Recommended.as_str()),
                         ));
+                    }
+                    // CL-B02-2: no message carries the text a policy or handler threw.
+                    if self.thrown {
+                        self.steps.push(json!({
+                            "expect": "outcome-text", "of": handle.name, "is": excludes(HOST_ERROR_TEXT),
+                            "requirements": ["CL-B02-2"]
+                        }));
                     }
                 }
                 None => self
