@@ -205,16 +205,30 @@ fn valid_input(slot: Slot) -> Value {
     json!({ "text": format!("t{slot}") })
 }
 
-fn invalid_input() -> Value {
-    json!({ "text": 7 })
+/// The model's invalid input, concretely: for slot 0 a value of the wrong type (CL-B19), for
+/// the others an object whose extra member is `undefined`, not plain JSON (CL-B13-1/2: rejected
+/// as `INPUT_INVALID`; coerced as `JSON.stringify` would, it would be valid input).
+fn invalid_input(slot: Slot) -> Value {
+    if slot == 0 {
+        json!({ "text": 7 })
+    } else {
+        json!({ "text": format!("t{slot}"), "note": { "$value": "undefined" } })
+    }
 }
 
 fn valid_output() -> Value {
     json!({ "done": true })
 }
 
-fn invalid_output() -> Value {
-    json!({ "done": "yes" })
+/// The handler's invalid output, concretely: for slot 0 a value of the wrong type, for the
+/// others an object whose extra member is `undefined`, not plain JSON (CL-B12-1, CL-B13-1: failed
+/// `OUTPUT_INVALID`; coerced as `JSON.stringify` would, it would be valid output).
+fn invalid_output(slot: Slot) -> Value {
+    if slot == 0 {
+        json!({ "done": "yes" })
+    } else {
+        json!({ "done": true, "note": { "$value": "undefined" } })
+    }
 }
 
 /// The application definition: two scopes (the two context values) and `capabilities`
@@ -301,10 +315,10 @@ fn decision_settle(decision: Decision) -> Value {
     }
 }
 
-fn handler_settle(result: HandlerResult) -> Value {
+fn handler_settle(result: HandlerResult, slot: Slot) -> Value {
     match result {
         HandlerResult::Output => json!({ "return": valid_output() }),
-        HandlerResult::InvalidOutput => json!({ "return": invalid_output() }),
+        HandlerResult::InvalidOutput => json!({ "return": invalid_output(slot) }),
         HandlerResult::Throw => json!({ "throw": "error" }),
     }
 }
@@ -591,7 +605,7 @@ impl<'a> Translator<'a> {
                 let (capability, input) = match request {
                     Request::Valid => (capability_id(model.capability_of(slot)), valid_input(slot)),
                     Request::InvalidInput => {
-                        (capability_id(model.capability_of(slot)), invalid_input())
+                        (capability_id(model.capability_of(slot)), invalid_input(slot))
                     }
                     Request::UndeclaredCapability => (UNDECLARED.to_string(), valid_input(slot)),
                 };
@@ -606,7 +620,7 @@ impl<'a> Translator<'a> {
             }
             Action::HandlerSettles(slot, result) => {
                 let call = self.handler_call_of.get(&slot).copied().unwrap_or(0);
-                vec![json!({ "gate": "handler", "call": call, "settle": handler_settle(result) })]
+                vec![json!({ "gate": "handler", "call": call, "settle": handler_settle(result, slot) })]
             }
             Action::Abort(slot) => vec![json!({ "client": "abort", "signal": format!("s{slot}") })],
             Action::Approve(slot) | Action::Decline(slot) => {
