@@ -286,14 +286,19 @@ pub const HOST_ERROR_TEXT: &str = "host-secret-7f3a";
 
 /// A member the host's availability answers carry besides `available`, `reason` and
 /// `reasonCode`: CL-B17-1 says it is never published, so its value never appears in a snapshot.
-/// It changes no outcome (the checks read `available` only).
+/// It changes no outcome (the checks read `available` only); nor does the function member
+/// `hostHook` every answer also carries, which `structuredClone` cannot copy (CL-A04-7: the
+/// answer is read by its three members, as `rcip.availability.host-members` checks).
 pub const HOST_ONLY_MARKER: &str = "host-only-4b2d";
 
 fn availability(available: bool) -> Value {
     if available {
-        json!({ "available": true, "hostSession": HOST_ONLY_MARKER })
+        json!({ "available": true, "hostSession": HOST_ONLY_MARKER, "hostHook": { "$value": "function" } })
     } else {
-        json!({ "available": false, "reason": "Offline", "reasonCode": "offline", "hostSession": HOST_ONLY_MARKER })
+        json!({
+            "available": false, "reason": "Offline", "reasonCode": "offline", "hostSession": HOST_ONLY_MARKER,
+            "hostHook": { "$value": "function" }
+        })
     }
 }
 
@@ -304,8 +309,24 @@ fn bind_step(capability: usize, identity: u8, available: bool) -> Value {
     })
 }
 
-fn decision_settle(decision: Decision) -> Value {
+/// How the gated policy settles policy call `call` (1-based) with `decision`. The model's
+/// `Throw` stands for a policy that fails: an odd call throws, an even one returns a decision
+/// 0.1 does not know, both failed `POLICY_EVALUATION_FAILED` (CL-B12-3, CL-A05-2).
+/// A second bind of a capability while `identity` is live: it throws a host configuration error
+/// and changes nothing (CL-B20-1, RCIP-LIFE-BIND-03).
+fn duplicate_bind_step(capability: usize, identity: u8, available: bool) -> Value {
+    let mut step = bind_step(capability, identity, available);
+    if let Some(object) = step.as_object_mut() {
+        object.insert("as".into(), json!(format!("{}-again", binding_handle(capability, identity))));
+        object.insert("throws".into(), json!(true));
+        object.insert("requirements".into(), json!(["CL-B20-1", "RCIP-LIFE-BIND-03"]));
+    }
+    step
+}
+
+fn decision_settle(decision: Decision, call: u32) -> Value {
     match decision {
+        Decision::Throw if call % 2 == 0 => json!({ "return": { "decision": "maybe" } }),
         Decision::Allow => json!({ "return": { "decision": "allow" } }),
         Decision::Deny => json!({ "return": { "decision": "deny", "reason": "not now" } }),
         Decision::Confirm => {
@@ -616,7 +637,7 @@ impl<'a> Translator<'a> {
             }
             Action::PolicySettles(slot, decision) => {
                 let call = self.policy_call_of.get(&slot).copied().unwrap_or(0);
-                vec![json!({ "gate": "policy", "call": call, "settle": decision_settle(decision) })]
+                vec![json!({ "gate": "policy", "call": call, "settle": decision_settle(decision, call) })]
             }
             Action::HandlerSettles(slot, result) => {
                 let call = self.handler_call_of.get(&slot).copied().unwrap_or(0);
@@ -633,11 +654,10 @@ impl<'a> Translator<'a> {
             Action::AdvanceClock => vec![json!({ "clock": "advance", "ms": self.timing.tick_ms })],
             Action::Bind(capability) => {
                 let identity = before.bindings[capability].installs;
-                vec![bind_step(
-                    capability,
-                    identity,
-                    before.available[capability],
-                )]
+                vec![
+                    bind_step(capability, identity, before.available[capability]),
+                    duplicate_bind_step(capability, identity, before.available[capability]),
+                ]
             }
             Action::Unbind(capability) => match before.bindings[capability].live {
                 Some(identity) => vec![
@@ -656,6 +676,15 @@ impl<'a> Translator<'a> {
                     identity,
                     before.available[capability],
                 ));
+                steps.push(duplicate_bind_step(capability, identity, before.available[capability]));
+                // CL-B20-2/3: the replaced binding's unbind, called again now that it is stale,
+                // removes nothing.
+                if let Some(old) = before.bindings[capability].live {
+                    steps.push(json!({
+                        "host": "unbind", "binding": binding_handle(capability, old),
+                        "requirements": ["CL-B20-2", "CL-B20-3"]
+                    }));
+                }
                 steps
             }
             Action::SetContext(context) => {
