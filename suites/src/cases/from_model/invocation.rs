@@ -287,18 +287,17 @@ pub const HOST_ERROR_TEXT: &str = "host-secret-7f3a";
 /// A member the host's availability answers carry besides `available`, `reason` and
 /// `reasonCode`: CL-B17-1 says it is never published, so its value never appears in a snapshot.
 /// It changes no outcome (the checks read `available` only); nor does the function member
-/// `hostHook` every answer also carries, which `structuredClone` cannot copy (CL-A04-7: the
-/// answer is read by its three members, as `rcip.availability.host-members` checks).
+/// `hostHook` the `available: true` answer also carries, which `structuredClone` cannot copy
+/// (CL-A04-7: the answer is read by its three members, as `rcip.availability.host-members`
+/// checks). The `available: false` answer is plain JSON, so an implementation that published it
+/// whole could not drop the marker with the function.
 pub const HOST_ONLY_MARKER: &str = "host-only-4b2d";
 
 fn availability(available: bool) -> Value {
     if available {
         json!({ "available": true, "hostSession": HOST_ONLY_MARKER, "hostHook": { "$value": "function" } })
     } else {
-        json!({
-            "available": false, "reason": "Offline", "reasonCode": "offline", "hostSession": HOST_ONLY_MARKER,
-            "hostHook": { "$value": "function" }
-        })
+        json!({ "available": false, "reason": "Offline", "reasonCode": "offline", "hostSession": HOST_ONLY_MARKER })
     }
 }
 
