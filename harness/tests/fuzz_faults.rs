@@ -39,6 +39,10 @@ const CAUGHT: &[(&str, Target)] = &[
     ("output-coerced-to-json", Target::Invocation),
     ("input-coerced-to-json", Target::Invocation),
     ("policy-throw-denied", Target::Invocation),
+    ("malformed-decision-allows", Target::Invocation),
+    ("availability-clone-rejects", Target::Invocation),
+    ("stale-unbind-removes", Target::Invocation),
+    ("duplicate-bind-replaces", Target::Invocation),
     ("throw-after-abort-failed", Target::Invocation),
     ("host-text-in-message", Target::Invocation),
     ("availability-from-snapshot", Target::Invocation),
@@ -75,11 +79,7 @@ const BEYOND_BUDGET: &[(&str, &str)] = &[];
 /// Faults no model path can show, and why.
 const OUT_OF_REACH: &[(&str, &str)] = &[
     ("receipt-capacity-small", "model paths hold at most three confirmations; the bound is 256 (model/README.md)"),
-    ("malformed-decision-allows", "the model's policy decides allow, deny, confirm or throws; no malformed decision"),
     ("unscoped-is-other", "relevance and scopes are not modelled"),
-    ("availability-clone-rejects", "the model's availability is a flag, never an object structuredClone rejects"),
-    ("stale-unbind-removes", "the model's host unbinds only through the live binding's handle (rebind unbinds first)"),
-    ("duplicate-bind-replaces", "the model's host never binds over a live binding (rebind unbinds first)"),
     ("listener-throw-stops-others", "subscription listeners are not modelled"),
     ("observer-throw-fails-invocation", "onEvent observers are not modelled"),
     ("events-out-of-order", "lifecycle events are not modelled"),
@@ -99,6 +99,7 @@ const OUT_OF_REACH: &[(&str, &str)] = &[
 const LARGER_BUDGET: &[(&str, u64)] = &[
     ("approval-ignores-context-change", 900),
     ("output-schema-skipped", 900),
+    ("malformed-decision-allows", 900),
 ];
 
 fn settings(target: Target, cases: u64) -> Settings {
