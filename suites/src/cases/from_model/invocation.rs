@@ -69,7 +69,7 @@ use serde_json::{json, Value};
 
 use super::{load_regressions, regressions_dir, Generated};
 use crate::case::{Case, Provenance, Section, Strictness};
-use crate::pattern::{any, of_type, one_of, present, subset};
+use crate::pattern::{any, of_type, one_of, present, subset, unordered};
 
 /// The section every model-invocation case belongs to.
 pub const SECTION: &str = "rcip.model-invocation";
@@ -541,6 +541,16 @@ impl<'a> Translator<'a> {
         self.observe_snapshot(None);
         self.steps.push(json!({ "host": "refresh" }));
         self.observe_snapshot(Some("CL-B15-3"));
+        // CL-B16-1: the capabilities declare no scopes, so each is `current` whatever the context
+        // (the model's context changes never make one `other`).
+        let capabilities: Vec<Value> = (0..self.model.capabilities)
+            .map(|c| subset(json!({ "id": capability_id(c), "relevance": "current" })))
+            .collect();
+        self.steps.push(json!({
+            "expect": "snapshot", "of": format!("snap{}", self.snapshots - 1),
+            "is": subset(json!({ "capabilities": unordered(capabilities) })),
+            "requirements": ["CL-B16-1"]
+        }));
     }
 
     /// CL-B15 and CL-B17 along the path: a fresh snapshot after the preamble, after a refresh
