@@ -52,6 +52,7 @@ const CAUGHT: &[(&str, Target)] = &[
     ("unbind-keeps-revision", Target::Invocation),
     ("success-keeps-revision", Target::Invocation),
     ("refresh-keeps-revision", Target::Invocation),
+    ("unscoped-is-other", Target::Invocation),
     ("approval-skips-policy", Target::Assist),
     ("assist-batch-over-bound-runs", Target::Assist),
     ("assist-batch-continues", Target::Assist),
@@ -79,7 +80,6 @@ const BEYOND_BUDGET: &[(&str, &str)] = &[];
 /// Faults no model path can show, and why.
 const OUT_OF_REACH: &[(&str, &str)] = &[
     ("receipt-capacity-small", "model paths hold at most three confirmations; the bound is 256 (model/README.md)"),
-    ("unscoped-is-other", "relevance and scopes are not modelled"),
     ("listener-throw-stops-others", "subscription listeners are not modelled"),
     ("observer-throw-fails-invocation", "onEvent observers are not modelled"),
     ("events-out-of-order", "lifecycle events are not modelled"),
