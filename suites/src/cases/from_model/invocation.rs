@@ -69,7 +69,7 @@ use serde_json::{json, Value};
 
 use super::{load_regressions, regressions_dir, Generated};
 use crate::case::{Case, Provenance, Section, Strictness};
-use crate::pattern::{any, of_type, one_of, present, subset, unordered};
+use crate::pattern::{any, contains, of_type, one_of, present, subset, unordered};
 
 /// The section every model-invocation case belongs to.
 pub const SECTION: &str = "rcip.model-invocation";
@@ -539,8 +539,17 @@ impl<'a> Translator<'a> {
         // availability, CL-B15-7, and the published one equals it right after the binds), but
         // it must publish a new revision (CL-B15-3).
         self.observe_snapshot(None);
+        // PRJ-RCIP-SUB-02: a listener that throws (at every revision of the path) keeps no other
+        // listener from being notified and changes no outcome; the refresh publishes a revision,
+        // so the recording listener is notified at least once.
+        self.steps.push(json!({ "client": "subscribe", "as": "listener-throws", "listener": "throws" }));
+        self.steps.push(json!({ "client": "subscribe", "as": "listener", "listener": "records" }));
         self.steps.push(json!({ "host": "refresh" }));
         self.observe_snapshot(Some("CL-B15-3"));
+        self.steps.push(json!({
+            "expect": "notifications", "of": "listener", "is": contains([json!({ "revision": any() })], false),
+            "requirements": ["PRJ-RCIP-SUB-02", "CL-B15-3"]
+        }));
         // CL-B16-1: the capabilities declare no scopes, so each is `current` whatever the context
         // (the model's context changes never make one `other`).
         let capabilities: Vec<Value> = (0..self.model.capabilities)
