@@ -16,25 +16,44 @@ use reference::choices::{Choices, Fault, FAULTS};
 const BUDGET: u64 = 250;
 
 /// Faults a model's paths find within `BUDGET` cases of that model (or `LARGER_BUDGET`: with the
-/// default seed the first failure is case 793, 284, 854, 779 and 379 of those five).
+/// default seed the first failures of those three are cases 651, 339 and 243).
 const CAUGHT: &[(&str, Target)] = &[
     ("recheck-skipped-after-policy", Target::Invocation),
     ("binding-recheck-skipped", Target::Invocation),
     ("context-recheck-skipped", Target::Invocation),
     ("availability-recheck-skipped", Target::Invocation),
     ("approval-ignores-binding-change", Target::Invocation),
+    ("approval-ignores-context-change", Target::Invocation),
+    ("approval-ignores-availability", Target::Invocation),
     ("confirmation-resolvable-twice", Target::Invocation),
     ("expiry-never", Target::Invocation),
     ("expiry-receipt-dropped", Target::Invocation),
+    ("expiry-one-ms-late", Target::Invocation),
+    ("ttl-timer-overflow", Target::Invocation),
     ("cancel-receipt-code", Target::Invocation),
     ("id-released-at-policy", Target::Invocation),
     ("id-never-released", Target::Invocation),
     ("check-order-schema-first", Target::Invocation),
     ("abort-waits-for-policy", Target::Invocation),
     ("output-schema-skipped", Target::Invocation),
+    ("output-coerced-to-json", Target::Invocation),
+    ("input-coerced-to-json", Target::Invocation),
     ("policy-throw-denied", Target::Invocation),
+    ("malformed-decision-allows", Target::Invocation),
+    ("availability-clone-rejects", Target::Invocation),
+    ("stale-unbind-removes", Target::Invocation),
+    ("duplicate-bind-replaces", Target::Invocation),
     ("throw-after-abort-failed", Target::Invocation),
+    ("host-text-in-message", Target::Invocation),
     ("availability-from-snapshot", Target::Invocation),
+    ("availability-extras-published", Target::Invocation),
+    ("confirmation-id-published", Target::Invocation),
+    ("snapshot-not-cached", Target::Invocation),
+    ("unbind-keeps-revision", Target::Invocation),
+    ("success-keeps-revision", Target::Invocation),
+    ("refresh-keeps-revision", Target::Invocation),
+    ("unscoped-is-other", Target::Invocation),
+    ("listener-throw-stops-others", Target::Invocation),
     ("approval-skips-policy", Target::Assist),
     ("assist-batch-over-bound-runs", Target::Assist),
     ("assist-batch-continues", Target::Assist),
@@ -48,58 +67,39 @@ const CAUGHT: &[(&str, Target)] = &[
     ("rui-cycle-accepted", Target::Transaction),
     ("rui-operation-limit-ignored", Target::Transaction),
     ("rui-stream-end-commits", Target::Transaction),
+    ("rui-duplicate-node-accepted", Target::Transaction),
+    ("rui-unknown-component-accepted", Target::Transaction),
 ];
 
 /// Faults the models reach only through a rare combination of actions: found by a larger
-/// budget of that model (measured with the default seed), too slow for `cargo test`.
-const BEYOND_BUDGET: &[(&str, &str)] = &[
-    ("approval-ignores-context-change", "invoke, confirm, context change, approve: case 3,615 of the invocation model"),
-    ("approval-ignores-availability", "invoke, confirm, availability lost, approve: case 1,877 of the invocation model"),
-    ("rui-duplicate-node-accepted", "begin, the same node twice, commit: case 2,177 of the transaction model"),
-    ("rui-unknown-component-accepted", "begin, an unknown-component node, the root node, a good commit: not in 5,000 cases"),
-];
+/// budget of that model (measured with the default seed), too slow for `cargo test`. Empty since
+/// the directed draws (`harness::fuzz::draw`, every fourth case) reach the four that were here
+/// (an approval after a context change, after lost availability; a duplicate node, an
+/// unknown-component node, then a good commit) within 651 cases of their model.
+const BEYOND_BUDGET: &[(&str, &str)] = &[];
 
 /// Faults no model path can show, and why.
 const OUT_OF_REACH: &[(&str, &str)] = &[
-    ("expiry-one-ms-late", "model time is whole 1000 ms ticks and a TTL ends 500 ms before a tick (whether it runs from the invoke or the confirmation request is IMPL-DEFINED)"),
-    ("ttl-timer-overflow", "the model's TTL is one or two ticks, never 2^31 ms"),
-    ("receipt-capacity-small", "model paths hold at most three confirmations; the bound is 256 (model/README.md)"),
-    ("host-text-in-message", "the model's handler throws carry no text and messages are never compared"),
-    ("output-coerced-to-json", "the model's handler output is valid or invalid, never a non-JSON value"),
-    ("input-coerced-to-json", "the model's input is valid or invalid, never a non-JSON value"),
-    ("malformed-decision-allows", "the model's policy decides allow, deny, confirm or throws; no malformed decision"),
-    ("availability-extras-published", "the invocation model observes outcomes and host calls, not snapshots"),
-    ("confirmation-id-published", "the invocation model observes outcomes and host calls, not snapshots"),
-    ("snapshot-not-cached", "the invocation model observes outcomes and host calls, not snapshots"),
-    ("unbind-keeps-revision", "the invocation model observes outcomes and host calls, not snapshot revisions"),
-    ("refresh-keeps-revision", "the invocation model has no refresh and observes no snapshot revision"),
-    ("success-keeps-revision", "the invocation model observes outcomes and host calls, not snapshot revisions"),
-    ("unscoped-is-other", "relevance and scopes are not modelled"),
-    ("availability-clone-rejects", "the model's availability is a flag, never an object structuredClone rejects"),
-    ("stale-unbind-removes", "the model's host unbinds only through the live binding's handle (rebind unbinds first)"),
-    ("duplicate-bind-replaces", "the model's host never binds over a live binding (rebind unbinds first)"),
-    ("listener-throw-stops-others", "subscription listeners are not modelled"),
-    ("observer-throw-fails-invocation", "onEvent observers are not modelled"),
-    ("events-out-of-order", "lifecycle events are not modelled"),
-    ("react-ref-updated-in-render", "the React binding (hooks, providers, renders) is not modelled"),
-    ("react-bind-in-render", "the React binding (hooks, providers, renders) is not modelled"),
-    ("react-effects-on-server", "the React binding (hooks, providers, renders) is not modelled"),
-    ("react-cleanup-keeps-binding", "the React binding (hooks, providers, renders) is not modelled"),
-    ("react-context-not-cleared", "the React binding (hooks, providers, renders) is not modelled"),
-    ("react-stale-handler", "the React binding (hooks, providers, renders) is not modelled"),
-    ("react-hook-outside-provider-silent", "the React binding (hooks, providers, renders) is not modelled"),
-    ("react-outermost-provider", "the React binding (hooks, providers, renders) is not modelled"),
-    ("react-context-merged", "the React binding (hooks, providers, renders) is not modelled"),
-    ("react-revision-ignored", "the React binding (hooks, providers, renders) is not modelled"),
+    ("receipt-capacity-small", "model paths hold at most three confirmations, against a receipt bound of 256 (model/README.md); padding with filler receipts would not emulate a smaller bound (the fillers, older, are evicted first)"),
+    ("observer-throw-fails-invocation", "onEvent observers (profile events, CL-B23) are not modelled: the model has no lifecycle events, so its cases declare no events profile and install no observer"),
+    ("events-out-of-order", "lifecycle events (profile events, PRJ-RCIP-EVT-01) are not modelled: the model does not say which events a path emits in which order"),
+    ("react-ref-updated-in-render", "the React binding (hooks, providers, renders, profile react) is not modelled"),
+    ("react-bind-in-render", "the React binding (hooks, providers, renders, profile react) is not modelled"),
+    ("react-effects-on-server", "the React binding (hooks, providers, renders, profile react) is not modelled"),
+    ("react-cleanup-keeps-binding", "the React binding (hooks, providers, renders, profile react) is not modelled"),
+    ("react-context-not-cleared", "the React binding (hooks, providers, renders, profile react) is not modelled"),
+    ("react-stale-handler", "the React binding (hooks, providers, renders, profile react) is not modelled"),
+    ("react-hook-outside-provider-silent", "the React binding (hooks, providers, renders, profile react) is not modelled"),
+    ("react-outermost-provider", "the React binding (hooks, providers, renders, profile react) is not modelled"),
+    ("react-context-merged", "the React binding (hooks, providers, renders, profile react) is not modelled"),
+    ("react-revision-ignored", "the React binding (hooks, providers, renders, profile react) is not modelled"),
 ];
 
 /// Faults that need more than `BUDGET` cases of their model.
 const LARGER_BUDGET: &[(&str, u64)] = &[
-    ("approval-ignores-binding-change", 900),
-    ("confirmation-resolvable-twice", 400),
-    ("throw-after-abort-failed", 900),
-    ("rui-stale-base-accepted", 900),
-    ("rui-cycle-accepted", 400),
+    ("approval-ignores-context-change", 900),
+    ("output-schema-skipped", 900),
+    ("malformed-decision-allows", 900),
 ];
 
 fn settings(target: Target, cases: u64) -> Settings {

@@ -221,7 +221,10 @@ fn an_aborted_signal_with_invalid_input_recommends_the_input_check() {
             (input_invalid, Some("RECOMMENDED".into())),
         ]
     );
-    assert_eq!(case.steps[2], json!({ "client": "abort", "signal": "s0" }));
+    let position = |step: &Value| case.steps.iter().position(|s| s == step);
+    let abort = position(&json!({ "client": "abort", "signal": "s0" }));
+    let invoke = case.steps.iter().position(|s| s["client"] == "invoke");
+    assert!(abort.is_some() && abort < invoke, "the signal is aborted before the invoke");
 }
 
 #[test]
@@ -285,4 +288,60 @@ fn a_context_changed_and_back_stops_the_case_before_the_recheck() {
         1,
         "the generation configuration cannot revert a context"
     );
+}
+
+#[test]
+fn the_snapshot_revision_is_pinned_only_where_the_texts_decide_it() {
+    // CL-B15-1/2/3/4: a bind, an effective unbind, a refresh and a successful invocation strictly
+    // increase the revision; elsewhere (a policy call pending, an availability change) CL-B15-5 only ties
+    // identity to an unchanged revision, and RCIP-PROTO-SNAP-01 forbids a decrease.
+    let case = translate(
+        1,
+        &[
+            Invoke(0, Request::Valid),
+            PolicySettles(0, Decision::Allow),
+            HandlerSettles(0, HandlerResult::Output),
+            Unbind(0),
+            LoseAvailability(0),
+        ],
+    );
+    let relations: Vec<&Value> = case
+        .steps
+        .iter()
+        .filter(|s| s["expect"] == "snapshot-relation")
+        .map(|s| &s["is"])
+        .collect();
+    let bumped = json!({ "identical": false, "revision": "greater" });
+    let either = one_of(vec![json!({ "identical": true, "revision": "equal" }), bumped.clone()]);
+    // The first relation is the preamble's refresh (CL-B15-3).
+    assert_eq!(relations, vec![&bumped, &either, &either, &bumped, &bumped, &either]);
+    // CL-B17-1: the host-only availability member never appears in any snapshot's text.
+    let texts = case.steps.iter().filter(|s| s["expect"] == "snapshot-text").count();
+    assert_eq!(texts, 7, "one text check per snapshot (no confirmation was issued)");
+}
+
+#[test]
+fn a_snapshot_never_shows_an_issued_confirmation_id() {
+    // CL-B17-2 with `createId: "sequential"` (CL-A01-6): the confirmation's id is `confirmation-1`.
+    let case = translate(0, &[Invoke(0, Request::Valid), PolicySettles(0, Decision::Confirm)]);
+    assert_eq!(case.setup["options"]["createId"], json!("sequential"));
+    let last = case.steps.iter().rev().find(|s| s["expect"] == "snapshot-text").expect("a text check");
+    assert_eq!(last["is"], json!({ "$match": "excludes", "text": "confirmation-1" }));
+}
+
+#[test]
+fn the_long_tick_configuration_passes_a_32_bit_timer_and_ticks_1_ms_after_expiry() {
+    // CL-A01-5, CL-B08-1/2: the fuzz-only configuration at `Timing::long_ticks`.
+    let configurations = suites::cases::from_model::invocation::fuzz_configurations();
+    let (model, timing) = configurations.last().expect("a long-tick configuration");
+    assert!(model.ttl_ticks >= 2, "the confirmation outlives one tick");
+    assert_eq!(timing.tick_ms, 1 << 31);
+    assert!(timing.ttl_ms >= (1u64 << 32) - 1 && timing.ttl_ms % timing.tick_ms == timing.tick_ms - 1);
+    let case = suites::cases::from_model::invocation::translate_fuzz_choices(&[
+        (configurations.len() - 1) as u32,
+        0,
+        0,
+    ])
+    .expect("a path");
+    assert_eq!(case.setup["options"]["confirmationTtlMs"], json!(timing.ttl_ms));
 }

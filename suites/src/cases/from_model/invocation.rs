@@ -9,8 +9,10 @@
 //! a clock `advance` of one tick, host `bind`/`unbind`/`set-context`/`set-availability`); after
 //! each, the case expects what the model's state says: every invocation and resolution not yet
 //! seen settled (its canonical outcome, or `pending`), the policy and handler call records so far,
-//! and the signal of every running handler. The expectations come from the model state, never
-//! from the reference.
+//! the signal of every running handler, and a fresh snapshot: its revision against the one before
+//! (CL-B15) and what its text never holds (CL-B17: the host-only member every availability answer
+//! carries, the confirmation ids `createId: "sequential"` makes known). The expectations come from
+//! the model state and those sentences, never from the reference.
 //!
 //! Where the spec leaves room and the model picks one reading (model/README.md "Modelling
 //! decisions"), the expectation accepts every reading (`one-of`), and a RECOMMENDED check names the
@@ -50,7 +52,9 @@
 //!
 //! Time: a model tick is an `advance` of 1000 ms and the TTL is `ttl_ticks * 1000 - 500` ms, so a
 //! confirmation lives through `ttl_ticks - 1` ticks and expires at the next, and no tick lands on
-//! `expiresAt` (CL-B08-4).
+//! `expiresAt` (CL-B08-4). `conformance fuzz` also draws one configuration at `Timing::long_ticks`
+//! (ticks of 2^31 ms, the TTL ending 1 ms before a tick); the generated vectors keep the standard
+//! timing.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -65,7 +69,7 @@ use serde_json::{json, Value};
 
 use super::{load_regressions, regressions_dir, Generated};
 use crate::case::{Case, Provenance, Section, Strictness};
-use crate::pattern::{any, of_type, one_of, present, subset};
+use crate::pattern::{any, contains, of_type, one_of, present, subset, unordered};
 
 /// The section every model-invocation case belongs to.
 pub const SECTION: &str = "rcip.model-invocation";
@@ -158,8 +162,30 @@ pub fn invocation_id(model: &InvocationModel, slot: Slot) -> String {
     }
 }
 
-fn ttl_ms(model: &InvocationModel) -> u64 {
-    u64::from(model.ttl_ticks) * TICK_MS - TICK_MS / 2
+/// How a path's model time becomes virtual milliseconds: the length of a tick and the TTL.
+/// Either way a confirmation lives through `ttl_ticks - 1` ticks and expires at the next, and
+/// no tick lands on `expiresAt` (CL-B08-4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Timing {
+    pub tick_ms: u64,
+    pub ttl_ms: u64,
+}
+
+impl Timing {
+    /// The vectors' timing: ticks of `TICK_MS`, the TTL ending half a tick before a tick.
+    pub fn standard(model: &InvocationModel) -> Timing {
+        Timing { tick_ms: TICK_MS, ttl_ms: u64::from(model.ttl_ticks) * TICK_MS - TICK_MS / 2 }
+    }
+
+    /// Ticks of 2^31 ms and a TTL ending 1 ms before a tick (`ttl_ticks` of at least 2): the TTL
+    /// is 2^32 - 1 ms or more, past what a 32-bit timer holds (CL-A01-5, CL-B08-1: the TTL is
+    /// measured on the runtime's clock whatever its size, as `rcip.expiry.large-ttl` checks),
+    /// and the tick that expires it comes 1 ms after `expiresAt` (CL-B08-1/2: expired then, as
+    /// `rcip.expiry.default-ttl.003` checks), away from the boundary CL-B08-4 leaves open.
+    pub fn long_ticks(model: &InvocationModel) -> Timing {
+        let tick_ms = 1u64 << 31;
+        Timing { tick_ms, ttl_ms: u64::from(model.ttl_ticks) * tick_ms - 1 }
+    }
 }
 
 fn context_value(context: SemanticContext) -> Value {
@@ -179,16 +205,30 @@ fn valid_input(slot: Slot) -> Value {
     json!({ "text": format!("t{slot}") })
 }
 
-fn invalid_input() -> Value {
-    json!({ "text": 7 })
+/// The model's invalid input, concretely: for slot 0 a value of the wrong type (CL-B19), for
+/// the others an object whose extra member is `undefined`, not plain JSON (CL-B13-1/2: rejected
+/// as `INPUT_INVALID`; coerced as `JSON.stringify` would, it would be valid input).
+fn invalid_input(slot: Slot) -> Value {
+    if slot == 0 {
+        json!({ "text": 7 })
+    } else {
+        json!({ "text": format!("t{slot}"), "note": { "$value": "undefined" } })
+    }
 }
 
 fn valid_output() -> Value {
     json!({ "done": true })
 }
 
-fn invalid_output() -> Value {
-    json!({ "done": "yes" })
+/// The handler's invalid output, concretely: for slot 0 a value of the wrong type, for the
+/// others an object whose extra member is `undefined`, not plain JSON (CL-B12-1, CL-B13-1: failed
+/// `OUTPUT_INVALID`; coerced as `JSON.stringify` would, it would be valid output).
+fn invalid_output(slot: Slot) -> Value {
+    if slot == 0 {
+        json!({ "done": "yes" })
+    } else {
+        json!({ "done": true, "note": { "$value": "undefined" } })
+    }
 }
 
 /// The application definition: two scopes (the two context values) and `capabilities`
@@ -229,10 +269,10 @@ fn definition(model: &InvocationModel) -> Value {
     })
 }
 
-fn setup(model: &InvocationModel) -> Value {
+fn setup(model: &InvocationModel, timing: Timing) -> Value {
     json!({
         "definition": definition(model),
-        "options": { "policy": { "mode": "gated" }, "confirmationTtlMs": ttl_ms(model) }
+        "options": { "policy": { "mode": "gated" }, "confirmationTtlMs": timing.ttl_ms, "createId": "sequential" }
     })
 }
 
@@ -240,11 +280,24 @@ fn binding_handle(capability: usize, identity: u8) -> String {
     format!("b{capability}-{identity}")
 }
 
+/// The message of every error a policy or handler of a case throws (the `error` settlement,
+/// vectors/README.md): CL-B02-2 keeps it out of every outcome's text.
+pub const HOST_ERROR_TEXT: &str = "host-secret-7f3a";
+
+/// A member the host's availability answers carry besides `available`, `reason` and
+/// `reasonCode`: CL-B17-1 says it is never published, so its value never appears in a snapshot.
+/// It changes no outcome (the checks read `available` only); nor does the function member
+/// `hostHook` the `available: true` answer also carries, which `structuredClone` cannot copy
+/// (CL-A04-7: the answer is read by its three members, as `rcip.availability.host-members`
+/// checks). The `available: false` answer is plain JSON, so an implementation that published it
+/// whole could not drop the marker with the function.
+pub const HOST_ONLY_MARKER: &str = "host-only-4b2d";
+
 fn availability(available: bool) -> Value {
     if available {
-        json!({ "available": true })
+        json!({ "available": true, "hostSession": HOST_ONLY_MARKER, "hostHook": { "$value": "function" } })
     } else {
-        json!({ "available": false, "reason": "Offline", "reasonCode": "offline" })
+        json!({ "available": false, "reason": "Offline", "reasonCode": "offline", "hostSession": HOST_ONLY_MARKER })
     }
 }
 
@@ -255,8 +308,24 @@ fn bind_step(capability: usize, identity: u8, available: bool) -> Value {
     })
 }
 
-fn decision_settle(decision: Decision) -> Value {
+/// How the gated policy settles policy call `call` (1-based) with `decision`. The model's
+/// `Throw` stands for a policy that fails: an odd call throws, an even one returns a decision
+/// 0.1 does not know, both failed `POLICY_EVALUATION_FAILED` (CL-B12-3, CL-A05-2).
+/// A second bind of a capability while `identity` is live: it throws a host configuration error
+/// and changes nothing (CL-B20-1, RCIP-LIFE-BIND-03).
+fn duplicate_bind_step(capability: usize, identity: u8, available: bool) -> Value {
+    let mut step = bind_step(capability, identity, available);
+    if let Some(object) = step.as_object_mut() {
+        object.insert("as".into(), json!(format!("{}-again", binding_handle(capability, identity))));
+        object.insert("throws".into(), json!(true));
+        object.insert("requirements".into(), json!(["CL-B20-1", "RCIP-LIFE-BIND-03"]));
+    }
+    step
+}
+
+fn decision_settle(decision: Decision, call: u32) -> Value {
     match decision {
+        Decision::Throw if call % 2 == 0 => json!({ "return": { "decision": "maybe" } }),
         Decision::Allow => json!({ "return": { "decision": "allow" } }),
         Decision::Deny => json!({ "return": { "decision": "deny", "reason": "not now" } }),
         Decision::Confirm => {
@@ -266,10 +335,10 @@ fn decision_settle(decision: Decision) -> Value {
     }
 }
 
-fn handler_settle(result: HandlerResult) -> Value {
+fn handler_settle(result: HandlerResult, slot: Slot) -> Value {
     match result {
         HandlerResult::Output => json!({ "return": valid_output() }),
-        HandlerResult::InvalidOutput => json!({ "return": invalid_output() }),
+        HandlerResult::InvalidOutput => json!({ "return": invalid_output(slot) }),
         HandlerResult::Throw => json!({ "throw": "error" }),
     }
 }
@@ -279,6 +348,10 @@ fn with(mut step: Value, key: &str, value: Value) -> Value {
         object.insert(key.to_string(), value);
     }
     step
+}
+
+fn excludes(text: &str) -> Value {
+    json!({ "$match": "excludes", "text": text })
 }
 
 fn expect_outcome(of: &str, is: Value) -> Value {
@@ -356,8 +429,6 @@ struct Allowed {
     required: Vec<Shape>,
     recommended: Option<Vec<Shape>>,
     ids: Ids,
-    /// The other reading leaves a pending confirmation the case declines at once.
-    cleanup: bool,
 }
 
 fn push_unique(shapes: &mut Vec<Shape>, shape: Shape) {
@@ -391,6 +462,7 @@ struct Handle {
 
 struct Translator<'a> {
     model: &'a InvocationModel,
+    timing: Timing,
     steps: Vec<Value>,
     handles: Vec<Handle>,
     /// Outcome patterns of handles that settled with the current action.
@@ -410,12 +482,22 @@ struct Translator<'a> {
     /// Set once an already-aborted request passed every CL-B03 check: CL-B03-2 only RECOMMENDS
     /// that policy is then not called, so the policy call records are RECOMMENDED from there on.
     policy_calls_recommended: bool,
+    /// Snapshots taken so far (`snap0` after the preamble, `snap1` after a refresh, then one
+    /// after every action).
+    snapshots: usize,
+    /// Confirmations issued so far: with `createId: "sequential"` their ids are among
+    /// `confirmation-1` .. `confirmation-N` (CL-A01-6).
+    confirmations: usize,
+    /// Whether a policy or handler call has thrown (`new Error("host-secret-7f3a")`, the
+    /// `error` settlement): from then on every settled outcome's text is checked for it.
+    thrown: bool,
 }
 
 impl<'a> Translator<'a> {
-    fn new(model: &'a InvocationModel) -> Translator<'a> {
+    fn new(model: &'a InvocationModel, timing: Timing) -> Translator<'a> {
         Translator {
             model,
+            timing,
             steps: Vec::new(),
             handles: Vec::new(),
             settled: BTreeMap::new(),
@@ -429,6 +511,9 @@ impl<'a> Translator<'a> {
             decided_ms: BTreeMap::new(),
             context_touched: BTreeSet::new(),
             policy_calls_recommended: false,
+            snapshots: 0,
+            confirmations: 0,
+            thrown: false,
         }
     }
 
@@ -450,6 +535,77 @@ impl<'a> Translator<'a> {
                     .push(bind_step(capability, identity, state.available[capability]));
             }
         }
+        // A refresh changes nothing the model decides (invoke and the rechecks read live
+        // availability, CL-B15-7, and the published one equals it right after the binds), but
+        // it must publish a new revision (CL-B15-3).
+        self.observe_snapshot(None);
+        // PRJ-RCIP-SUB-02: a listener that throws (at every revision of the path) keeps no other
+        // listener from being notified and changes no outcome; the refresh publishes a revision,
+        // so the recording listener is notified at least once.
+        self.steps.push(json!({ "client": "subscribe", "as": "listener-throws", "listener": "throws" }));
+        self.steps.push(json!({ "client": "subscribe", "as": "listener", "listener": "records" }));
+        self.steps.push(json!({ "host": "refresh" }));
+        self.observe_snapshot(Some("CL-B15-3"));
+        self.steps.push(json!({
+            "expect": "notifications", "of": "listener", "is": contains([json!({ "revision": any() })], false),
+            "requirements": ["PRJ-RCIP-SUB-02", "CL-B15-3"]
+        }));
+        // CL-B16-1: the capabilities declare no scopes, so each is `current` whatever the context
+        // (the model's context changes never make one `other`).
+        let capabilities: Vec<Value> = (0..self.model.capabilities)
+            .map(|c| subset(json!({ "id": capability_id(c), "relevance": "current" })))
+            .collect();
+        self.steps.push(json!({
+            "expect": "snapshot", "of": format!("snap{}", self.snapshots - 1),
+            "is": subset(json!({ "capabilities": unordered(capabilities) })),
+            "requirements": ["CL-B16-1"]
+        }));
+    }
+
+    /// CL-B15 and CL-B17 along the path: a fresh snapshot after the preamble, after a refresh
+    /// and after every action, pinned only in what the texts decide for every reading.
+    /// - Against the one before: it strictly increases with a bind, an effective unbind, a
+    ///   refresh or a successful invocation (`bump`, CL-B15-1/2/3/4); otherwise it is the identical object with
+    ///   an equal revision or a new one with a greater revision (CL-B15-5: identical until the
+    ///   revision changes; RCIP-PROTO-SNAP-01: the revision increases monotonically), since the
+    ///   texts leave open whether a changed context, an availability change, a confirmation or a
+    ///   failed invocation bumps it (CL-B15-8 is only RECOMMENDED, CL-B15-9 IMPL-DEFINED).
+    /// - Its JSON text never holds the host-only availability member (CL-B17-1) nor a
+    ///   confirmation id issued so far (CL-B17-2). Its other content (relevance, availability
+    ///   as of the last refresh, CL-B15-6) is not pinned here.
+    fn observe_snapshot(&mut self, bump: Option<&'static str>) {
+        let name = format!("snap{}", self.snapshots);
+        self.steps.push(json!({ "client": "get-snapshot", "as": name }));
+        if self.snapshots > 0 {
+            let previous = format!("snap{}", self.snapshots - 1);
+            let (is, requirements) = match bump {
+                Some(id) => (
+                    json!({ "identical": false, "revision": "greater" }),
+                    vec![id, "CL-B15-5", "RCIP-PROTO-SNAP-01"],
+                ),
+                None => (
+                    one_of([
+                        json!({ "identical": true, "revision": "equal" }),
+                        json!({ "identical": false, "revision": "greater" }),
+                    ]),
+                    vec!["CL-B15-5", "RCIP-PROTO-SNAP-01"],
+                ),
+            };
+            self.steps.push(json!({
+                "expect": "snapshot-relation", "a": previous, "b": name, "is": is, "requirements": requirements
+            }));
+        }
+        self.steps.push(json!({
+            "expect": "snapshot-text", "of": name, "is": excludes(HOST_ONLY_MARKER),
+            "requirements": ["CL-B17-1", "RCIP-PROTO-SNAP-08"]
+        }));
+        for n in 1..=self.confirmations {
+            self.steps.push(json!({
+                "expect": "snapshot-text", "of": name, "is": excludes(&format!("confirmation-{n}")),
+                "requirements": ["CL-B17-2", "RCIP-PROTO-SNAP-09"]
+            }));
+        }
+        self.snapshots += 1;
     }
 
     /// Whether two readings the spec allows would part at `action`, so the case must stop.
@@ -488,7 +644,7 @@ impl<'a> Translator<'a> {
                 let (capability, input) = match request {
                     Request::Valid => (capability_id(model.capability_of(slot)), valid_input(slot)),
                     Request::InvalidInput => {
-                        (capability_id(model.capability_of(slot)), invalid_input())
+                        (capability_id(model.capability_of(slot)), invalid_input(slot))
                     }
                     Request::UndeclaredCapability => (UNDECLARED.to_string(), valid_input(slot)),
                 };
@@ -499,11 +655,11 @@ impl<'a> Translator<'a> {
             }
             Action::PolicySettles(slot, decision) => {
                 let call = self.policy_call_of.get(&slot).copied().unwrap_or(0);
-                vec![json!({ "gate": "policy", "call": call, "settle": decision_settle(decision) })]
+                vec![json!({ "gate": "policy", "call": call, "settle": decision_settle(decision, call) })]
             }
             Action::HandlerSettles(slot, result) => {
                 let call = self.handler_call_of.get(&slot).copied().unwrap_or(0);
-                vec![json!({ "gate": "handler", "call": call, "settle": handler_settle(result) })]
+                vec![json!({ "gate": "handler", "call": call, "settle": handler_settle(result, slot) })]
             }
             Action::Abort(slot) => vec![json!({ "client": "abort", "signal": format!("s{slot}") })],
             Action::Approve(slot) | Action::Decline(slot) => {
@@ -513,14 +669,13 @@ impl<'a> Translator<'a> {
                     "confirmation": { "of": format!("i{slot}") }, "approved": matches!(action, Action::Approve(_))
                 })]
             }
-            Action::AdvanceClock => vec![json!({ "clock": "advance", "ms": TICK_MS })],
+            Action::AdvanceClock => vec![json!({ "clock": "advance", "ms": self.timing.tick_ms })],
             Action::Bind(capability) => {
                 let identity = before.bindings[capability].installs;
-                vec![bind_step(
-                    capability,
-                    identity,
-                    before.available[capability],
-                )]
+                vec![
+                    bind_step(capability, identity, before.available[capability]),
+                    duplicate_bind_step(capability, identity, before.available[capability]),
+                ]
             }
             Action::Unbind(capability) => match before.bindings[capability].live {
                 Some(identity) => vec![
@@ -539,6 +694,15 @@ impl<'a> Translator<'a> {
                     identity,
                     before.available[capability],
                 ));
+                steps.push(duplicate_bind_step(capability, identity, before.available[capability]));
+                // CL-B20-2/3: the replaced binding's unbind, called again now that it is stale,
+                // removes nothing.
+                if let Some(old) = before.bindings[capability].live {
+                    steps.push(json!({
+                        "host": "unbind", "binding": binding_handle(capability, old),
+                        "requirements": ["CL-B20-2", "CL-B20-3"]
+                    }));
+                }
                 steps
             }
             Action::SetContext(context) => {
@@ -595,7 +759,7 @@ impl<'a> Translator<'a> {
         match outcome {
             Outcome::Succeeded => Shape::Succeeded,
             Outcome::ConfirmationRequired => {
-                let ttl = ttl_ms(self.model);
+                let ttl = self.timing.ttl_ms;
                 let mut instants = vec![self.now_ms + ttl];
                 if let Some(&invoked) = self.invoked_ms.get(&slot) {
                     push_unique_u64(&mut instants, invoked + ttl);
@@ -619,7 +783,6 @@ impl<'a> Translator<'a> {
             required: vec![model_shape],
             recommended: None,
             ids: self.ids_of(slot),
-            cleanup: false,
         };
         match action {
             Action::Invoke(_, request) => {
@@ -742,7 +905,6 @@ impl<'a> Translator<'a> {
             required: vec![model_shape.clone()],
             recommended: None,
             ids: self.ids_of(slot),
-            cleanup: false,
         };
         let invocation = &before.invocations[slot];
         match action {
@@ -813,7 +975,13 @@ impl<'a> Translator<'a> {
         let steps = self.action_steps(before, action);
         self.steps.extend(steps);
         if action == Action::AdvanceClock {
-            self.now_ms += TICK_MS;
+            self.now_ms += self.timing.tick_ms;
+        }
+        if matches!(
+            action,
+            Action::PolicySettles(_, Decision::Throw) | Action::HandlerSettles(_, HandlerResult::Throw)
+        ) {
+            self.thrown = true;
         }
         if let Action::SetContext(context) = action {
             if context != before.context {
@@ -865,6 +1033,7 @@ impl<'a> Translator<'a> {
                 if let Some(outcome) = now.invoke_outcome {
                     if outcome == Outcome::ConfirmationRequired {
                         self.decided_ms.insert(slot, self.now_ms);
+                        self.confirmations += 1;
                     }
                     if let Action::Invoke(_, request) = action {
                         if outcome == Outcome::error(Code::ExecutionAborted)
@@ -899,10 +1068,21 @@ impl<'a> Translator<'a> {
             self.handles.push(Handle { name, done: false });
         }
         self.expectations(after);
+        let bump = match action {
+            Action::Bind(_) | Action::Rebind(_) => Some("CL-B15-1"),
+            Action::Unbind(capability) if before.bindings[capability].live.is_some() => Some("CL-B15-2"),
+            _ => None,
+        }
+        .or_else(|| {
+            self.settled
+                .values()
+                .any(|allowed| allowed.required == [Shape::Succeeded])
+                .then_some("CL-B15-4")
+        });
+        self.observe_snapshot(bump);
     }
 
     fn expectations(&mut self, after: &RuntimeState) {
-        let mut cleanups = Vec::new();
         for handle in self.handles.iter_mut().filter(|h| !h.done) {
             match self.settled.get(&handle.name) {
                 Some(allowed) => {
@@ -918,8 +1098,12 @@ impl<'a> Translator<'a> {
                             json!(Strictness::Recommended.as_str()),
                         ));
                     }
-                    if allowed.cleanup {
-                        cleanups.push((handle.name.clone(), allowed.ids.clone()));
+                    // CL-B02-2: no message carries the text a policy or handler threw.
+                    if self.thrown {
+                        self.steps.push(json!({
+                            "expect": "outcome-text", "of": handle.name, "is": excludes(HOST_ERROR_TEXT),
+                            "requirements": ["CL-B02-2"]
+                        }));
                     }
                 }
                 None => self
@@ -945,22 +1129,6 @@ impl<'a> Translator<'a> {
                 }
             }
         }
-        // The reading where the rechecks follow only an `allow` left a confirmation pending:
-        // declining it (or finding none) brings both readings to the same state.
-        for (name, ids) in cleanups {
-            let resolution = format!("x-{name}");
-            self.steps.push(json!({
-                "host": "resolve-confirmation", "as": resolution, "confirmation": { "of": name }, "approved": false,
-                "note": "only an implementation that skipped the rechecks for this decision has a confirmation to decline"
-            }));
-            self.steps.push(expect_outcome(
-                &resolution,
-                one_of([
-                    render(&Shape::Error(Code::ConfirmationNotFound), &Ids::anonymous()),
-                    render(&Shape::Error(Code::ConfirmationDeclined), &ids),
-                ]),
-            ));
-        }
     }
 }
 
@@ -981,7 +1149,22 @@ pub fn translate_with(
     requirements: Vec<String>,
     provenance: Provenance,
 ) -> Translation {
-    let mut translator = Translator::new(model);
+    translate_timed(model, Timing::standard(model), init, actions, id, description, requirements, provenance)
+}
+
+/// [`translate_with`] at a given timing.
+#[allow(clippy::too_many_arguments)]
+pub fn translate_timed(
+    model: &InvocationModel,
+    timing: Timing,
+    init: usize,
+    actions: &[Action],
+    id: &str,
+    description: &str,
+    requirements: Vec<String>,
+    provenance: Provenance,
+) -> Translation {
+    let mut translator = Translator::new(model, timing);
     let mut truncated_at = None;
     let Some(mut state) = model.init_states().into_iter().nth(init) else {
         return Translation {
@@ -1004,7 +1187,7 @@ pub fn translate_with(
     }
     let mut case = Case::new(id, description)
         .requirements(&requirements.iter().map(String::as_str).collect::<Vec<_>>())
-        .setup(setup(model))
+        .setup(setup(model, timing))
         .steps(translator.steps)
         .provenance(provenance);
     if let Some(index) = truncated_at {
@@ -1035,6 +1218,60 @@ pub fn translate_choices(choices: &[u32]) -> Option<Case> {
     Some(
         translate_with(
             model,
+            init,
+            &path,
+            &format!("{SECTION}.differential.001"),
+            "A random model path",
+            requirements,
+            provenance,
+        )
+        .case,
+    )
+}
+
+/// The configurations `conformance fuzz` draws from (the first choice picks one): the
+/// differential ones at the standard timing, and the third of them (three requests, a two-tick
+/// TTL, two ticks) at `Timing::long_ticks`, where the TTL passes 2^32 ms and the expiring tick
+/// lands 1 ms after `expiresAt`. Kept apart from `differential_models`, whose order the committed
+/// regressions replay.
+pub fn fuzz_configurations() -> Vec<(InvocationModel, Timing)> {
+    let mut configurations: Vec<(InvocationModel, Timing)> = differential_models()
+        .into_iter()
+        .map(|model| {
+            let timing = Timing::standard(&model);
+            (model, timing)
+        })
+        .collect();
+    let long = differential_models().swap_remove(2);
+    let timing = Timing::long_ticks(&long);
+    configurations.push((long, timing));
+    configurations
+}
+
+/// The fuzzer's translation: as [`translate_choices`], over `fuzz_configurations()`.
+pub fn translate_fuzz_choices(choices: &[u32]) -> Option<Case> {
+    let configurations = fuzz_configurations();
+    let (&first, rest) = choices.split_first()?;
+    let (model, timing) = &configurations[first as usize % configurations.len()];
+    let (init, path) = walk(model, rest);
+    if path.is_empty() {
+        return None;
+    }
+    let mut by = describe_model(model);
+    if *timing != Timing::standard(model) {
+        by.push_str(&format!(", ticks of {} ms, TTL {} ms", timing.tick_ms, timing.ttl_ms));
+    }
+    let provenance = Provenance {
+        kind: "proptest",
+        by,
+        seed: None,
+        path: path.iter().map(|a| format!("{a:?}")).collect(),
+    };
+    let requirements = path_requirements(model, init, &path);
+    Some(
+        translate_timed(
+            model,
+            *timing,
             init,
             &path,
             &format!("{SECTION}.differential.001"),
