@@ -811,11 +811,6 @@ impl Choices {
     }
 }
 
-/// The row of a choice.
-pub fn row(choice: Choice) -> Option<&'static ChoiceRow> {
-    TABLE.iter().find(|row| row.choice == choice)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
