@@ -410,6 +410,18 @@ fn committed() -> Vec<Case> {
                 save("i1"),
                 saw("i1", "notes.save", "c"),
             ]),
+        c("committed", 4, "Same key, another kind: the capability unmounts and unbinds")
+            .requirements(&["CL-A08-5", "RCIP-PROTO-SURF-12"])
+            .setup(setup())
+            .steps([
+                render(provider("p", vec![cap("x", "notes.save", "a")])),
+                expect_bound("notes.save", true),
+                render(provider("p", vec![owner("x", &["notes"], None, vec![])])),
+                expect_bound("notes.save", false),
+                save("i1"),
+                unbound("i1"),
+                expect_context(&["notes"], None),
+            ]),
     ]
 }
 
