@@ -12,7 +12,7 @@
 # timeout.txt, unviable.txt), outside version control. Every other argument is passed through to
 # `cargo mutants`, e.g. `--in-place` (only in a scratch clone: it edits the sources while it runs,
 # one mutant at a time, and cannot be combined with `--jobs`), `--list`,
-# `--file reference/src/schema.rs`. MUTANTS_TEST_TIMEOUT (seconds, default 30) sets the test timeout.
+# `--re '^reference/src/schema\.rs:'` (one file; `--file` does not narrow: it adds to examine_globs). MUTANTS_TEST_TIMEOUT (seconds, default 30) sets the test timeout.
 # Exit status is cargo-mutants': 0 all caught, 1 bad usage, 2 some missed, 3 some timed out,
 # 4 the unmutated tree already fails its vectors.
 set -euo pipefail

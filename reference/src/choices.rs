@@ -764,11 +764,6 @@ pub struct Choices {
 }
 
 impl Choices {
-    /// The default behaviour at every row.
-    pub fn default_reading() -> Choices {
-        Choices::default()
-    }
-
     /// The alternate behaviour at every row of [`TABLE`].
     pub fn alternate() -> Choices {
         Choices {
@@ -811,11 +806,6 @@ impl Choices {
     }
 }
 
-/// The row of a choice.
-pub fn row(choice: Choice) -> Option<&'static ChoiceRow> {
-    TABLE.iter().find(|row| row.choice == choice)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -850,7 +840,7 @@ mod tests {
     #[test]
     fn alternate_takes_every_row_and_default_none() {
         let alternate = Choices::alternate();
-        let default = Choices::default_reading();
+        let default = Choices::default();
         for row in TABLE {
             assert!(alternate.takes(row.choice));
             assert!(!default.takes(row.choice));

@@ -45,10 +45,6 @@ impl AbortSignal {
     pub fn is_aborted(&self) -> bool {
         self.0.get()
     }
-
-    pub fn same(&self, other: &AbortSignal) -> bool {
-        Rc::ptr_eq(&self.0, &other.0)
-    }
 }
 
 /// One call of a host callback (policy or handler) that answered "pending": the gate the driver
@@ -65,12 +61,6 @@ pub struct Ticket(pub u64);
 pub struct BindingToken {
     capability: String,
     binding: u64,
-}
-
-impl BindingToken {
-    pub fn capability(&self) -> &str {
-        &self.capability
-    }
 }
 
 /// What `subscribe` returns.

@@ -36,11 +36,6 @@ impl SemanticContext {
         }
         Value::Object(object)
     }
-
-    /// A fresh host value of [`SemanticContext::to_json`], for callbacks.
-    pub fn to_host(&self) -> HostValue {
-        HostValue::from_json(&self.to_json())
-    }
 }
 
 /// Availability as published: only the redacted fields of CL-B17-1.

@@ -121,7 +121,9 @@ impl NotPlain {
         self
     }
 
-    /// The JSON Schema-like keyword reported in a validation issue for this rejection.
+    /// The JSON Schema-like keyword of this rejection; only the unit tests read it (no outcome or
+    /// message carries it), so it is test-only and not mutated (reference/MUTATION.md, class D).
+    #[cfg(test)]
     pub fn keyword(&self) -> &'static str {
         match self {
             NotPlain::NonFinite { .. } => "finite",

@@ -34,10 +34,6 @@ pub struct Component {
 }
 
 impl Component {
-    pub fn takes_children(&self) -> bool {
-        self.children
-    }
-
     /// Whether prop `name` is marked as an action (holds an action request).
     pub fn is_action(&self, name: &str) -> bool {
         self.actions.contains(name)

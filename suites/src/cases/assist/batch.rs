@@ -24,6 +24,9 @@ fn all_run(slug: &str, serial: u32, description: &str, setup: Setup, n: usize, r
         turn("t1", "default", ask("go")),
         answer_actions(1, reads(n)),
         expect_handler_calls(&inputs),
+        expect_invocations("t1", &inputs)
+            .reqs(&["CL-C02-1"])
+            .note("each action, in order, through client.invoke with its proposed input"),
         expect_turn("t1", state(json!("pending"), vec![decide_any(), summarize_outcomes(outcomes)])),
     ])
 }

@@ -23,6 +23,7 @@ fn rejected(slug: &str, description: &str, action: Value, capability: &str, reqs
         answer_actions(1, vec![action]),
         expect_policy_order(&[]).note("invoke would have asked host policy: it was not called"),
         expect_handler_order(&[]),
+        expect_invocations("t1", &[]).note("rejected locally: the orchestrator made no invoke call"),
         expect_turn(
             "t1",
             nothing_ran(decide("read-only", &READS, ask("change something")), vec![non_success(capability)]),

@@ -273,6 +273,13 @@ pub fn expect_no_policy_call(capability: &str) -> Value {
     json!({ "expect": "policy-calls", "capability": capability, "is": [] })
 }
 
+/// Exactly these `invoke` calls of the orchestrator for turn `of`, in order: `(capability, input)`
+/// (observation `assist-invocations`).
+pub fn expect_invocations(of: &str, calls: &[(&str, Value)]) -> Value {
+    let calls: Vec<Value> = calls.iter().map(|(id, input)| json!({ "capabilityId": id, "input": input })).collect();
+    json!({ "expect": "assist-invocations", "of": of, "is": calls })
+}
+
 fn handler_call(capability: &str, input: Value) -> Value {
     json!({ "capabilityId": capability, "input": input, "invocationId": of_type("string"), "semanticContext": any() })
 }

@@ -207,6 +207,7 @@ pub fn section() -> Section {
     cases.extend(strict_mode());
     cases.extend(committed());
     cases.extend(abandoned());
+    cases.extend(effect_error());
     cases.extend(availability());
     cases.extend(owners());
     cases.extend(server());
@@ -409,6 +410,18 @@ fn committed() -> Vec<Case> {
                 save("i1"),
                 saw("i1", "notes.save", "c"),
             ]),
+        c("committed", 4, "Same key, another kind: the capability unmounts and unbinds")
+            .requirements(&["CL-A08-5", "RCIP-PROTO-SURF-12"])
+            .setup(setup())
+            .steps([
+                render(provider("p", vec![cap("x", "notes.save", "a")])),
+                expect_bound("notes.save", true),
+                render(provider("p", vec![owner("x", &["notes"], None, vec![])])),
+                expect_bound("notes.save", false),
+                save("i1"),
+                unbound("i1"),
+                expect_context(&["notes"], None),
+            ]),
     ]
 }
 
@@ -480,6 +493,50 @@ fn abandoned() -> Vec<Case> {
                 unbound("i1"),
                 resolve_promise("p1"),
                 expect_bound("notes.archive", true),
+            ]),
+    ]
+}
+
+/// CL-B20-1 and CL-A08-5: a second capability component for one id makes its effect's `bind`
+/// throw (a second live binding throws); the error stays inside the boundary around it (vector
+/// format: a boundary catches an error thrown by an effect in its subtree), so a capability
+/// component outside that boundary is still mounted and still bound. Whether the boundary
+/// reports `caught` (the hook lets the throw reach React) is not pinned, nor what happens to the
+/// first binding of the id inside the boundary: only the component outside is observed.
+fn effect_error() -> Vec<Case> {
+    vec![
+        c("effect-error", 1, "A duplicate binding in a boundary: a capability outside stays bound")
+            .requirements(&["CL-B20-1", "CL-A08-5"])
+            .setup(setup())
+            .steps([
+                render(provider(
+                    "p",
+                    vec![
+                        cap("archive", "notes.archive", "x"),
+                        boundary("b", vec![cap("save1", "notes.save", "a"), cap("save2", "notes.save", "b")]),
+                    ],
+                )),
+                expect_bound("notes.archive", true),
+                invoke("i1", "notes.archive", json!({})),
+                saw("i1", "notes.archive", "x"),
+            ]),
+        c("effect-error", 2, "The nearest boundary catches: one between two boundaries stays bound")
+            .requirements(&["CL-B20-1", "CL-A08-5"])
+            .setup(setup())
+            .steps([
+                render(provider(
+                    "p",
+                    vec![boundary(
+                        "outer",
+                        vec![
+                            cap("archive", "notes.archive", "x"),
+                            boundary("inner", vec![cap("save1", "notes.save", "a"), cap("save2", "notes.save", "b")]),
+                        ],
+                    )],
+                )),
+                expect_bound("notes.archive", true),
+                invoke("i1", "notes.archive", json!({})),
+                saw("i1", "notes.archive", "x"),
             ]),
     ]
 }
