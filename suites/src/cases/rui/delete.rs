@@ -23,6 +23,7 @@ pub fn section() -> Section {
         deletes_node(),
         deletes_data_member(),
         deletes_nested_member(),
+        deletes_array_element(),
         delete_then_set(),
         node_absent(),
         node_deleted_twice(),
@@ -105,6 +106,29 @@ fn deletes_nested_member() -> Case {
         F,
         "delete data removes a nested member staged earlier",
         &["CL-D01-6", "CL-D03-4", "PRJ-RUI-TX-09"],
+    )
+    .steps(after_base(tx, state))
+}
+
+/// An array element is data too: `delete` removes it (CL-D03-4 "only `delete` removes"), and a
+/// JSON array has no holes, so the elements after it move up (RFC 6901 addresses elements by
+/// index; removing one is not setting it to `null`, which CL-D03-3 keeps apart).
+fn deletes_array_element() -> Case {
+    let tx = Tx::begin("t1", 1)
+        .data("/list", json!(["a", "b", "c"]))
+        .delete_data("/list/1")
+        .commit(2, "r");
+    let mut state = base_state();
+    state.graph["revision"] = json!(2);
+    state.revision = 2;
+    state.data = json!({ "title": "Home", "list": ["a", "c"] });
+    case(
+        SECTION,
+        "deletes-array-element",
+        1,
+        F,
+        "delete data removes an array element; later elements move up",
+        &["RUI-DEL-01", "CL-D01-6", "CL-D03-3", "CL-D03-4"],
     )
     .steps(after_base(tx, state))
 }
