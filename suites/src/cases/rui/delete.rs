@@ -9,6 +9,7 @@ use super::support::stream::{Framing, Script};
 use super::support::tuples::Tx;
 use super::support::{base_state, base_tx, case, code, failing, failing_after, Found, Prior};
 use crate::case::{Case, Section, Strictness};
+use crate::pattern::one_of;
 
 const SECTION: &str = "delete";
 const F: Framing = Framing::Any;
@@ -29,6 +30,7 @@ pub fn section() -> Section {
         node_deleted_twice(),
         data_absent(),
         data_deleted_twice(),
+        array_element_past_end(),
         empty_pointer(),
         invalid_pointer(),
         referenced_node(),
@@ -242,6 +244,32 @@ fn data_deleted_twice() -> Case {
         &tx,
         "t1",
         json!(code::DELETE_ABSENT),
+        Found::AtOrAfter(2),
+    ))
+}
+
+/// One past the last element names no element: deleting it is deleting an absent data node
+/// (CL-D03-5), so the transaction fails. RFC 6901 §4 makes evaluating such a pointer an error,
+/// so an implementation may report it as an invalid pointer instead of an absent one.
+fn array_element_past_end() -> Case {
+    let tx = Tx::begin("t1", 1)
+        .data("/list", json!(["a", "b", "c"]))
+        .delete_data("/list/3")
+        .commit(2, "r");
+    case(
+        SECTION,
+        "array-element-past-end",
+        1,
+        F,
+        "deleting the element one past the end fails the transaction",
+        &["CL-D03-5", "RUI-RECOV-06"],
+    )
+    .steps(failing(
+        F,
+        Prior::Base,
+        &tx,
+        "t1",
+        one_of([json!(code::DELETE_ABSENT), json!(code::POINTER_INVALID)]),
         Found::AtOrAfter(2),
     ))
 }
