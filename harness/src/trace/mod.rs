@@ -82,43 +82,33 @@ pub fn judge(trace: &Trace) -> Judgement {
 
 /// Checks a trace of Assist turns against the Assist turn model (`assist`).
 fn judge_assist(trace: &Trace) -> Judgement {
-    let checker = match assist::Checker::new(trace) {
-        Ok(checker) => checker,
-        Err(scope) => return Judgement::OutOfScope(scope),
-    };
-    match checker.check(trace) {
-        Err(scope) => Judgement::OutOfScope(scope),
-        Ok(Verdict::Explained { paths, departures, judged, not_judged }) => Judgement::Explained {
-            model: "Assist",
-            reading: "the Assist turn model (CL-C01..C06), the runtime behind invoke settling as the outcomes show",
-            paths,
-            departures,
-            judged,
-            not_judged,
-        },
-        Ok(Verdict::NotExplained(failure)) => {
-            let raw = trace.records[failure.record].raw.clone();
-            Judgement::NotExplained { failure, raw }
-        }
-    }
+    let checked = assist::Checker::new(trace).and_then(|checker| checker.check(trace));
+    judgement(
+        trace,
+        checked,
+        "Assist",
+        "the Assist turn model (CL-C01..C06), the runtime behind invoke settling as the outcomes show",
+    )
 }
 
 /// Checks a Rixx UI trace against the transaction model (`transaction`).
 fn judge_transaction(trace: &Trace) -> Judgement {
-    let checker = match transaction::Checker::new(trace) {
-        Ok(checker) => checker,
-        Err(scope) => return Judgement::OutOfScope(scope),
-    };
-    match checker.check(trace) {
+    let checked = transaction::Checker::new(trace).and_then(|checker| checker.check(trace));
+    judgement(
+        trace,
+        checked,
+        "transaction",
+        "the Rixx UI transaction model (CL-D01..D05, CL-D08, CL-D09), in some reading of PRJ-RUI-TX-08",
+    )
+}
+
+/// The judgement of one model's check of `trace`, named by `model` and `reading`.
+fn judgement(trace: &Trace, checked: Result<Verdict, OutOfScope>, model: &'static str, reading: &'static str) -> Judgement {
+    match checked {
         Err(scope) => Judgement::OutOfScope(scope),
-        Ok(Verdict::Explained { paths, departures, judged, not_judged }) => Judgement::Explained {
-            model: "transaction",
-            reading: "the Rixx UI transaction model (CL-D01..D05, CL-D08, CL-D09), in some reading of PRJ-RUI-TX-08",
-            paths,
-            departures,
-            judged,
-            not_judged,
-        },
+        Ok(Verdict::Explained { paths, departures, judged, not_judged }) => {
+            Judgement::Explained { model, reading, paths, departures, judged, not_judged }
+        }
         Ok(Verdict::NotExplained(failure)) => {
             let raw = trace.records[failure.record].raw.clone();
             Judgement::NotExplained { failure, raw }

@@ -43,6 +43,8 @@ use serde_json::{json, Value};
 
 use super::format::{Body, Record, Trace};
 use super::invocation::{Failure, OutOfScope, Verdict};
+// The stable code (CL-D08) of each class of the model, as the generated vectors name them.
+use suites::cases::from_model::transaction::code;
 
 /// The most node ids the checker numbers.
 const MAX_NODE_IDS: usize = 8;
@@ -54,30 +56,6 @@ const MIN_PROFILE_OPERATIONS: u64 = 64;
 /// The quarantine code of a frame that is not JSON.
 const FRAME_NOT_JSON: &str = "FRAME_NOT_JSON";
 
-/// The stable code (CL-D08) of each class of the model, as the vectors name them.
-pub fn code(rejection: Rejection) -> &'static str {
-    match rejection {
-        Rejection::OutsideTransaction => "RECORD_OUTSIDE_TRANSACTION",
-        Rejection::SequenceGap => "SEQUENCE_GAP",
-        Rejection::StaleBase => "STALE_BASE_REVISION",
-        Rejection::WrongNewRevision => "REVISION_MISMATCH",
-        Rejection::DuplicateNode => "DUPLICATE_NODE",
-        Rejection::MissingRoot => "ROOT_MISSING",
-        Rejection::DanglingChild => "CHILD_UNRESOLVED",
-        Rejection::DuplicateChild => "DUPLICATE_CHILD",
-        Rejection::Cycle => "GRAPH_CYCLE",
-        Rejection::InvalidFrame => "FRAME_INVALID",
-        Rejection::InvalidRecord => "RECORD_INVALID",
-        Rejection::UnknownOperation => "UNKNOWN_OPERATION",
-        Rejection::UnknownComponent => "UNKNOWN_COMPONENT",
-        Rejection::InvalidProps => "PROPS_INVALID",
-        Rejection::DataParentMissing => "DATA_PARENT_MISSING",
-        Rejection::DeleteAbsent => "DELETE_ABSENT",
-        Rejection::LimitExceeded => "LIMIT_OPERATIONS",
-        Rejection::Interrupted => "INTERRUPTED",
-        Rejection::Superseded => "SUPERSEDED_BY_BEGIN",
-    }
-}
 
 /// The requirement ids behind each code.
 fn code_requirements(code: &str) -> &'static [&'static str] {
