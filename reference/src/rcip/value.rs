@@ -162,26 +162,6 @@ impl PointerError {
     }
 }
 
-impl NotPlain {
-    /// The stable code of this rejection (the outcome code it leads to is `INPUT_INVALID` or
-    /// `OUTPUT_INVALID`).
-    pub fn code(&self) -> &'static str {
-        match self {
-            NotPlain::TooLarge => "NOT_PLAIN_TOO_LARGE",
-            NotPlain::TooDeep { .. } => "NOT_PLAIN_TOO_DEEP",
-            NotPlain::Cycle { .. } => "NOT_PLAIN_CYCLE",
-            NotPlain::SharedReference { .. } => "NOT_PLAIN_SHARED_REFERENCE",
-            NotPlain::SparseArray { .. } => "NOT_PLAIN_SPARSE_ARRAY",
-            NotPlain::ClassInstance { .. } => "NOT_PLAIN_CLASS_INSTANCE",
-            NotPlain::Function { .. } => "NOT_PLAIN_FUNCTION",
-            NotPlain::Symbol { .. } => "NOT_PLAIN_SYMBOL",
-            NotPlain::BigInt { .. } => "NOT_PLAIN_BIGINT",
-            NotPlain::Undefined { .. } => "NOT_PLAIN_UNDEFINED",
-            NotPlain::NonFinite { .. } => "NOT_PLAIN_NON_FINITE",
-        }
-    }
-}
-
 impl HostValue {
     /// A new plain object with these members.
     pub fn object(members: Vec<(String, HostValue)>) -> HostValue {

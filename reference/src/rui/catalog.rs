@@ -43,7 +43,6 @@ impl Component {
 /// The negotiated catalog of a runtime.
 #[derive(Debug, Clone)]
 pub struct Catalog {
-    id: String,
     components: BTreeMap<String, Component>,
 }
 
@@ -98,14 +97,7 @@ impl Catalog {
         for (name, component) in declared {
             components.insert(name.clone(), component_from_json(name, component)?);
         }
-        Ok(Catalog {
-            id: id.to_string(),
-            components,
-        })
-    }
-
-    pub fn id(&self) -> &str {
-        &self.id
+        Ok(Catalog { components })
     }
 
     pub fn component(&self, name: &str) -> Option<&Component> {

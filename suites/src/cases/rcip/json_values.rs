@@ -281,7 +281,30 @@ fn plain_json() -> Vec<Case> {
             ),
             expect_outcome("i1", succeeded("i1", OBJ, json!({}))),
         ]),
+        wide_value(),
     ]
+}
+
+/// CL-B13-1 names no bound on width: 300 sibling objects (no two the same object, so no
+/// shared-reference reading of CL-B13-5 applies) are plain JSON both ways. Written for the
+/// copy's nesting count: a walk that counts every object it enters and forgets to count back on
+/// leaving sees a wide value as a deep one, or mistakes a sibling for an ancestor (a cycle).
+fn wide_value() -> Case {
+    let items: Vec<Value> = (0..300).map(|k| json!({ "k": k, "o": {} })).collect();
+    let value = json!({ "items": items });
+    c(
+        "plain",
+        4,
+        "300 sibling objects, none shared, pass as input and output unchanged",
+    )
+    .requirements(&["RCIP-LIFE-JSON-02", "CL-B13-1"])
+    .setup(Setup::new(&def()).policy(allow()).to_json())
+    .steps([
+        bind(OBJ, "b1", returns(value.clone())),
+        invoke("i1", OBJ, value.clone()),
+        expect_outcome("i1", succeeded("i1", OBJ, value.clone())),
+        expect_handler_calls(None, json!([subset(json!({ "input": value }))])),
+    ])
 }
 
 /// CL-B13-4..6: every allowed result is listed.
