@@ -4,7 +4,7 @@
 # run fits a small machine in several sittings. Documented in reference/MUTATION.md.
 #
 #   scripts/mutants.sh --shard K/N [cargo-mutants options...]
-#   scripts/mutants.sh --shard K/N --judge catalog|alternate [--missed FILE] [cargo-mutants options...]
+#   scripts/mutants.sh --shard K/N --judge catalog|alternate|own [--missed FILE] [cargo-mutants options...]
 #
 # K counts from 0 (cargo-mutants' convention): `--shard 0/10` .. `--shard 9/10` cover every mutant
 # once. Sharding is round-robin (set in .cargo/mutants.toml), so each shard is an even sample.
@@ -19,7 +19,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 usage() {
-  echo "usage: scripts/mutants.sh --shard K/N [--judge vectors|catalog|alternate] [--missed FILE] [cargo-mutants options...]" >&2
+  echo "usage: scripts/mutants.sh --shard K/N [--judge vectors|catalog|alternate|own] [--missed FILE] [cargo-mutants options...]" >&2
   exit 64
 }
 
@@ -52,11 +52,11 @@ if [ "$n" -lt 1 ] || [ "$k" -ge "$n" ]; then
 fi
 
 case "$judge" in
-  vectors|catalog|alternate) ;;
-  *) echo "error: --judge must be 'vectors', 'catalog' or 'alternate', got '${judge}'" >&2; exit 64 ;;
+  vectors|catalog|alternate|own) ;;
+  *) echo "error: --judge must be 'vectors', 'catalog', 'alternate' or 'own', got '${judge}'" >&2; exit 64 ;;
 esac
 if [ -n "$missed" ] && [ "$judge" = vectors ]; then
-  echo "error: --missed only goes with --judge catalog or --judge alternate" >&2
+  echo "error: --missed only goes with --judge catalog, alternate or own" >&2
   exit 64
 fi
 
@@ -83,9 +83,12 @@ if [ "$judge" != vectors ]; then
   if [ "$judge" = catalog ]; then
     default_timeout=300
     baseline=(cargo test -q -p harness --test vectors --test faults)
-  else
+  elif [ "$judge" = alternate ]; then
     default_timeout=60
     baseline=(cargo test -q -p harness --test faults -- --exact the_alternate_reference_fails_nothing)
+  else
+    default_timeout=120
+    baseline=(cargo test -q -p reference)
   fi
   out="target/mutants/shard-${k}-of-${n}-${judge}"
   missed="${missed:-target/mutants/shard-${k}-of-${n}/mutants.out/missed.txt}"
@@ -108,8 +111,10 @@ if [ "$judge" != vectors ]; then
   extra+=(--config ".cargo/mutants-${judge}.toml")
   if [ "$judge" = catalog ]; then
     what="the $count mutants of $missed, judged by the vectors and the fault catalog"
-  else
+  elif [ "$judge" = alternate ]; then
     what="the $count mutants of $missed, judged by the alternate run"
+  else
+    what="the $count mutants of $missed, judged by the reference's own tests"
   fi
 else
   default_timeout=30
