@@ -504,6 +504,15 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    // The compiled-schema cache is keyed by this text: members sorted, every separator kept, so
+    // two different schemas never share a key and a reordered one does.
+    #[test]
+    fn canonical_text_sorts_members_and_keeps_separators() {
+        let schema = json!({ "b": [1, 2], "a": { "d": null, "c": true } });
+        assert_eq!(canonical_text(&schema), r#"{"a":{"c":true,"d":null},"b":[1,2]}"#);
+        assert_ne!(canonical_text(&json!({ "enum": [1, 2] })), canonical_text(&json!({ "enum": [12] })));
+    }
+
     fn code(schema: Value) -> &'static str {
         match StrictSchema::compile(&schema) {
             Ok(_) => "OK",

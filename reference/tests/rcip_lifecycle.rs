@@ -10,7 +10,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use reference::rcip::{
-    AbortSignal, BindingSpec, ErrorCode, HostErrorName, HostValue, InvokeRequest, ListFilter,
+    AbortSignal, BindingSpec, ErrorCode, GateError, HostErrorName, HostValue, InvokeRequest, ListFilter,
     OutcomeBody, Phase, Runtime, RuntimeOptions, Snapshot, RECEIPT_CAPACITY,
 };
 use serde_json::{json, Value};
@@ -989,4 +989,34 @@ fn runtime_options_reject_a_zero_ttl() {
         runtime.outcome(ticket).map(|o| o.invocation_id.clone()),
         Some("invocation-1".to_string())
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The gates a host settles (the reference's own API; not a protocol sentence)
+// ---------------------------------------------------------------------------------------------
+
+/// A pending policy call settles only through `settle_policy`, a pending handler call only
+/// through `settle_handler`: a settlement through the other gate is refused (`WrongKind`) and
+/// leaves the call pending, so the right gate still settles it afterwards.
+#[test]
+fn a_call_settles_only_through_its_own_gate() {
+    let mut rig = Rig::new(PolicyMode::Gated);
+    rig.bind("notes.create", HandlerMode::Gated);
+    let ticket = rig.invoke("notes.create", text("a"), "gates");
+    let policy = rig.policy_call(1);
+    assert_eq!(
+        rig.runtime.settle_handler(policy, Ok(HostValue::from_json(&allow()))),
+        Err(GateError::WrongKind),
+        "a policy call is not a handler call"
+    );
+    rig.settle_policy(1, allow());
+    assert_eq!(rig.result(ticket), None, "the handler is now pending");
+    let handler = rig.handler_call(1);
+    assert_eq!(
+        rig.runtime.settle_policy(handler, Ok(HostValue::from_json(&created()))),
+        Err(GateError::WrongKind),
+        "a handler call is not a policy call"
+    );
+    rig.settle_handler(1, Ok(HostValue::from_json(&created())));
+    assert_eq!(rig.result(ticket), succeeded());
 }

@@ -811,4 +811,28 @@ mod tests {
             Err(PointerError::Malformed)
         );
     }
+
+    // RFC 6901 §4 as the adapter writes through a host value (mutate-input steps): a member is
+    // replaced or added, an array index below the length replaces, the index equal to the length
+    // and `-` append, a larger index or one with a leading zero names nothing; every refusal has
+    // a stable code.
+    #[test]
+    fn pointer_writes_replace_append_and_refuse() {
+        let value = HostValue::from_json(&json!({ "a": 1, "list": [1, 2] }));
+        let number = |n: f64| HostValue::Number(n);
+        assert_eq!(value.set_at_pointer("/a", number(5.0)), Ok(()));
+        assert_eq!(value.set_at_pointer("/b", number(6.0)), Ok(()));
+        assert_eq!(value.set_at_pointer("/list/0", number(9.0)), Ok(()));
+        assert_eq!(value.set_at_pointer("/list/2", number(3.0)), Ok(()));
+        assert_eq!(value.set_at_pointer("/list/-", number(4.0)), Ok(()));
+        assert_eq!(value.set_at_pointer("/list/9", number(0.0)), Err(PointerError::NotFound));
+        assert_eq!(value.set_at_pointer("/list/01", number(0.0)), Err(PointerError::NotFound));
+        assert_eq!(value.at_pointer("/list/01").err(), Some(PointerError::NotFound));
+        assert_eq!(
+            value.to_plain_json(),
+            Ok(json!({ "a": 5, "b": 6, "list": [9, 2, 3, 4] }))
+        );
+        let codes = [PointerError::Malformed, PointerError::NotFound, PointerError::Root].map(|e| e.code());
+        assert_eq!(codes, ["POINTER_MALFORMED", "POINTER_NOT_FOUND", "POINTER_ROOT"]);
+    }
 }

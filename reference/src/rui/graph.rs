@@ -186,3 +186,27 @@ pub fn check_structure(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // RUI-INV-02 ("The committed root exists") and CL-D02-1 (a committed graph starts empty at
+    // revision 0 with no root): the empty snapshot is the one snapshot without a root; any later
+    // revision without one breaks the invariant.
+    #[test]
+    fn only_the_empty_snapshot_has_no_root() {
+        let catalog = Catalog::from_json(&json!({ "id": "demo@1.0.0", "components": {} }))
+            .expect("a catalog without components is valid");
+        let limits = Limits::default();
+        assert_eq!(Snapshot::empty().check_invariants(&catalog, &limits), Ok(()));
+        let later = Snapshot {
+            revision: 1,
+            ..Snapshot::empty()
+        };
+        assert_eq!(
+            later.check_invariants(&catalog, &limits),
+            Err(TransactionCode::RootMissing)
+        );
+    }
+}

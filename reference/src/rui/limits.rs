@@ -209,3 +209,30 @@ impl Limits {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // The declared profile as the vector format's `limits` object (vectors/README.md), which the
+    // in-process adapter reports in its handshake: every bound under its own name, and read back
+    // unchanged.
+    #[test]
+    fn to_json_is_the_vector_format_limits_object() {
+        let limits = Limits {
+            max_id_length: 1,
+            max_string_length: 2,
+            max_array_length: 3,
+            max_depth: 4,
+            max_operations: 5,
+            max_transaction_bytes: 6,
+        };
+        let expected = json!({
+            "maxIdLength": 1, "maxStringLength": 2, "maxArrayLength": 3,
+            "maxDepth": 4, "maxOperations": 5, "maxTransactionBytes": 6
+        });
+        assert_eq!(limits.to_json(), expected);
+        let read_back = Limits::from_json(&expected).map(|read| read.to_json()).ok();
+        assert_eq!(read_back, Some(expected));
+    }
+}
