@@ -423,3 +423,40 @@ proptest! {
         prop_assert_eq!(requested.len(), turn.invoked());
     }
 }
+
+/// `Assistant::advance` moves the clock by exactly the amount asked and stops at every pause's
+/// end on the way: a pause that ends after the step is neither reached early nor skipped, and
+/// one that ends within the step is woken inside it (the turn's next action then runs).
+#[test]
+fn advance_moves_the_clock_by_the_amount_asked() {
+    let action = |delay| Action { cap: 0, delay, valid_input: true };
+    let scenario = Scenario {
+        read_only: false,
+        bound: 4,
+        decide: Decide::Batch(vec![action(3), action(3)]),
+        decide_later: false,
+        policy: vec![0],
+        handlers: vec![0],
+        resolutions: vec![0],
+        summarize_actions: false,
+        cancel_at: None,
+    };
+    let mut w = world(&scenario);
+    w.assistant.start_turn(
+        &mut w.runtime,
+        TurnRequest { mode: Mode::Default, messages: vec![json!("hi")], signal: None },
+    );
+    let start = w.runtime.now();
+    let Some(deadline) = w.assistant.next_deadline() else {
+        panic!("a batch of delayed actions pauses");
+    };
+    assert!(deadline > start + 1, "a long delay is more than 1 ms");
+    let requested = w.requested.borrow().len();
+    w.assistant.advance(&mut w.runtime, 1);
+    assert_eq!(w.runtime.now(), start + 1);
+    assert_eq!(w.assistant.next_deadline(), Some(deadline), "the pause has not ended");
+    assert_eq!(w.requested.borrow().len(), requested);
+    w.assistant.advance(&mut w.runtime, deadline - start);
+    assert_eq!(w.runtime.now(), deadline + 1);
+    assert!(w.requested.borrow().len() > requested, "the pause ended inside the step");
+}

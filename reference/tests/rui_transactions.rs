@@ -946,3 +946,27 @@ fn dispatch_without_a_committed_action_request_is_not_found() {
     );
     assert!(rt.action_policy_calls().is_empty());
 }
+
+/// What a host following a long stream relies on (`conformance validate`): every record is a
+/// frame counted in order, an open transaction is visible, and `forget_results` drops the results
+/// read so far while the frame count, the committed graph and the open transaction stay.
+#[test]
+fn forgetting_results_keeps_frames_graph_and_open_transaction() {
+    let mut rt = runtime();
+    let first = tx("t1", 0, &[stack("root", &[])], "root");
+    feed(&mut rt, &first);
+    feed(&mut rt, &[json!(["bogus"])]);
+    feed(&mut rt, &[json!(["begin", 0, "t2", 1])]);
+    assert_eq!(rt.frames_received(), first.len() as u64 + 2);
+    assert!(rt.has_open_transaction());
+    assert_eq!(results(&rt), vec![("t1".to_string(), "committed 1".to_string())]);
+    assert!(!rt.quarantine().is_empty() || !rt.rejections().is_empty(), "the bogus record is reported");
+    rt.forget_results();
+    assert!(rt.transactions().is_empty() && rt.quarantine().is_empty() && rt.rejections().is_empty());
+    assert_eq!(rt.frames_received(), first.len() as u64 + 2);
+    assert!(rt.has_open_transaction());
+    assert_eq!((rt.committed().revision, rt.commits()), (1, 1));
+    feed(&mut rt, &[json!(["commit", 1, 2, "root"])]);
+    assert_eq!(results(&rt), vec![("t2".to_string(), "committed 2".to_string())]);
+    assert!(!rt.has_open_transaction());
+}
