@@ -12,6 +12,7 @@ use reference::rcip::{
     HostError, HostErrorName, HostValue, InvokeRequest, Outcome, OutcomeBody, Phase, PolicyCall,
     RcipEvent, Runtime, RuntimeOptions, Settlement, Status, Ticket,
 };
+use reference::choices::Choices;
 use serde_json::{json, Value};
 
 /// The catalog: `notes.list` (read), `notes.create` (write, `{ text: string }` in, `{ id }` out),
@@ -152,6 +153,19 @@ impl Rig {
         events: bool,
         observer_throws: bool,
     ) -> Rig {
+        Rig::with_choices(definition, policy, ttl_ms, events, observer_throws, Choices::default())
+    }
+
+    /// [`Rig::from_definition`] with an open-point reading or an injected fault of
+    /// `reference-driver --fault` (`choices`).
+    pub fn with_choices(
+        definition: &Definition,
+        policy: PolicyMode,
+        ttl_ms: Option<u64>,
+        events: bool,
+        observer_throws: bool,
+        choices: Choices,
+    ) -> Rig {
         let records: Rc<RefCell<Records>> = Rc::default();
         let policy_fn: Option<reference::rcip::PolicyFn> = match policy {
             PolicyMode::Default => None,
@@ -195,7 +209,7 @@ impl Rig {
             confirmation_ttl_ms: ttl_ms,
             create_id: None,
             on_event,
-            choices: Default::default(),
+            choices,
         };
         let runtime = match Runtime::new(definition, options) {
             Ok(runtime) => runtime,

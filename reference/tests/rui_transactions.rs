@@ -7,6 +7,7 @@ use reference::rui::{
     ActionPolicy, Catalog, Config, DispatchCode, DispatchStatus, Framing, Limits, PolicySettlement,
     QuarantineCode, RejectionCode, Runtime, TransactionOutcome,
 };
+use reference::choices::{Choices, Fault};
 use serde_json::{json, Value};
 
 fn catalog() -> Catalog {
@@ -969,4 +970,27 @@ fn forgetting_results_keeps_frames_graph_and_open_transaction() {
     feed(&mut rt, &[json!(["commit", 1, 2, "root"])]);
     assert_eq!(results(&rt), vec![("t2".to_string(), "committed 2".to_string())]);
     assert!(!rt.has_open_transaction());
+}
+
+/// The injected fault `rui-partial-apply` is the bug its catalog row names ("a transaction
+/// failing at commit applies the operations before the failure", against CL-D02-8): the
+/// operations before the failing one reach the committed graph, the ones after it do not, and
+/// the revision and root stay those of the last commit.
+#[test]
+fn the_partial_apply_fault_applies_the_operations_before_the_failure() {
+    let mut rt = Runtime::new(Config {
+        framing: Framing::Jsonl,
+        catalog: catalog(),
+        limits: Limits::default(),
+        action_policy: ActionPolicy::Gated,
+        choices: Choices::default().with_fault(Fault::RuiPartialApply),
+    });
+    feed(&mut rt, &tx("t1", 0, &[stack("root", &[])], "root"));
+    let failing = [data("/x", json!(1)), json!(["delete", 0, "node", "ghost"]), text("late")];
+    feed(&mut rt, &tx("t2", 1, &failing, "root"));
+    assert_ne!(last_result(&rt), "committed 2", "deleting an absent node fails the commit");
+    let committed = rt.committed();
+    assert_eq!((committed.revision, committed.root.as_deref()), (1, Some("root")));
+    assert_eq!(committed.data, json!({ "x": 1 }));
+    assert!(committed.nodes.contains_key("root") && !committed.nodes.contains_key("late"));
 }

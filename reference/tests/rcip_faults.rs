@@ -1,0 +1,58 @@
+//! Tests of the fault catalog's own definitions (issue 13 §1; `reference-driver --fault list`):
+//! an injected fault is the realistic bug its catalog row describes, and only that bug. The
+//! faults test of the harness shows that every fault is caught by some REQUIRED case; these show
+//! the fault is the one named, so a fault that silently became another bug (which the suite would
+//! still catch) is not mistaken for the catalog's. Expectations come from the catalog rows'
+//! descriptions and the sentences they cite (CL-B08-1, CL-B10-1), not from the runtime's output.
+
+#[path = "rcip_support.rs"]
+mod support;
+
+use reference::choices::{Choices, Fault};
+use reference::rcip::OutcomeBody;
+use serde_json::json;
+use support::*;
+
+fn faulty(fault: Fault, ttl_ms: u64) -> Rig {
+    let choices = Choices::default().with_fault(fault);
+    let mut rig = Rig::with_choices(
+        &definition(),
+        PolicyMode::Fixed(Ok(confirm())),
+        Some(ttl_ms),
+        false,
+        false,
+        choices,
+    );
+    rig.bind("notes.create", HandlerMode::Returns(json!({ "id": "n1" })));
+    rig
+}
+
+fn expires_at(rig: &mut Rig, id: &str) -> u64 {
+    let ticket = rig.invoke("notes.create", json!({ "text": "a" }), id);
+    match rig.outcome(ticket).map(|o| &o.body) {
+        Some(OutcomeBody::ConfirmationRequired(info)) => info.expires_at,
+        other => panic!("not a confirmation: {other:?}"),
+    }
+}
+
+/// `ttl-timer-overflow`: "a TTL of 2^31 ms or more expires at once (a 32-bit timer overflow)";
+/// below 2^31 the TTL is kept (CL-B08-1: measured on the runtime's clock).
+#[test]
+fn ttl_timer_overflow_expires_at_once_only_from_2_pow_31() {
+    let below = (1u64 << 31) - 1;
+    let mut rig = faulty(Fault::TtlTimerOverflow, below);
+    assert_eq!(expires_at(&mut rig, "i1"), below);
+    let mut rig = faulty(Fault::TtlTimerOverflow, 1 << 31);
+    assert_eq!(expires_at(&mut rig, "i1"), 0);
+}
+
+/// `receipt-capacity-small`: "only the latest 128 receipts are kept" (CL-B10-1 keeps 256).
+#[test]
+fn receipt_capacity_small_keeps_the_latest_128() {
+    let mut rig = faulty(Fault::ReceiptCapacitySmall, 10);
+    for n in 0..200 {
+        expires_at(&mut rig, &format!("i{n}"));
+        rig.runtime.advance(10);
+    }
+    assert_eq!(rig.runtime.receipt_count(), 128);
+}
