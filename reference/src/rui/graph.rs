@@ -208,5 +208,14 @@ mod tests {
             later.check_invariants(&catalog, &limits),
             Err(TransactionCode::RootMissing)
         );
+        // The whole data document stays within the string and array bounds too.
+        let long = Snapshot {
+            data: json!({ "s": "x".repeat(limits.max_string_length + 1) }),
+            ..Snapshot::empty()
+        };
+        assert_eq!(
+            long.check_invariants(&catalog, &limits),
+            Err(TransactionCode::LimitStringLength)
+        );
     }
 }
