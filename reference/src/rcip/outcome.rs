@@ -287,4 +287,31 @@ mod tests {
                     "error": { "code": "CONFIRMATION_DECLINED", "message": ErrorCode::ConfirmationDeclined.message() } })
         );
     }
+
+    // The texts the adapter reports as the `outcome-text` observation (vectors/README.md), which
+    // the CL-B02 cases search for host text: every message a client can read, one per line.
+    #[test]
+    fn texts_are_every_message_a_client_reads() {
+        let issue = ValidationIssue {
+            instance_path: "/text".into(),
+            keyword: "type".into(),
+            message: "must satisfy 'type'".into(),
+        };
+        let invalid = Outcome::error_with("i1", "notes.create", ErrorCode::InputInvalid, Some(vec![issue]));
+        let message = ErrorCode::InputInvalid.message();
+        assert_eq!(invalid.texts(), format!("{message}\nmust satisfy 'type'"));
+        let info = ConfirmationInfo {
+            id: "c1".into(),
+            title: "Delete".into(),
+            description: "Deletes a note".into(),
+            effect: Effect::Destructive,
+            expires_at: 1,
+        };
+        let pending = Outcome {
+            invocation_id: "i2".into(),
+            capability_id: "notes.delete".into(),
+            body: OutcomeBody::ConfirmationRequired(info),
+        };
+        assert_eq!(pending.texts(), "Delete\nDeletes a note");
+    }
 }
