@@ -9,7 +9,7 @@
 mod support;
 
 use reference::choices::{Choices, Fault};
-use reference::rcip::OutcomeBody;
+use reference::rcip::{ErrorCode, OutcomeBody};
 use serde_json::json;
 use support::*;
 
@@ -55,4 +55,25 @@ fn receipt_capacity_small_keeps_the_latest_128() {
         rig.runtime.advance(10);
     }
     assert_eq!(rig.runtime.receipt_count(), 128);
+}
+
+/// `expiry-one-ms-late`: "a confirmation is still pending 1 ms after its TTL ran out" (CL-B08-1
+/// releases it at expiry); 2 ms after, it has expired.
+#[test]
+fn expiry_one_ms_late_keeps_the_confirmation_1_ms_past_the_ttl() {
+    let mut rig = faulty(Fault::ExpiryOneMsLate, 1000);
+    let ticket = rig.invoke("notes.create", json!({ "text": "a" }), "i1");
+    let confirmation = rig.confirmation_id(ticket);
+    rig.runtime.advance(1001);
+    // Still pending: the approval goes on to the policy recheck (which, confirming again here,
+    // denies), not to CONFIRMATION_EXPIRED.
+    let approved = rig.runtime.resolve_confirmation(&confirmation, true);
+    assert_eq!(rig.result(approved), denied(ErrorCode::PolicyDenied));
+
+    let mut rig = faulty(Fault::ExpiryOneMsLate, 1000);
+    let ticket = rig.invoke("notes.create", json!({ "text": "a" }), "i1");
+    let confirmation = rig.confirmation_id(ticket);
+    rig.runtime.advance(1002);
+    let late = rig.runtime.resolve_confirmation(&confirmation, true);
+    assert_eq!(rig.result(late), failed(ErrorCode::ConfirmationExpired));
 }
