@@ -8,6 +8,9 @@
 #[path = "rcip_support.rs"]
 mod support;
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use reference::choices::{Choices, Fault};
 use reference::rcip::{ErrorCode, OutcomeBody};
 use serde_json::json;
@@ -76,4 +79,16 @@ fn expiry_one_ms_late_keeps_the_confirmation_1_ms_past_the_ttl() {
     rig.runtime.advance(1002);
     let late = rig.runtime.resolve_confirmation(&confirmation, true);
     assert_eq!(rig.result(late), failed(ErrorCode::ConfirmationExpired));
+}
+
+/// `availability-clone-rejects`: "an availability object that structuredClone cannot copy makes
+/// the capability unavailable"; one that can be copied (plain JSON) still counts as it says.
+#[test]
+fn availability_clone_rejects_only_what_cannot_be_copied() {
+    let choices = Choices::default().with_fault(Fault::AvailabilityCloneRejects);
+    let mut rig = Rig::with_choices(&definition(), PolicyMode::Fixed(Ok(allow())), None, false, false, choices);
+    let available = Rc::new(RefCell::new(json!({ "available": true })));
+    rig.bind_with("notes.create", HandlerMode::Returns(json!({ "id": "n1" })), Some(available));
+    let ticket = rig.invoke("notes.create", json!({ "text": "a" }), "i1");
+    assert_eq!(rig.result(ticket), succeeded());
 }
