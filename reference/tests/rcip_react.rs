@@ -158,3 +158,22 @@ fn a_render_thrown_into_a_boundary_commits_nothing_below_it() {
     assert_eq!(invoke(&mut rt), json!("CAPABILITY_UNBOUND"));
     assert_eq!(active(&mut rt), json!([]));
 }
+
+/// The observations read only the element kind they name (vectors/README.md: `boundary` of a
+/// boundary key, `hook-client` of a `useRcipClient` user): another element's key reads as absent.
+#[test]
+fn observations_name_only_their_own_kind_of_element() {
+    let mut rt = runtime();
+    let mut host = ReactHost::new(false, Choices::default());
+    let tree = provider(vec![
+        element("b", ElementKind::Boundary, vec![save("a")]),
+        element("c", ElementKind::ClientUser, vec![]),
+    ]);
+    host.render(&tree, false, &mut [&mut rt]).unwrap();
+    assert_eq!(host.boundary("b"), "clear");
+    assert_eq!(host.boundary("save"), "none");
+    assert_eq!(host.boundary("c"), "none");
+    assert_eq!(host.hook_client("c"), Some(Some(0)));
+    assert_eq!(host.hook_client("b"), None);
+    assert_eq!(host.hook_client("save"), None);
+}
