@@ -835,4 +835,37 @@ mod tests {
         let codes = [PointerError::Malformed, PointerError::NotFound, PointerError::Root].map(|e| e.code());
         assert_eq!(codes, ["POINTER_MALFORMED", "POINTER_NOT_FOUND", "POINTER_ROOT"]);
     }
+
+    // The module's implementation limit holds for the stringify copy of the coercion faults too:
+    // what lies deeper than MAX_JSON_DEPTH has no JSON text there (an array item becomes null, an
+    // object member is dropped, as JSON.stringify does with a value it cannot write), so neither
+    // copy recurses without bound; shallower nesting is kept whole.
+    #[test]
+    fn nesting_past_the_depth_limit_is_cut_by_both_copies() {
+        fn depth(value: &Value) -> usize {
+            match value {
+                Value::Array(items) => 1 + items.iter().map(depth).max().unwrap_or(0),
+                Value::Object(members) => 1 + members.values().map(depth).max().unwrap_or(0),
+                _ => 0,
+            }
+        }
+        let nest = |levels: usize, in_array: bool| {
+            (0..levels).fold(HostValue::Null, |inner, _| {
+                if in_array {
+                    HostValue::array(vec![inner])
+                } else {
+                    obj(vec![("a", inner)])
+                }
+            })
+        };
+        for in_array in [true, false] {
+            let deep = nest(MAX_JSON_DEPTH + 8, in_array);
+            let cut = deep.to_stringified_json().map_or(0, |value| depth(&value));
+            assert!(cut <= MAX_JSON_DEPTH + 1, "cut at the limit, not {cut} deep");
+            assert!(deep.to_plain_json().is_err());
+            let shallow = nest(MAX_JSON_DEPTH - 1, in_array);
+            assert_eq!(shallow.to_stringified_json().map(|value| depth(&value)), Some(MAX_JSON_DEPTH - 1));
+            assert!(shallow.to_plain_json().is_ok());
+        }
+    }
 }
