@@ -169,10 +169,6 @@ impl Runtime {
         &self.catalog
     }
 
-    pub fn limits(&self) -> &Limits {
-        &self.limits
-    }
-
     /// The committed snapshot.
     pub fn committed(&self) -> &Snapshot {
         &self.committed
