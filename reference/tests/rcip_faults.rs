@@ -92,3 +92,20 @@ fn availability_clone_rejects_only_what_cannot_be_copied() {
     let ticket = rig.invoke("notes.create", json!({ "text": "a" }), "i1");
     assert_eq!(rig.result(ticket), succeeded());
 }
+
+/// `availability-from-snapshot`: "invoke checks the published availability instead of the live
+/// one" (against CL-B15-7): unavailable as of the last refresh stays unavailable for invoke after
+/// the live value turned available, until a refresh publishes it.
+#[test]
+fn availability_from_snapshot_follows_the_published_value() {
+    let choices = Choices::default().with_fault(Fault::AvailabilityFromSnapshot);
+    let mut rig = Rig::with_choices(&definition(), PolicyMode::Fixed(Ok(allow())), None, false, false, choices);
+    let live = Rc::new(RefCell::new(json!({ "available": false, "reason": "offline" })));
+    rig.bind_with("notes.create", HandlerMode::Returns(json!({ "id": "n1" })), Some(Rc::clone(&live)));
+    *live.borrow_mut() = json!({ "available": true });
+    let stale = rig.invoke("notes.create", json!({ "text": "a" }), "i1");
+    assert_eq!(rig.result(stale), failed(ErrorCode::CapabilityUnavailable));
+    rig.runtime.refresh();
+    let fresh = rig.invoke("notes.create", json!({ "text": "a" }), "i2");
+    assert_eq!(rig.result(fresh), succeeded());
+}
