@@ -994,3 +994,30 @@ fn the_partial_apply_fault_applies_the_operations_before_the_failure() {
     assert_eq!(committed.data, json!({ "x": 1 }));
     assert!(committed.nodes.contains_key("root") && !committed.nodes.contains_key("late"));
 }
+
+/// The injected fault `rui-revision-gap-accepted` is the bug its catalog row names: a commit
+/// whose new revision is past base + 1 commits at that revision (against CL-D02-5),
+/// while a commit that does not move forward is still refused.
+#[test]
+fn the_revision_gap_fault_accepts_a_skip_ahead_only() {
+    let mut rt = Runtime::new(Config {
+        framing: Framing::Jsonl,
+        catalog: catalog(),
+        limits: Limits::default(),
+        action_policy: ActionPolicy::Gated,
+        choices: Choices::default().with_fault(Fault::RuiRevisionGapAccepted),
+    });
+    let mut skipping = tx("t1", 0, &[stack("root", &[])], "root");
+    if let Some(commit) = skipping.last_mut() {
+        commit[2] = json!(3);
+    }
+    feed(&mut rt, &skipping);
+    assert_eq!(last_result(&rt), "committed 3");
+    let mut standing = tx("t2", 3, &[text("t")], "root");
+    if let Some(commit) = standing.last_mut() {
+        commit[2] = json!(3);
+    }
+    feed(&mut rt, &standing);
+    assert_ne!(last_result(&rt), "committed 3", "a commit that does not move forward is no gap");
+    assert_eq!(rt.committed().revision, 3);
+}
