@@ -504,6 +504,16 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    // A refused schema names the place of the offending keyword (a JSON Pointer into the schema),
+    // which the configuration error's message carries.
+    #[test]
+    fn a_refusal_names_the_place_of_the_keyword() {
+        let schema = json!({ "type": "object", "properties": { "a~b": { "format": "email" } } });
+        let refused = StrictSchema::compile(&schema).err();
+        assert_eq!(refused.as_ref().map(SchemaError::code), Some("SCHEMA_FORMAT_FORBIDDEN"));
+        assert_eq!(refused.as_ref().map(SchemaError::path), Some("/properties/a~0b/format"));
+    }
+
     // The compiled-schema cache is keyed by this text: members sorted, every separator kept, so
     // two different schemas never share a key and a reordered one does.
     #[test]

@@ -12,7 +12,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use reference::choices::{Choices, Fault};
-use reference::rcip::{ErrorCode, OutcomeBody};
+use reference::rcip::{AbortSignal, ErrorCode, HostValue, OutcomeBody};
 use serde_json::json;
 use support::*;
 
@@ -108,4 +108,23 @@ fn availability_from_snapshot_follows_the_published_value() {
     rig.runtime.refresh();
     let fresh = rig.invoke("notes.create", json!({ "text": "a" }), "i2");
     assert_eq!(rig.result(fresh), succeeded());
+}
+
+/// `expiry-receipt-dropped`: "an expired confirmation leaves no receipt (CONFIRMATION_NOT_FOUND)";
+/// a cancelled one still leaves its receipt (CL-B09-1: EXECUTION_ABORTED).
+#[test]
+fn expiry_receipt_dropped_drops_only_expiry_receipts() {
+    let mut rig = faulty(Fault::ExpiryReceiptDropped, 1000);
+    let expired = rig.invoke("notes.create", json!({ "text": "a" }), "i1");
+    let expired = rig.confirmation_id(expired);
+    let signal = AbortSignal::new();
+    let input = HostValue::from_json(&json!({ "text": "b" }));
+    let cancelled = rig.invoke_signal("notes.create", input, "i2", &signal);
+    let cancelled = rig.confirmation_id(cancelled);
+    rig.runtime.abort(&signal);
+    rig.runtime.advance(2000);
+    let late = rig.runtime.resolve_confirmation(&expired, true);
+    assert_eq!(rig.result(late), failed(ErrorCode::ConfirmationNotFound));
+    let late = rig.runtime.resolve_confirmation(&cancelled, true);
+    assert_eq!(rig.result(late), failed(ErrorCode::ExecutionAborted));
 }

@@ -794,12 +794,3 @@ pub enum GateError {
     /// The call is a handler call settled as a policy call, or the reverse.
     WrongKind,
 }
-
-impl GateError {
-    pub fn code(self) -> &'static str {
-        match self {
-            GateError::UnknownCall => "GATE_UNKNOWN_CALL",
-            GateError::WrongKind => "GATE_WRONG_KIND",
-        }
-    }
-}
