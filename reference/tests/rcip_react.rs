@@ -8,7 +8,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use reference::choices::{Choice, Choices};
+use reference::choices::{Choice, Choices, Fault};
 use reference::rcip::react::{CapabilityRender, Element, ElementKind, ReactHost};
 use reference::rcip::{
     Answer, Definition, HandlerFn, HostValue, InvokeRequest, OutcomeBody, Runtime, RuntimeOptions,
@@ -176,4 +176,23 @@ fn observations_name_only_their_own_kind_of_element() {
     assert_eq!(host.hook_client("c"), Some(Some(0)));
     assert_eq!(host.hook_client("b"), None);
     assert_eq!(host.hook_client("save"), None);
+}
+
+/// The injected fault `react-context-merged` is the bug its catalog row names ("useRcipContext
+/// adds its scopes to the published context instead of replacing it", against RCIP-LIFE-CTX-06):
+/// two sibling owners leave both their scopes published, where the default host leaves the
+/// last one's.
+#[test]
+fn the_context_merged_fault_adds_scopes_instead_of_replacing() {
+    let tree = provider(vec![owner("a", "notes", vec![]), owner("b", "settings", vec![])]);
+    let mut rt = runtime();
+    let mut host = ReactHost::new(false, Choices::default().with_fault(Fault::ReactContextMerged));
+    host.render(&tree, false, &mut [&mut rt]).unwrap();
+    let mut merged: Vec<String> = serde_json::from_value(active(&mut rt)).unwrap_or_default();
+    merged.sort();
+    assert_eq!(merged, ["notes", "settings"]);
+    let mut rt = runtime();
+    let mut host = ReactHost::new(false, Choices::default());
+    host.render(&tree, false, &mut [&mut rt]).unwrap();
+    assert_eq!(active(&mut rt).as_array().map(Vec::len), Some(1));
 }
