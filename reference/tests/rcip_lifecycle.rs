@@ -11,7 +11,7 @@ use std::rc::Rc;
 
 use reference::rcip::{
     AbortSignal, BindingSpec, ErrorCode, GateError, HostErrorName, HostValue, InvokeRequest, ListFilter,
-    OutcomeBody, Phase, Runtime, RuntimeOptions, Snapshot, RECEIPT_CAPACITY,
+    OutcomeBody, Phase, Runtime, RuntimeOptions, Snapshot, Status, RECEIPT_CAPACITY,
 };
 use serde_json::{json, Value};
 use support::*;
@@ -1019,4 +1019,17 @@ fn a_call_settles_only_through_its_own_gate() {
     );
     rig.settle_handler(1, Ok(HostValue::from_json(&created())));
     assert_eq!(rig.result(ticket), succeeded());
+}
+
+/// `take_outcome` (what a long-running driver uses so outcomes do not accumulate) hands over the
+/// settled outcome once: afterwards the runtime holds nothing for the ticket.
+#[test]
+fn take_outcome_hands_the_outcome_over_once() {
+    let mut rig = Rig::new(PolicyMode::Fixed(Ok(allow())));
+    rig.bind("notes.create", HandlerMode::Returns(created()));
+    let ticket = rig.invoke("notes.create", text("a"), "once");
+    let taken = rig.runtime.take_outcome(ticket).map(|outcome| outcome.status());
+    assert_eq!(taken, Some(Status::Succeeded));
+    assert!(rig.runtime.outcome(ticket).is_none());
+    assert!(rig.runtime.take_outcome(ticket).is_none());
 }
