@@ -79,17 +79,26 @@ for arg in "${rest[@]}"; do
   esac
 done
 extra=(--baseline=skip)
-if [ "$judge" != vectors ]; then
-  if [ "$judge" = catalog ]; then
+# Per judge: the default test timeout, the unmutated baseline, and what judges a mutant.
+case "$judge" in
+  vectors)
+    default_timeout=30
+    baseline=(cargo test -q -p harness --test vectors)
+    by="the vectors" ;;
+  catalog)
     default_timeout=300
     baseline=(cargo test -q -p harness --test vectors --test faults)
-  elif [ "$judge" = alternate ]; then
+    by="the vectors and the fault catalog" ;;
+  alternate)
     default_timeout=60
     baseline=(cargo test -q -p harness --test faults -- --exact the_alternate_reference_fails_nothing)
-  else
+    by="the alternate run" ;;
+  own)
     default_timeout=120
     baseline=(cargo test -q -p reference)
-  fi
+    by="the reference's own tests" ;;
+esac
+if [ "$judge" != vectors ]; then
   out="target/mutants/shard-${k}-of-${n}-${judge}"
   missed="${missed:-target/mutants/shard-${k}-of-${n}/mutants.out/missed.txt}"
   if [ ! -r "$missed" ]; then
@@ -109,19 +118,11 @@ if [ "$judge" != vectors ]; then
     exit 0
   fi
   extra+=(--config ".cargo/mutants-${judge}.toml")
-  if [ "$judge" = catalog ]; then
-    what="the $count mutants of $missed, judged by the vectors and the fault catalog"
-  elif [ "$judge" = alternate ]; then
-    what="the $count mutants of $missed, judged by the alternate run"
-  else
-    what="the $count mutants of $missed, judged by the reference's own tests"
-  fi
+  what="the $count mutants of $missed, judged by $by"
 else
-  default_timeout=30
-  baseline=(cargo test -q -p harness --test vectors)
   out="target/mutants/shard-${k}-of-${n}"
   extra+=(--shard "$k/$n")
-  what="shard $k/$n (round-robin), judged by the vectors"
+  what="shard $k/$n (round-robin), judged by $by"
 fi
 if [ "$timeout_given" = 0 ]; then
   extra+=(--timeout "${MUTANTS_TEST_TIMEOUT:-$default_timeout}")

@@ -16,24 +16,24 @@ use reference::rcip::{AbortSignal, ErrorCode, HostValue, OutcomeBody};
 use serde_json::json;
 use support::*;
 
-fn faulty(fault: Fault, ttl_ms: u64) -> Rig {
+/// A rig with `fault` injected, the given policy and confirmation TTL, nothing bound yet.
+fn rig_with(fault: Fault, policy: PolicyMode, ttl_ms: Option<u64>) -> Rig {
     let choices = Choices::default().with_fault(fault);
-    let mut rig = Rig::with_choices(
-        &definition(),
-        PolicyMode::Fixed(Ok(confirm())),
-        Some(ttl_ms),
-        false,
-        false,
-        choices,
-    );
+    Rig::with_choices(&definition(), policy, ttl_ms, false, false, choices)
+}
+
+/// A rig with `fault` injected whose policy confirms every call, with `notes.create` bound.
+fn faulty(fault: Fault, ttl_ms: u64) -> Rig {
+    let mut rig = rig_with(fault, PolicyMode::Fixed(Ok(confirm())), Some(ttl_ms));
     rig.bind("notes.create", HandlerMode::Returns(json!({ "id": "n1" })));
     rig
 }
 
-fn expires_at(rig: &mut Rig, id: &str) -> u64 {
+/// Invokes `notes.create` as `id`, which asks for a confirmation: its id and `expiresAt`.
+fn confirmation(rig: &mut Rig, id: &str) -> (String, u64) {
     let ticket = rig.invoke("notes.create", json!({ "text": "a" }), id);
     match rig.outcome(ticket).map(|o| &o.body) {
-        Some(OutcomeBody::ConfirmationRequired(info)) => info.expires_at,
+        Some(OutcomeBody::ConfirmationRequired(info)) => (info.id.clone(), info.expires_at),
         other => panic!("not a confirmation: {other:?}"),
     }
 }
@@ -44,9 +44,9 @@ fn expires_at(rig: &mut Rig, id: &str) -> u64 {
 fn ttl_timer_overflow_expires_at_once_only_from_2_pow_31() {
     let below = (1u64 << 31) - 1;
     let mut rig = faulty(Fault::TtlTimerOverflow, below);
-    assert_eq!(expires_at(&mut rig, "i1"), below);
+    assert_eq!(confirmation(&mut rig, "i1").1, below);
     let mut rig = faulty(Fault::TtlTimerOverflow, 1 << 31);
-    assert_eq!(expires_at(&mut rig, "i1"), 0);
+    assert_eq!(confirmation(&mut rig, "i1").1, 0);
 }
 
 /// `receipt-capacity-small`: "only the latest 128 receipts are kept" (CL-B10-1 keeps 256).
@@ -54,7 +54,7 @@ fn ttl_timer_overflow_expires_at_once_only_from_2_pow_31() {
 fn receipt_capacity_small_keeps_the_latest_128() {
     let mut rig = faulty(Fault::ReceiptCapacitySmall, 10);
     for n in 0..200 {
-        expires_at(&mut rig, &format!("i{n}"));
+        confirmation(&mut rig, &format!("i{n}"));
         rig.runtime.advance(10);
     }
     assert_eq!(rig.runtime.receipt_count(), 128);
@@ -64,29 +64,25 @@ fn receipt_capacity_small_keeps_the_latest_128() {
 /// releases it at expiry); 2 ms after, it has expired.
 #[test]
 fn expiry_one_ms_late_keeps_the_confirmation_1_ms_past_the_ttl() {
-    let mut rig = faulty(Fault::ExpiryOneMsLate, 1000);
-    let ticket = rig.invoke("notes.create", json!({ "text": "a" }), "i1");
-    let confirmation = rig.confirmation_id(ticket);
-    rig.runtime.advance(1001);
-    // Still pending: the approval goes on to the policy recheck (which, confirming again here,
-    // denies), not to CONFIRMATION_EXPIRED.
-    let approved = rig.runtime.resolve_confirmation(&confirmation, true);
-    assert_eq!(rig.result(approved), denied(ErrorCode::PolicyDenied));
-
-    let mut rig = faulty(Fault::ExpiryOneMsLate, 1000);
-    let ticket = rig.invoke("notes.create", json!({ "text": "a" }), "i1");
-    let confirmation = rig.confirmation_id(ticket);
-    rig.runtime.advance(1002);
-    let late = rig.runtime.resolve_confirmation(&confirmation, true);
-    assert_eq!(rig.result(late), failed(ErrorCode::ConfirmationExpired));
+    // 1 ms past the TTL it is still pending: the approval goes on to the policy recheck (which,
+    // confirming again here, denies), not to CONFIRMATION_EXPIRED.
+    for (after_ms, expected) in [
+        (1001, denied(ErrorCode::PolicyDenied)),
+        (1002, failed(ErrorCode::ConfirmationExpired)),
+    ] {
+        let mut rig = faulty(Fault::ExpiryOneMsLate, 1000);
+        let (id, _) = confirmation(&mut rig, "i1");
+        rig.runtime.advance(after_ms);
+        let approved = rig.runtime.resolve_confirmation(&id, true);
+        assert_eq!(rig.result(approved), expected, "approved {after_ms} ms after the request");
+    }
 }
 
 /// `availability-clone-rejects`: "an availability object that structuredClone cannot copy makes
 /// the capability unavailable"; one that can be copied (plain JSON) still counts as it says.
 #[test]
 fn availability_clone_rejects_only_what_cannot_be_copied() {
-    let choices = Choices::default().with_fault(Fault::AvailabilityCloneRejects);
-    let mut rig = Rig::with_choices(&definition(), PolicyMode::Fixed(Ok(allow())), None, false, false, choices);
+    let mut rig = rig_with(Fault::AvailabilityCloneRejects, PolicyMode::Fixed(Ok(allow())), None);
     let available = Rc::new(RefCell::new(json!({ "available": true })));
     rig.bind_with("notes.create", HandlerMode::Returns(json!({ "id": "n1" })), Some(available));
     let ticket = rig.invoke("notes.create", json!({ "text": "a" }), "i1");
@@ -98,8 +94,7 @@ fn availability_clone_rejects_only_what_cannot_be_copied() {
 /// the live value turned available, until a refresh publishes it.
 #[test]
 fn availability_from_snapshot_follows_the_published_value() {
-    let choices = Choices::default().with_fault(Fault::AvailabilityFromSnapshot);
-    let mut rig = Rig::with_choices(&definition(), PolicyMode::Fixed(Ok(allow())), None, false, false, choices);
+    let mut rig = rig_with(Fault::AvailabilityFromSnapshot, PolicyMode::Fixed(Ok(allow())), None);
     let live = Rc::new(RefCell::new(json!({ "available": false, "reason": "offline" })));
     rig.bind_with("notes.create", HandlerMode::Returns(json!({ "id": "n1" })), Some(Rc::clone(&live)));
     *live.borrow_mut() = json!({ "available": true });
@@ -115,8 +110,7 @@ fn availability_from_snapshot_follows_the_published_value() {
 #[test]
 fn expiry_receipt_dropped_drops_only_expiry_receipts() {
     let mut rig = faulty(Fault::ExpiryReceiptDropped, 1000);
-    let expired = rig.invoke("notes.create", json!({ "text": "a" }), "i1");
-    let expired = rig.confirmation_id(expired);
+    let (expired, _) = confirmation(&mut rig, "i1");
     let signal = AbortSignal::new();
     let input = HostValue::from_json(&json!({ "text": "b" }));
     let cancelled = rig.invoke_signal("notes.create", input, "i2", &signal);

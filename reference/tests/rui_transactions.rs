@@ -24,13 +24,22 @@ fn catalog() -> Catalog {
 }
 
 fn runtime_with(limits: Limits, policy: ActionPolicy) -> Runtime {
+    runtime_choosing(limits, policy, Choices::default())
+}
+
+fn runtime_choosing(limits: Limits, policy: ActionPolicy, choices: Choices) -> Runtime {
     Runtime::new(Config {
         framing: Framing::Jsonl,
         catalog: catalog(),
         limits,
         action_policy: policy,
-        choices: Default::default(),
+        choices,
     })
+}
+
+/// The default runtime with one fault of `reference-driver --fault` injected.
+fn faulty_runtime(fault: Fault) -> Runtime {
+    runtime_choosing(Limits::default(), ActionPolicy::Gated, Choices::default().with_fault(fault))
 }
 
 fn runtime() -> Runtime {
@@ -978,13 +987,7 @@ fn forgetting_results_keeps_frames_graph_and_open_transaction() {
 /// the revision and root stay those of the last commit.
 #[test]
 fn the_partial_apply_fault_applies_the_operations_before_the_failure() {
-    let mut rt = Runtime::new(Config {
-        framing: Framing::Jsonl,
-        catalog: catalog(),
-        limits: Limits::default(),
-        action_policy: ActionPolicy::Gated,
-        choices: Choices::default().with_fault(Fault::RuiPartialApply),
-    });
+    let mut rt = faulty_runtime(Fault::RuiPartialApply);
     feed(&mut rt, &tx("t1", 0, &[stack("root", &[])], "root"));
     let failing = [data("/x", json!(1)), json!(["delete", 0, "node", "ghost"]), text("late")];
     feed(&mut rt, &tx("t2", 1, &failing, "root"));
@@ -1000,24 +1003,17 @@ fn the_partial_apply_fault_applies_the_operations_before_the_failure() {
 /// while a commit that does not move forward is still refused.
 #[test]
 fn the_revision_gap_fault_accepts_a_skip_ahead_only() {
-    let mut rt = Runtime::new(Config {
-        framing: Framing::Jsonl,
-        catalog: catalog(),
-        limits: Limits::default(),
-        action_policy: ActionPolicy::Gated,
-        choices: Choices::default().with_fault(Fault::RuiRevisionGapAccepted),
-    });
-    let mut skipping = tx("t1", 0, &[stack("root", &[])], "root");
-    if let Some(commit) = skipping.last_mut() {
-        commit[2] = json!(3);
-    }
-    feed(&mut rt, &skipping);
+    let mut rt = faulty_runtime(Fault::RuiRevisionGapAccepted);
+    // `tx` commits base + 1; these commit revision 3 instead.
+    let at_revision_3 = |mut records: Vec<Value>| {
+        if let Some(commit) = records.last_mut() {
+            commit[2] = json!(3);
+        }
+        records
+    };
+    feed(&mut rt, &at_revision_3(tx("t1", 0, &[stack("root", &[])], "root")));
     assert_eq!(last_result(&rt), "committed 3");
-    let mut standing = tx("t2", 3, &[text("t")], "root");
-    if let Some(commit) = standing.last_mut() {
-        commit[2] = json!(3);
-    }
-    feed(&mut rt, &standing);
+    feed(&mut rt, &at_revision_3(tx("t2", 3, &[text("t")], "root")));
     assert_ne!(last_result(&rt), "committed 3", "a commit that does not move forward is no gap");
     assert_eq!(rt.committed().revision, 3);
 }

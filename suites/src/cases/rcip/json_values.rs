@@ -231,19 +231,12 @@ fn plain_json() -> Vec<Case> {
         "b": true, "f": false, "z": null, "a": [1, "two", null, [], {}], "o": { "k": { "deep": [ { } ] } }
     });
     vec![
-        c(
-            "plain",
+        passes_unchanged(
             1,
             "Every plain JSON kind passes as input and as output unchanged",
-        )
-        .requirements(&["RCIP-LIFE-JSON-02", "CL-B13-1", "RCIP-LIFE-JSON-01"])
-        .setup(Setup::new(&def()).policy(allow()).to_json())
-        .steps([
-            bind(OBJ, "b1", returns(value.clone())),
-            invoke("i1", OBJ, value.clone()),
-            expect_outcome("i1", succeeded("i1", OBJ, value.clone())),
-            expect_handler_calls(None, json!([subset(json!({ "input": value }))])),
-        ]),
+            &["RCIP-LIFE-JSON-02", "CL-B13-1", "RCIP-LIFE-JSON-01"],
+            value,
+        ),
         c(
             "plain",
             2,
@@ -291,20 +284,26 @@ fn plain_json() -> Vec<Case> {
 /// leaving sees a wide value as a deep one, or mistakes a sibling for an ancestor (a cycle).
 fn wide_value() -> Case {
     let items: Vec<Value> = (0..300).map(|k| json!({ "k": k, "o": {} })).collect();
-    let value = json!({ "items": items });
-    c(
-        "plain",
+    passes_unchanged(
         4,
         "300 sibling objects, none shared, pass as input and output unchanged",
+        &["RCIP-LIFE-JSON-02", "CL-B13-1"],
+        json!({ "items": items }),
     )
-    .requirements(&["RCIP-LIFE-JSON-02", "CL-B13-1"])
-    .setup(Setup::new(&def()).policy(allow()).to_json())
-    .steps([
-        bind(OBJ, "b1", returns(value.clone())),
-        invoke("i1", OBJ, value.clone()),
-        expect_outcome("i1", succeeded("i1", OBJ, value.clone())),
-        expect_handler_calls(None, json!([subset(json!({ "input": value }))])),
-    ])
+}
+
+/// `plain.N`: `value` is the input of an object-schema capability and its handler's output; both
+/// arrive unchanged (the handler's input, the outcome's output).
+fn passes_unchanged(n: u32, description: &str, requirements: &[&str], value: Value) -> Case {
+    c("plain", n, description)
+        .requirements(requirements)
+        .setup(Setup::new(&def()).policy(allow()).to_json())
+        .steps([
+            bind(OBJ, "b1", returns(value.clone())),
+            invoke("i1", OBJ, value.clone()),
+            expect_outcome("i1", succeeded("i1", OBJ, value.clone())),
+            expect_handler_calls(None, json!([subset(json!({ "input": value }))])),
+        ])
 }
 
 /// CL-B13-4..6: every allowed result is listed.
