@@ -6,7 +6,8 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use reference::rcip::{
-    Answer, BindingSpec, Definition, HostValue, InvokeRequest, OutcomeBody, Runtime, RuntimeOptions, Status,
+    Answer, BindingSpec, Definition, HostValue, InvokeRequest, OutcomeBody, Runtime,
+    RuntimeOptions, Status,
 };
 use serde_json::json;
 
@@ -33,8 +34,8 @@ fn definition() -> Definition {
 }
 
 fn runtime(definition: &Definition) -> Runtime {
-    let mut runtime =
-        Runtime::new(definition, RuntimeOptions::default()).unwrap_or_else(|e| panic!("runtime: {e}"));
+    let mut runtime = Runtime::new(definition, RuntimeOptions::default())
+        .unwrap_or_else(|e| panic!("runtime: {e}"));
     for id in ["notes.search", "notes.purge"] {
         let handle = definition.capability(id).unwrap_or_else(|| panic!("{id}"));
         let handler: reference::rcip::HandlerFn = Box::new(|_| {
@@ -43,13 +44,26 @@ fn runtime(definition: &Definition) -> Runtime {
                 HostValue::array(vec![HostValue::string("n1")]),
             )])))
         });
-        runtime.bind(&handle, BindingSpec { handler, availability: None }).unwrap_or_else(|e| panic!("bind: {e}"));
+        runtime
+            .bind(
+                &handle,
+                BindingSpec {
+                    handler,
+                    availability: None,
+                },
+            )
+            .unwrap_or_else(|e| panic!("bind: {e}"));
     }
     runtime
 }
 
 fn request(capability: &str, input: HostValue) -> InvokeRequest {
-    InvokeRequest { capability_id: capability.into(), input, invocation_id: None, signal: None }
+    InvokeRequest {
+        capability_id: capability.into(),
+        input,
+        invocation_id: None,
+        signal: None,
+    }
 }
 
 fn bench(c: &mut Criterion) {
@@ -76,7 +90,10 @@ fn bench(c: &mut Criterion) {
                 other => panic!("{other:?}"),
             };
             let approval = rt.resolve_confirmation(&confirmation, true);
-            assert_eq!(rt.take_outcome(approval).map(|o| o.status()), Some(Status::Succeeded));
+            assert_eq!(
+                rt.take_outcome(approval).map(|o| o.status()),
+                Some(Status::Succeeded)
+            );
         })
     });
     group.finish();

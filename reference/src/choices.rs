@@ -42,6 +42,9 @@ pub enum Choice {
     RuiArrayAppend,
     RuiBeginWhileOpenWaits,
     RuiLimitsProfile,
+    RuiDepthValuesOnly,
+    RuiPolicyFailureDenies,
+    RuiPointerRecordInvalid,
     ReactNestedOwnerInnerWins,
     ReactRefreshOnMount,
 }
@@ -253,6 +256,27 @@ pub const TABLE: &[ChoiceRow] = &[
         requirements: &["CL-D04-1"],
         default: "the declared limits profile of the reference",
         alternate: "a larger declared limits profile (every bound doubled)",
+    },
+    ChoiceRow {
+        choice: Choice::RuiDepthValuesOnly,
+        name: "rui-depth-values-only",
+        requirements: &["PRJ-RUI-LIMIT-12"],
+        default: "maxDepth bounds props and data values and the node tree from its root",
+        alternate: "maxDepth bounds only the nesting of props and data values",
+    },
+    ChoiceRow {
+        choice: Choice::RuiPolicyFailureDenies,
+        name: "rui-policy-failure-denies",
+        requirements: &["PRJ-RUI-ACT-03"],
+        default: "a throwing or malformed action policy rejects the dispatch POLICY_EVALUATION_FAILED",
+        alternate: "a throwing or malformed action policy denies the dispatch POLICY_DENIED",
+    },
+    ChoiceRow {
+        choice: Choice::RuiPointerRecordInvalid,
+        name: "rui-pointer-record-invalid",
+        requirements: &["PRJ-RUI-DATA-02"],
+        default: "a data pointer outside RFC 6901 syntax fails the transaction POINTER_INVALID",
+        alternate: "a data pointer outside RFC 6901 syntax makes the record invalid (RECORD_INVALID)",
     },
     ChoiceRow {
         choice: Choice::ReactNestedOwnerInnerWins,
@@ -741,7 +765,10 @@ pub const FAULTS: &[FaultRow] = &[
 impl Fault {
     /// The fault of a catalog name.
     pub fn named(name: &str) -> Option<Fault> {
-        FAULTS.iter().find(|row| row.name == name).map(|row| row.fault)
+        FAULTS
+            .iter()
+            .find(|row| row.name == name)
+            .map(|row| row.fault)
     }
 
     pub fn name(self) -> &'static str {
@@ -832,7 +859,11 @@ mod tests {
             assert_eq!(Fault::named(row.name), Some(row.fault));
             assert_eq!(row.fault.name(), row.name);
         }
-        assert!(FAULTS.len() >= 40, "the catalog has {} faults", FAULTS.len());
+        assert!(
+            FAULTS.len() >= 40,
+            "the catalog has {} faults",
+            FAULTS.len()
+        );
         let faulty = Choices::default().with_fault(Fault::ExpiryNever);
         assert!(faulty.injects(Fault::ExpiryNever) && !faulty.is_default());
     }

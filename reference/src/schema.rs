@@ -510,8 +510,14 @@ mod tests {
     fn a_refusal_names_the_place_of_the_keyword() {
         let schema = json!({ "type": "object", "properties": { "a~b": { "format": "email" } } });
         let refused = StrictSchema::compile(&schema).err();
-        assert_eq!(refused.as_ref().map(SchemaError::code), Some("SCHEMA_FORMAT_FORBIDDEN"));
-        assert_eq!(refused.as_ref().map(SchemaError::path), Some("/properties/a~0b/format"));
+        assert_eq!(
+            refused.as_ref().map(SchemaError::code),
+            Some("SCHEMA_FORMAT_FORBIDDEN")
+        );
+        assert_eq!(
+            refused.as_ref().map(SchemaError::path),
+            Some("/properties/a~0b/format")
+        );
     }
 
     // The compiled-schema cache is keyed by this text: members sorted, every separator kept, so
@@ -519,8 +525,14 @@ mod tests {
     #[test]
     fn canonical_text_sorts_members_and_keeps_separators() {
         let schema = json!({ "b": [1, 2], "a": { "d": null, "c": true } });
-        assert_eq!(canonical_text(&schema), r#"{"a":{"c":true,"d":null},"b":[1,2]}"#);
-        assert_ne!(canonical_text(&json!({ "enum": [1, 2] })), canonical_text(&json!({ "enum": [12] })));
+        assert_eq!(
+            canonical_text(&schema),
+            r#"{"a":{"c":true,"d":null},"b":[1,2]}"#
+        );
+        assert_ne!(
+            canonical_text(&json!({ "enum": [1, 2] })),
+            canonical_text(&json!({ "enum": [12] }))
+        );
     }
 
     fn code(schema: Value) -> &'static str {

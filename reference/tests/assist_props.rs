@@ -23,20 +23,25 @@ use std::rc::Rc;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, FileFailurePersistence};
 use reference::rcip::assist::{
-    AssistConfig, Assistant, CallbackAnswer, CallbackId, CallbackView, DelayAmounts, Mode, Phase, TurnEnd, TurnId,
-    TurnRequest,
+    AssistConfig, Assistant, CallbackAnswer, CallbackId, CallbackView, DelayAmounts, Mode, Phase,
+    TurnEnd, TurnId, TurnRequest,
 };
 use reference::rcip::{
-    AbortSignal, Answer, BindingSpec, CallId, Definition, HostError, HostValue, Phase as EventPhase, PolicyCall,
-    RcipEvent, Runtime, RuntimeOptions, Status,
+    AbortSignal, Answer, BindingSpec, CallId, Definition, HostError, HostValue,
+    Phase as EventPhase, PolicyCall, RcipEvent, Runtime, RuntimeOptions, Status,
 };
 use serde_json::{json, Value};
 
 fn config(default_cases: u32) -> Config {
-    let cases = std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(default_cases);
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(default_cases);
     Config {
         cases,
-        failure_persistence: Some(Box::new(FileFailurePersistence::Direct("proptest-regressions/assist_props.txt"))),
+        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
+            "proptest-regressions/assist_props.txt",
+        ))),
         ..Config::default()
     }
 }
@@ -123,8 +128,16 @@ struct Scenario {
 }
 
 fn action() -> impl Strategy<Value = Action> {
-    (0u8..6, prop_oneof![6 => Just(0u8), 3 => 1u8..4, 1 => Just(4u8)], prop_oneof![9 => Just(true), 1 => Just(false)])
-        .prop_map(|(cap, delay, valid_input)| Action { cap, delay, valid_input })
+    (
+        0u8..6,
+        prop_oneof![6 => Just(0u8), 3 => 1u8..4, 1 => Just(4u8)],
+        prop_oneof![9 => Just(true), 1 => Just(false)],
+    )
+        .prop_map(|(cap, delay, valid_input)| Action {
+            cap,
+            delay,
+            valid_input,
+        })
 }
 
 fn decide() -> impl Strategy<Value = Decide> {
@@ -142,14 +155,30 @@ fn scenario() -> impl Strategy<Value = Scenario> {
         prop_oneof![Just(-1i64), Just(0), 1i64..12, Just(40)],
         decide(),
         any::<bool>(),
-        proptest::collection::vec(prop_oneof![6 => Just(0u8), 1 => Just(1u8), 2 => Just(2u8)], 1..8),
-        proptest::collection::vec(prop_oneof![6 => Just(0u8), 1 => Just(1u8), 2 => Just(2u8), 1 => Just(3u8)], 1..8),
+        proptest::collection::vec(
+            prop_oneof![6 => Just(0u8), 1 => Just(1u8), 2 => Just(2u8)],
+            1..8,
+        ),
+        proptest::collection::vec(
+            prop_oneof![6 => Just(0u8), 1 => Just(1u8), 2 => Just(2u8), 1 => Just(3u8)],
+            1..8,
+        ),
         proptest::collection::vec(0u8..3, 1..4),
         any::<bool>(),
         proptest::option::of(0u8..24),
     )
         .prop_map(
-            |(read_only, bound, decide, decide_later, policy, handlers, resolutions, summarize_actions, cancel_at)| {
+            |(
+                read_only,
+                bound,
+                decide,
+                decide_later,
+                policy,
+                handlers,
+                resolutions,
+                summarize_actions,
+                cancel_at,
+            )| {
                 Scenario {
                     read_only,
                     bound,
@@ -196,7 +225,11 @@ struct Cycle(Vec<u8>, usize);
 
 impl Cycle {
     fn next(&mut self) -> u8 {
-        let value = self.0.get(self.1 % self.0.len().max(1)).copied().unwrap_or(0);
+        let value = self
+            .0
+            .get(self.1 % self.0.len().max(1))
+            .copied()
+            .unwrap_or(0);
         self.1 += 1;
         value
     }
@@ -246,7 +279,9 @@ fn world(scenario: &Scenario) -> World {
     for (id, _) in CAPS {
         let gated = Rc::clone(&gated);
         let handlers = Rc::clone(&handlers);
-        let capability = definition.capability(id).unwrap_or_else(|| panic!("{id} is declared"));
+        let capability = definition
+            .capability(id)
+            .unwrap_or_else(|| panic!("{id} is declared"));
         let spec = BindingSpec {
             handler: Box::new(move |call| match handlers.borrow_mut().next() {
                 0 => Answer::Ready(Ok(HostValue::from_json(&json!({})))),
@@ -280,7 +315,13 @@ fn world(scenario: &Scenario) -> World {
         }
     });
     let assist_config = AssistConfig::new(Some(scenario.bound), DelayAmounts::default());
-    World { runtime, assistant: Assistant::new(assist_config, callback), requested, gated, phases }
+    World {
+        runtime,
+        assistant: Assistant::new(assist_config, callback),
+        requested,
+        gated,
+        phases,
+    }
 }
 
 /// Runs the scenario to its end. Returns the world, the turn, the effective bound and the number of
@@ -291,7 +332,11 @@ fn run(scenario: &Scenario) -> (World, TurnId, Option<usize>) {
     let turn = w.assistant.start_turn(
         &mut w.runtime,
         TurnRequest {
-            mode: if scenario.read_only { Mode::ReadOnly } else { Mode::Default },
+            mode: if scenario.read_only {
+                Mode::ReadOnly
+            } else {
+                Mode::Default
+            },
             messages: vec![json!("hi")],
             signal: Some(signal.clone()),
         },
@@ -310,31 +355,52 @@ fn run(scenario: &Scenario) -> (World, TurnId, Option<usize>) {
         if !decide_settled {
             decide_settled = true;
             let answer = decide_answer(&scenario.decide);
-            assert_eq!(w.assistant.settle_callback(&mut w.runtime, CallbackId(0), answer), Ok(()));
+            assert_eq!(
+                w.assistant
+                    .settle_callback(&mut w.runtime, CallbackId(0), answer),
+                Ok(())
+            );
             continue;
         }
         let gated = w.gated.borrow_mut().pop_front();
         if let Some((call, returns)) = gated {
-            let result = if returns { Ok(HostValue::from_json(&json!({}))) } else { Err(HostError::error("x")) };
-            assert!(w.runtime.settle_handler(call, result).is_ok(), "a gated handler call settles once");
+            let result = if returns {
+                Ok(HostValue::from_json(&json!({})))
+            } else {
+                Err(HostError::error("x"))
+            };
+            assert!(
+                w.runtime.settle_handler(call, result).is_ok(),
+                "a gated handler call settles once"
+            );
             w.assistant.pump(&mut w.runtime);
             continue;
         }
         let waiting_action = w.assistant.turn(turn).map_or(0, |t| t.outcomes().len() + 1);
-        let asked = w.assistant.turn(turn).and_then(|t| t.confirmation_of(waiting_action)).is_some();
+        let asked = w
+            .assistant
+            .turn(turn)
+            .and_then(|t| t.confirmation_of(waiting_action))
+            .is_some();
         if !ended && asked && !resolved.contains(&waiting_action) {
             resolved.push(waiting_action);
             let kind = resolutions.next();
             if kind == 2 {
                 w.assistant.advance(&mut w.runtime, TTL_MS + 1);
             }
-            let outcome = w.assistant.resolve_confirmation(&mut w.runtime, turn, waiting_action, kind != 1);
-            assert!(outcome.is_ok(), "the host UI resolves the confirmation the turn asked for");
+            let outcome =
+                w.assistant
+                    .resolve_confirmation(&mut w.runtime, turn, waiting_action, kind != 1);
+            assert!(
+                outcome.is_ok(),
+                "the host UI resolves the confirmation the turn asked for"
+            );
             continue;
         }
         if let Some(deadline) = w.assistant.next_deadline() {
             let now = w.runtime.now();
-            w.assistant.advance(&mut w.runtime, deadline.saturating_sub(now));
+            w.assistant
+                .advance(&mut w.runtime, deadline.saturating_sub(now));
             continue;
         }
         if ended {
@@ -429,7 +495,11 @@ proptest! {
 /// one that ends within the step is woken inside it (the turn's next action then runs).
 #[test]
 fn advance_moves_the_clock_by_the_amount_asked() {
-    let action = |delay| Action { cap: 0, delay, valid_input: true };
+    let action = |delay| Action {
+        cap: 0,
+        delay,
+        valid_input: true,
+    };
     let scenario = Scenario {
         read_only: false,
         bound: 4,
@@ -444,7 +514,11 @@ fn advance_moves_the_clock_by_the_amount_asked() {
     let mut w = world(&scenario);
     w.assistant.start_turn(
         &mut w.runtime,
-        TurnRequest { mode: Mode::Default, messages: vec![json!("hi")], signal: None },
+        TurnRequest {
+            mode: Mode::Default,
+            messages: vec![json!("hi")],
+            signal: None,
+        },
     );
     let start = w.runtime.now();
     let Some(deadline) = w.assistant.next_deadline() else {
@@ -454,9 +528,16 @@ fn advance_moves_the_clock_by_the_amount_asked() {
     let requested = w.requested.borrow().len();
     w.assistant.advance(&mut w.runtime, 1);
     assert_eq!(w.runtime.now(), start + 1);
-    assert_eq!(w.assistant.next_deadline(), Some(deadline), "the pause has not ended");
+    assert_eq!(
+        w.assistant.next_deadline(),
+        Some(deadline),
+        "the pause has not ended"
+    );
     assert_eq!(w.requested.borrow().len(), requested);
     w.assistant.advance(&mut w.runtime, deadline - start);
     assert_eq!(w.runtime.now(), deadline + 1);
-    assert!(w.requested.borrow().len() > requested, "the pause ended inside the step");
+    assert!(
+        w.requested.borrow().len() > requested,
+        "the pause ended inside the step"
+    );
 }

@@ -74,7 +74,11 @@ fn expiry_one_ms_late_keeps_the_confirmation_1_ms_past_the_ttl() {
         let (id, _) = confirmation(&mut rig, "i1");
         rig.runtime.advance(after_ms);
         let approved = rig.runtime.resolve_confirmation(&id, true);
-        assert_eq!(rig.result(approved), expected, "approved {after_ms} ms after the request");
+        assert_eq!(
+            rig.result(approved),
+            expected,
+            "approved {after_ms} ms after the request"
+        );
     }
 }
 
@@ -82,9 +86,17 @@ fn expiry_one_ms_late_keeps_the_confirmation_1_ms_past_the_ttl() {
 /// the capability unavailable"; one that can be copied (plain JSON) still counts as it says.
 #[test]
 fn availability_clone_rejects_only_what_cannot_be_copied() {
-    let mut rig = rig_with(Fault::AvailabilityCloneRejects, PolicyMode::Fixed(Ok(allow())), None);
+    let mut rig = rig_with(
+        Fault::AvailabilityCloneRejects,
+        PolicyMode::Fixed(Ok(allow())),
+        None,
+    );
     let available = Rc::new(RefCell::new(json!({ "available": true })));
-    rig.bind_with("notes.create", HandlerMode::Returns(json!({ "id": "n1" })), Some(available));
+    rig.bind_with(
+        "notes.create",
+        HandlerMode::Returns(json!({ "id": "n1" })),
+        Some(available),
+    );
     let ticket = rig.invoke("notes.create", json!({ "text": "a" }), "i1");
     assert_eq!(rig.result(ticket), succeeded());
 }
@@ -94,9 +106,19 @@ fn availability_clone_rejects_only_what_cannot_be_copied() {
 /// the live value turned available, until a refresh publishes it.
 #[test]
 fn availability_from_snapshot_follows_the_published_value() {
-    let mut rig = rig_with(Fault::AvailabilityFromSnapshot, PolicyMode::Fixed(Ok(allow())), None);
-    let live = Rc::new(RefCell::new(json!({ "available": false, "reason": "offline" })));
-    rig.bind_with("notes.create", HandlerMode::Returns(json!({ "id": "n1" })), Some(Rc::clone(&live)));
+    let mut rig = rig_with(
+        Fault::AvailabilityFromSnapshot,
+        PolicyMode::Fixed(Ok(allow())),
+        None,
+    );
+    let live = Rc::new(RefCell::new(
+        json!({ "available": false, "reason": "offline" }),
+    ));
+    rig.bind_with(
+        "notes.create",
+        HandlerMode::Returns(json!({ "id": "n1" })),
+        Some(Rc::clone(&live)),
+    );
     *live.borrow_mut() = json!({ "available": true });
     let stale = rig.invoke("notes.create", json!({ "text": "a" }), "i1");
     assert_eq!(rig.result(stale), failed(ErrorCode::CapabilityUnavailable));

@@ -10,8 +10,8 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use reference::rcip::{
-    AbortSignal, BindingSpec, ErrorCode, GateError, HostErrorName, HostValue, InvokeRequest, ListFilter,
-    OutcomeBody, Phase, Runtime, RuntimeOptions, Snapshot, Status, RECEIPT_CAPACITY,
+    AbortSignal, BindingSpec, ErrorCode, GateError, HostErrorName, HostValue, InvokeRequest,
+    ListFilter, OutcomeBody, Phase, Runtime, RuntimeOptions, Snapshot, Status, RECEIPT_CAPACITY,
 };
 use serde_json::{json, Value};
 use support::*;
@@ -1005,7 +1005,8 @@ fn a_call_settles_only_through_its_own_gate() {
     let ticket = rig.invoke("notes.create", text("a"), "gates");
     let policy = rig.policy_call(1);
     assert_eq!(
-        rig.runtime.settle_handler(policy, Ok(HostValue::from_json(&allow()))),
+        rig.runtime
+            .settle_handler(policy, Ok(HostValue::from_json(&allow()))),
         Err(GateError::WrongKind),
         "a policy call is not a handler call"
     );
@@ -1013,7 +1014,8 @@ fn a_call_settles_only_through_its_own_gate() {
     assert_eq!(rig.result(ticket), None, "the handler is now pending");
     let handler = rig.handler_call(1);
     assert_eq!(
-        rig.runtime.settle_policy(handler, Ok(HostValue::from_json(&created()))),
+        rig.runtime
+            .settle_policy(handler, Ok(HostValue::from_json(&created()))),
         Err(GateError::WrongKind),
         "a handler call is not a policy call"
     );
@@ -1028,7 +1030,10 @@ fn take_outcome_hands_the_outcome_over_once() {
     let mut rig = Rig::new(PolicyMode::Fixed(Ok(allow())));
     rig.bind("notes.create", HandlerMode::Returns(created()));
     let ticket = rig.invoke("notes.create", text("a"), "once");
-    let taken = rig.runtime.take_outcome(ticket).map(|outcome| outcome.status());
+    let taken = rig
+        .runtime
+        .take_outcome(ticket)
+        .map(|outcome| outcome.status());
     assert_eq!(taken, Some(Status::Succeeded));
     assert!(rig.runtime.outcome(ticket).is_none());
     assert!(rig.runtime.take_outcome(ticket).is_none());

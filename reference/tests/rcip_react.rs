@@ -46,7 +46,11 @@ fn runtime() -> Runtime {
 }
 
 fn element(key: &str, kind: ElementKind, children: Vec<Element>) -> Element {
-    Element { key: key.into(), kind, children }
+    Element {
+        key: key.into(),
+        kind,
+        children,
+    }
 }
 
 fn provider(children: Vec<Element>) -> Vec<Element> {
@@ -97,7 +101,8 @@ fn active(runtime: &mut Runtime) -> Value {
 fn strict_mode_mount_ends_with_one_binding_and_unmount_removes_it() {
     let mut rt = runtime();
     let mut host = ReactHost::new(true, Choices::default());
-    host.render(&provider(vec![save("a")]), false, &mut [&mut rt]).unwrap();
+    host.render(&provider(vec![save("a")]), false, &mut [&mut rt])
+        .unwrap();
     assert_eq!(invoke(&mut rt), json!({ "state": "a" }));
     host.unmount(&mut [&mut rt]);
     assert_eq!(invoke(&mut rt), json!("CAPABILITY_UNBOUND"));
@@ -107,26 +112,42 @@ fn strict_mode_mount_ends_with_one_binding_and_unmount_removes_it() {
 fn a_suspended_transition_publishes_nothing_until_it_commits() {
     let mut rt = runtime();
     let mut host = ReactHost::new(false, Choices::default());
-    host.render(&provider(vec![save("a")]), false, &mut [&mut rt]).unwrap();
-    let suspended = provider(vec![save("b"), element("s", ElementKind::Suspend { on: "p1".into() }, vec![])]);
+    host.render(&provider(vec![save("a")]), false, &mut [&mut rt])
+        .unwrap();
+    let suspended = provider(vec![
+        save("b"),
+        element("s", ElementKind::Suspend { on: "p1".into() }, vec![]),
+    ]);
     host.render(&suspended, true, &mut [&mut rt]).unwrap();
     assert_eq!(invoke(&mut rt), json!({ "state": "a" }));
     host.resolve("p1", &mut [&mut rt]).unwrap();
     assert_eq!(invoke(&mut rt), json!({ "state": "b" }));
     // A suspension outside a transition is not part of the vocabulary.
-    let sync = provider(vec![element("s2", ElementKind::Suspend { on: "p2".into() }, vec![])]);
+    let sync = provider(vec![element(
+        "s2",
+        ElementKind::Suspend { on: "p2".into() },
+        vec![],
+    )]);
     assert!(host.render(&sync, false, &mut [&mut rt]).is_err());
 }
 
 #[test]
 fn effects_run_children_first_so_the_outer_owner_publishes_last_on_mount() {
-    let tree = provider(vec![owner("outer", "notes", vec![owner("inner", "settings", vec![])])]);
+    let tree = provider(vec![owner(
+        "outer",
+        "notes",
+        vec![owner("inner", "settings", vec![])],
+    )]);
     let mut rt = runtime();
-    ReactHost::new(false, Choices::default()).render(&tree, false, &mut [&mut rt]).unwrap();
+    ReactHost::new(false, Choices::default())
+        .render(&tree, false, &mut [&mut rt])
+        .unwrap();
     assert_eq!(active(&mut rt), json!(["notes"]));
     let mut rt = runtime();
     let alternate = Choices::only(&[Choice::ReactNestedOwnerInnerWins]);
-    ReactHost::new(false, alternate).render(&tree, false, &mut [&mut rt]).unwrap();
+    ReactHost::new(false, alternate)
+        .render(&tree, false, &mut [&mut rt])
+        .unwrap();
     assert_eq!(active(&mut rt), json!(["settings"]));
 }
 
@@ -135,7 +156,10 @@ fn a_server_render_runs_no_effect_and_hydration_commits() {
     let tree = provider(vec![owner("o", "notes", vec![save("a")])]);
     let mut rt = runtime();
     let mut host = ReactHost::new(false, Choices::default());
-    assert!(host.hydrate(&tree, &mut [&mut rt]).is_err(), "hydrate needs server markup");
+    assert!(
+        host.hydrate(&tree, &mut [&mut rt]).is_err(),
+        "hydrate needs server markup"
+    );
     host.server_render(&tree, &mut [&mut rt]).unwrap();
     assert_eq!(invoke(&mut rt), json!("CAPABILITY_UNBOUND"));
     assert_eq!(active(&mut rt), json!([]));
@@ -151,7 +175,10 @@ fn a_render_thrown_into_a_boundary_commits_nothing_below_it() {
     let tree = provider(vec![element(
         "b",
         ElementKind::Boundary,
-        vec![owner("o", "notes", vec![save("a")]), element("t", ElementKind::Throw, vec![])],
+        vec![
+            owner("o", "notes", vec![save("a")]),
+            element("t", ElementKind::Throw, vec![]),
+        ],
     )]);
     host.render(&tree, false, &mut [&mut rt]).unwrap();
     assert_eq!(host.boundary("b"), "caught");
@@ -184,9 +211,15 @@ fn observations_name_only_their_own_kind_of_element() {
 /// last one's.
 #[test]
 fn the_context_merged_fault_adds_scopes_instead_of_replacing() {
-    let tree = provider(vec![owner("a", "notes", vec![]), owner("b", "settings", vec![])]);
+    let tree = provider(vec![
+        owner("a", "notes", vec![]),
+        owner("b", "settings", vec![]),
+    ]);
     let mut rt = runtime();
-    let mut host = ReactHost::new(false, Choices::default().with_fault(Fault::ReactContextMerged));
+    let mut host = ReactHost::new(
+        false,
+        Choices::default().with_fault(Fault::ReactContextMerged),
+    );
     host.render(&tree, false, &mut [&mut rt]).unwrap();
     let mut merged: Vec<String> = serde_json::from_value(active(&mut rt)).unwrap_or_default();
     merged.sort();

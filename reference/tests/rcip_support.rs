@@ -7,12 +7,12 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use reference::choices::Choices;
 use reference::rcip::{
     AbortSignal, Answer, BindingSpec, BindingToken, CallId, Definition, ErrorCode, HandlerCall,
     HostError, HostErrorName, HostValue, InvokeRequest, Outcome, OutcomeBody, Phase, PolicyCall,
     RcipEvent, Runtime, RuntimeOptions, Settlement, Status, Ticket,
 };
-use reference::choices::Choices;
 use serde_json::{json, Value};
 
 /// The catalog: `notes.list` (read), `notes.create` (write, `{ text: string }` in, `{ id }` out),
@@ -153,7 +153,14 @@ impl Rig {
         events: bool,
         observer_throws: bool,
     ) -> Rig {
-        Rig::with_choices(definition, policy, ttl_ms, events, observer_throws, Choices::default())
+        Rig::with_choices(
+            definition,
+            policy,
+            ttl_ms,
+            events,
+            observer_throws,
+            Choices::default(),
+        )
     }
 
     /// [`Rig::from_definition`] with an open-point reading or an injected fault of

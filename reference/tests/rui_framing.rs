@@ -351,8 +351,14 @@ proptest! {
 /// what a host is told when it feeds the wrong kind of input.
 #[test]
 fn only_websocket_delivers_whole_messages() {
-    let streams: Vec<&str> = Framing::ALL.into_iter().filter(|f| f.is_stream()).map(Framing::name).collect();
+    let streams: Vec<&str> = Framing::ALL
+        .into_iter()
+        .filter(|f| f.is_stream())
+        .map(Framing::name)
+        .collect();
     assert_eq!(streams, ["jsonl", "sse", "json-seq"]);
-    let wrong = reference::rui::framing::WrongInputKind { framing: Framing::WebSocket };
+    let wrong = reference::rui::framing::WrongInputKind {
+        framing: Framing::WebSocket,
+    };
     assert!(wrong.to_string().contains("takes whole messages"));
 }

@@ -3,11 +3,11 @@
 //! "Recovery"; CL-D02..D06, CL-D09; PRJ-RUI-TX-*, PRJ-RUI-GRAPH-*, PRJ-RUI-LIMIT-*, PRJ-RUI-CAT-*,
 //! PRJ-RUI-ACT-*). Expectations come from those sentences, not from the runtime's output.
 
+use reference::choices::{Choices, Fault};
 use reference::rui::{
     ActionPolicy, Catalog, Config, DispatchCode, DispatchStatus, Framing, Limits, PolicySettlement,
     QuarantineCode, RejectionCode, Runtime, TransactionOutcome,
 };
-use reference::choices::{Choices, Fault};
 use serde_json::{json, Value};
 
 fn catalog() -> Catalog {
@@ -39,7 +39,11 @@ fn runtime_choosing(limits: Limits, policy: ActionPolicy, choices: Choices) -> R
 
 /// The default runtime with one fault of `reference-driver --fault` injected.
 fn faulty_runtime(fault: Fault) -> Runtime {
-    runtime_choosing(Limits::default(), ActionPolicy::Gated, Choices::default().with_fault(fault))
+    runtime_choosing(
+        Limits::default(),
+        ActionPolicy::Gated,
+        Choices::default().with_fault(fault),
+    )
 }
 
 fn runtime() -> Runtime {
@@ -377,7 +381,10 @@ fn shared_children_and_unreachable_cycles_are_allowed_unreachable_dangling_child
     );
     // PRJ-RUI-GRAPH-06: a cycle among unreachable nodes does not fail...
     assert_eq!(
-        outcome(&[stack("r", &[]), stack("u", &["v"]), stack("v", &["u"])], "r"),
+        outcome(
+            &[stack("r", &[]), stack("u", &["v"]), stack("v", &["u"])],
+            "r"
+        ),
         "committed 1"
     );
     // ...but a dangling child does, reachable or not: every structural child reference resolves
@@ -969,15 +976,26 @@ fn forgetting_results_keeps_frames_graph_and_open_transaction() {
     feed(&mut rt, &[json!(["begin", 0, "t2", 1])]);
     assert_eq!(rt.frames_received(), first.len() as u64 + 2);
     assert!(rt.has_open_transaction());
-    assert_eq!(results(&rt), vec![("t1".to_string(), "committed 1".to_string())]);
-    assert!(!rt.quarantine().is_empty() || !rt.rejections().is_empty(), "the bogus record is reported");
+    assert_eq!(
+        results(&rt),
+        vec![("t1".to_string(), "committed 1".to_string())]
+    );
+    assert!(
+        !rt.quarantine().is_empty() || !rt.rejections().is_empty(),
+        "the bogus record is reported"
+    );
     rt.forget_results();
-    assert!(rt.transactions().is_empty() && rt.quarantine().is_empty() && rt.rejections().is_empty());
+    assert!(
+        rt.transactions().is_empty() && rt.quarantine().is_empty() && rt.rejections().is_empty()
+    );
     assert_eq!(rt.frames_received(), first.len() as u64 + 2);
     assert!(rt.has_open_transaction());
     assert_eq!((rt.committed().revision, rt.commits()), (1, 1));
     feed(&mut rt, &[json!(["commit", 1, 2, "root"])]);
-    assert_eq!(results(&rt), vec![("t2".to_string(), "committed 2".to_string())]);
+    assert_eq!(
+        results(&rt),
+        vec![("t2".to_string(), "committed 2".to_string())]
+    );
     assert!(!rt.has_open_transaction());
 }
 
@@ -989,11 +1007,22 @@ fn forgetting_results_keeps_frames_graph_and_open_transaction() {
 fn the_partial_apply_fault_applies_the_operations_before_the_failure() {
     let mut rt = faulty_runtime(Fault::RuiPartialApply);
     feed(&mut rt, &tx("t1", 0, &[stack("root", &[])], "root"));
-    let failing = [data("/x", json!(1)), json!(["delete", 0, "node", "ghost"]), text("late")];
+    let failing = [
+        data("/x", json!(1)),
+        json!(["delete", 0, "node", "ghost"]),
+        text("late"),
+    ];
     feed(&mut rt, &tx("t2", 1, &failing, "root"));
-    assert_ne!(last_result(&rt), "committed 2", "deleting an absent node fails the commit");
+    assert_ne!(
+        last_result(&rt),
+        "committed 2",
+        "deleting an absent node fails the commit"
+    );
     let committed = rt.committed();
-    assert_eq!((committed.revision, committed.root.as_deref()), (1, Some("root")));
+    assert_eq!(
+        (committed.revision, committed.root.as_deref()),
+        (1, Some("root"))
+    );
     assert_eq!(committed.data, json!({ "x": 1 }));
     assert!(committed.nodes.contains_key("root") && !committed.nodes.contains_key("late"));
 }
@@ -1011,9 +1040,16 @@ fn the_revision_gap_fault_accepts_a_skip_ahead_only() {
         }
         records
     };
-    feed(&mut rt, &at_revision_3(tx("t1", 0, &[stack("root", &[])], "root")));
+    feed(
+        &mut rt,
+        &at_revision_3(tx("t1", 0, &[stack("root", &[])], "root")),
+    );
     assert_eq!(last_result(&rt), "committed 3");
     feed(&mut rt, &at_revision_3(tx("t2", 3, &[text("t")], "root")));
-    assert_ne!(last_result(&rt), "committed 3", "a commit that does not move forward is no gap");
+    assert_ne!(
+        last_result(&rt),
+        "committed 3",
+        "a commit that does not move forward is no gap"
+    );
     assert_eq!(rt.committed().revision, 3);
 }

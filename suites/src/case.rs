@@ -74,7 +74,8 @@ impl Case {
     }
 
     pub fn requirements(mut self, ids: &[&str]) -> Case {
-        self.requirements.extend(ids.iter().map(|id| id.to_string()));
+        self.requirements
+            .extend(ids.iter().map(|id| id.to_string()));
         self
     }
 
@@ -155,7 +156,12 @@ pub struct Section {
 
 impl Section {
     pub fn new(id: impl Into<String>, title: impl Into<String>, by: impl Into<String>) -> Section {
-        Section { id: id.into(), title: title.into(), by: by.into(), cases: Vec::new() }
+        Section {
+            id: id.into(),
+            title: title.into(),
+            by: by.into(),
+            cases: Vec::new(),
+        }
     }
 
     pub fn case(mut self, case: Case) -> Section {
@@ -175,7 +181,11 @@ impl Section {
 
     /// Path of the vector file relative to `vectors/`: `<protocol>/<rest of the id>.json`.
     pub fn file_name(&self) -> String {
-        let rest = self.id.split_once('.').map(|(_, rest)| rest).unwrap_or(&self.id);
+        let rest = self
+            .id
+            .split_once('.')
+            .map(|(_, rest)| rest)
+            .unwrap_or(&self.id);
         format!("{}/{}.json", self.protocol(), rest)
     }
 

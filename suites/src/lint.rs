@@ -15,7 +15,16 @@ use crate::case::{Section, Strictness};
 use crate::register::{Register, Sources};
 
 /// Profiles a case may require (`vectors/schema/case.schema.json`).
-pub const PROFILES: [&str; 8] = ["events", "preflight", "assist", "react", "jsonl", "sse", "websocket", "json-seq"];
+pub const PROFILES: [&str; 8] = [
+    "events",
+    "preflight",
+    "assist",
+    "react",
+    "jsonl",
+    "sse",
+    "websocket",
+    "json-seq",
+];
 
 /// A testable requirement whose cases an open issue will add; reported, counted as uncovered.
 #[derive(Debug, Deserialize)]
@@ -39,7 +48,8 @@ pub fn load_pending(path: &Path) -> Result<Vec<Pending>, String> {
         return Ok(Vec::new());
     }
     let text = fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let parsed: PendingFile = toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let parsed: PendingFile =
+        toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(parsed.pending)
 }
 
@@ -85,10 +95,16 @@ fn below_required(strictness: &str) -> bool {
 /// strictness (its own, else the case's) is REQUIRED must cite at least one requirement that is
 /// REQUIRED (or PROFILE). A step's own `requirements` are what that check traces to; a step without
 /// them traces to the case's. Unknown ids are reported elsewhere and ignored here.
-fn stricter_than_sentences(case: &crate::case::Case, by_id: &BTreeMap<&str, &crate::register::Requirement>) -> Vec<String> {
+fn stricter_than_sentences(
+    case: &crate::case::Case,
+    by_id: &BTreeMap<&str, &crate::register::Requirement>,
+) -> Vec<String> {
     let mut errors = Vec::new();
     for (index, step) in case.steps.iter().enumerate() {
-        let strictness = step.get("strictness").and_then(Value::as_str).unwrap_or(case.strictness.as_str());
+        let strictness = step
+            .get("strictness")
+            .and_then(Value::as_str)
+            .unwrap_or(case.strictness.as_str());
         if strictness != "REQUIRED" {
             continue;
         }
@@ -96,7 +112,11 @@ fn stricter_than_sentences(case: &crate::case::Case, by_id: &BTreeMap<&str, &cra
             Some(own) if !own.is_empty() => own.iter().filter_map(Value::as_str).collect(),
             _ => case.requirements.iter().map(String::as_str).collect(),
         };
-        let known: Vec<&str> = cited.iter().copied().filter(|id| by_id.contains_key(id)).collect();
+        let known: Vec<&str> = cited
+            .iter()
+            .copied()
+            .filter(|id| by_id.contains_key(id))
+            .collect();
         if !known.is_empty() && known.iter().all(|id| below_required(&by_id[id].strictness)) {
             errors.push(format!(
                 "case {}: step {} is a REQUIRED check but every requirement it cites is below REQUIRED ({}): \
@@ -118,7 +138,10 @@ pub fn lint(
     pending: &[Pending],
     retired: &BTreeSet<String>,
 ) -> Report {
-    let mut report = Report { errors: register.problems(sources), ..Report::default() };
+    let mut report = Report {
+        errors: register.problems(sources),
+        ..Report::default()
+    };
     let by_id = register.by_id();
     let mut case_ids: BTreeMap<&str, &str> = BTreeMap::new();
     let mut cited: BTreeMap<&str, usize> = BTreeMap::new();
@@ -126,33 +149,53 @@ pub fn lint(
 
     for section in sections {
         if !section_ids.insert(section.id.as_str()) {
-            report.errors.push(format!("section {}: defined twice", section.id));
+            report
+                .errors
+                .push(format!("section {}: defined twice", section.id));
         }
         if section.cases.is_empty() {
-            report.errors.push(format!("section {}: has no case", section.id));
+            report
+                .errors
+                .push(format!("section {}: has no case", section.id));
         }
         for case in &section.cases {
             let at = format!("case {}", case.id);
             if let Some(previous) = case_ids.insert(case.id.as_str(), section.id.as_str()) {
-                report.errors.push(format!("{at}: duplicate id (also in section {previous})"));
+                report
+                    .errors
+                    .push(format!("{at}: duplicate id (also in section {previous})"));
             }
             if retired.contains(&case.id) {
-                report.errors.push(format!("{at}: reuses a retired id (suites/retired-ids.txt)"));
+                report.errors.push(format!(
+                    "{at}: reuses a retired id (suites/retired-ids.txt)"
+                ));
             }
             if !case.id.starts_with(&format!("{}.", section.id)) {
-                report.errors.push(format!("{at}: id must start with its section {}.", section.id));
+                report.errors.push(format!(
+                    "{at}: id must start with its section {}.",
+                    section.id
+                ));
             }
             let serial = case.id.rsplit('.').next().unwrap_or("");
             if serial.len() != 3 || !serial.bytes().all(|b| b.is_ascii_digit()) {
-                report.errors.push(format!("{at}: id must end with a 3-digit serial"));
+                report
+                    .errors
+                    .push(format!("{at}: id must end with a 3-digit serial"));
             }
             let description = case.description.trim();
             if description.chars().count() > 70 {
-                report.errors.push(format!("{at}: description over 70 characters"));
+                report
+                    .errors
+                    .push(format!("{at}: description over 70 characters"));
             }
             let lower = description.to_lowercase();
-            if lower.starts_with("should") || lower.starts_with("test that") || lower.starts_with("tests that") {
-                report.errors.push(format!("{at}: description must state the behaviour, not start with should/test that"));
+            if lower.starts_with("should")
+                || lower.starts_with("test that")
+                || lower.starts_with("tests that")
+            {
+                report.errors.push(format!(
+                    "{at}: description must state the behaviour, not start with should/test that"
+                ));
             }
             if description.is_empty() {
                 report.errors.push(format!("{at}: empty description"));
@@ -162,19 +205,27 @@ pub fn lint(
             }
             for profile in &case.profiles {
                 if !PROFILES.contains(&profile.as_str()) {
-                    report.errors.push(format!("{at}: unknown profile {profile}"));
+                    report
+                        .errors
+                        .push(format!("{at}: unknown profile {profile}"));
                 }
             }
             if case.strictness == Strictness::Profile && case.profiles.is_empty() {
-                report.errors.push(format!("{at}: a PROFILE case must name the profile it needs"));
+                report.errors.push(format!(
+                    "{at}: a PROFILE case must name the profile it needs"
+                ));
             }
             report.errors.extend(stricter_than_sentences(case, &by_id));
-            report.errors.extend(crate::pinning::pinned_beyond_sentences(case, &by_id));
+            report
+                .errors
+                .extend(crate::pinning::pinned_beyond_sentences(case, &by_id));
             let mut ids: Vec<String> = case.requirements.clone();
             ids.extend(requirement_ids_of(&case.steps));
             for rid in &ids {
                 match by_id.get(rid.as_str()) {
-                    None => report.errors.push(format!("{at}: cites unknown requirement {rid}")),
+                    None => report
+                        .errors
+                        .push(format!("{at}: cites unknown requirement {rid}")),
                     Some(r) if r.testability != "vector" => report.errors.push(format!(
                         "{at}: cites {rid}, whose testability is {} ({})",
                         r.testability,
@@ -186,10 +237,13 @@ pub fn lint(
         }
     }
 
-    let pending_ids: BTreeMap<&str, &Pending> = pending.iter().map(|p| (p.id.as_str(), p)).collect();
+    let pending_ids: BTreeMap<&str, &Pending> =
+        pending.iter().map(|p| (p.id.as_str(), p)).collect();
     for p in pending {
         match by_id.get(p.id.as_str()) {
-            None => report.errors.push(format!("pending-coverage: unknown requirement {}", p.id)),
+            None => report
+                .errors
+                .push(format!("pending-coverage: unknown requirement {}", p.id)),
             Some(_) if cited.contains_key(p.id.as_str()) => report.errors.push(format!(
                 "pending-coverage: {} is covered now; remove it from the pending list",
                 p.id
@@ -210,15 +264,26 @@ pub fn lint(
             entry.0 += 1;
         } else if let Some(p) = pending_ids.get(r.id.as_str()) {
             uncovered_pending += 1;
-            report.notes.push(format!("{} uncovered, pending issue {}: {}", r.id, p.issue, p.reason));
+            report.notes.push(format!(
+                "{} uncovered, pending issue {}: {}",
+                r.id, p.issue, p.reason
+            ));
         } else {
-            report.errors.push(format!("{} ({}) is testable and no case cites it", r.id, r.file));
+            report.errors.push(format!(
+                "{} ({}) is testable and no case cites it",
+                r.id, r.file
+            ));
         }
     }
-    let (covered, total) = per_file.values().fold((0, 0), |(c, t), (fc, ft)| (c + fc, t + ft));
+    let (covered, total) = per_file
+        .values()
+        .fold((0, 0), |(c, t), (fc, ft)| (c + fc, t + ft));
     let mut coverage = String::new();
     for (file, (c, t)) in &per_file {
-        let _ = writeln!(coverage, "  {file:<24} {c:>4} / {t:<4} testable requirements covered");
+        let _ = writeln!(
+            coverage,
+            "  {file:<24} {c:>4} / {t:<4} testable requirements covered"
+        );
     }
     let _ = writeln!(
         coverage,
@@ -226,10 +291,23 @@ pub fn lint(
         "total"
     );
     let cases: usize = sections.iter().map(|s| s.cases.len()).sum();
-    let _ = writeln!(coverage, "  {cases} cases in {} sections; {} register entries", sections.len(), register.requirements.len());
-    let counts: Vec<String> = register.project_counts().iter().map(|(s, n)| format!("{s} {n}")).collect();
+    let _ = writeln!(
+        coverage,
+        "  {cases} cases in {} sections; {} register entries",
+        sections.len(),
+        register.requirements.len()
+    );
+    let counts: Vec<String> = register
+        .project_counts()
+        .iter()
+        .map(|(s, n)| format!("{s} {n}"))
+        .collect();
     let total_project: usize = register.project_counts().iter().map(|(_, n)| n).sum();
-    let _ = writeln!(coverage, "  project decisions (PRJ-*): {total_project}: {}", counts.join(", "));
+    let _ = writeln!(
+        coverage,
+        "  project decisions (PRJ-*): {total_project}: {}",
+        counts.join(", ")
+    );
     report.coverage = coverage;
     report
 }

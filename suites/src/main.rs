@@ -13,7 +13,10 @@ use suites::regen;
 use suites::register::{Register, Sources};
 
 #[derive(Parser)]
-#[command(name = "suites", about = "Requirement register, vector generation and self-lint")]
+#[command(
+    name = "suites",
+    about = "Requirement register, vector generation and self-lint"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -43,7 +46,9 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let root = root();
     let suites = root.join("suites");
-    let spec_dir = std::env::var_os("RCIP_SPEC_DIR").map(PathBuf::from).unwrap_or_else(|| suites.join("spec"));
+    let spec_dir = std::env::var_os("RCIP_SPEC_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| suites.join("spec"));
     match execute(&cli.command, &root, &suites, &spec_dir) {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::from(1),
@@ -81,9 +86,16 @@ fn execute(command: &Command, root: &Path, suites: &Path, spec_dir: &Path) -> Re
     let lint_clean = report.errors.is_empty() && invalid.is_empty();
     match command {
         Command::Lint => Ok(lint_clean),
-        Command::Regen { check: false, ignore_lint } => {
+        Command::Regen {
+            check: false,
+            ignore_lint,
+        } => {
             if !lint_clean && !ignore_lint {
-                println!("{} lint error(s), {} schema error(s): vectors not written", report.errors.len(), invalid.len());
+                println!(
+                    "{} lint error(s), {} schema error(s): vectors not written",
+                    report.errors.len(),
+                    invalid.len()
+                );
                 return Ok(false);
             }
             let files = regen::generate(&register, &sources, &sections);

@@ -40,16 +40,66 @@ struct Decider {
 }
 
 const DECIDERS: &[Decider] = &[
-    Decider { observation: "outcome", pointer: "/confirmation/expiresAt", when: When::Always, deciders: &["PRJ-RCIP-CONF-02"] },
-    Decider { observation: "handler-context", pointer: "/requestedAt", when: When::Always, deciders: &["PRJ-RCIP-EXEC-01"] },
-    Decider { observation: "handler-context", pointer: "/semanticContext", when: When::BeforeAnyContext, deciders: &["PRJ-RCIP-CTX-01"] },
-    Decider { observation: "handler-calls", pointer: "/*/semanticContext", when: When::BeforeAnyContext, deciders: &["PRJ-RCIP-CTX-01"] },
-    Decider { observation: "policy-calls", pointer: "/*/semanticContext", when: When::BeforeAnyContext, deciders: &["PRJ-RCIP-CTX-01"] },
-    Decider { observation: "snapshot", pointer: "/context", when: When::BeforeAnyContext, deciders: &["PRJ-RCIP-CTX-01"] },
-    Decider { observation: "handler-context", pointer: "/signalAborted", when: When::WithoutCallerSignal, deciders: &["PRJ-RCIP-EXEC-02"] },
-    Decider { observation: "handler-signal", pointer: "", when: When::WithoutCallerSignal, deciders: &["PRJ-RCIP-EXEC-02"] },
-    Decider { observation: "notifications", pointer: "", when: When::Empty, deciders: &["PRJ-RCIP-SUB-01"] },
-    Decider { observation: "outcome", pointer: "/validationIssues", when: When::Always, deciders: &["CL-B19-10"] },
+    Decider {
+        observation: "outcome",
+        pointer: "/confirmation/expiresAt",
+        when: When::Always,
+        deciders: &["PRJ-RCIP-CONF-02"],
+    },
+    Decider {
+        observation: "handler-context",
+        pointer: "/requestedAt",
+        when: When::Always,
+        deciders: &["PRJ-RCIP-EXEC-01"],
+    },
+    Decider {
+        observation: "handler-context",
+        pointer: "/semanticContext",
+        when: When::BeforeAnyContext,
+        deciders: &["PRJ-RCIP-CTX-01"],
+    },
+    Decider {
+        observation: "handler-calls",
+        pointer: "/*/semanticContext",
+        when: When::BeforeAnyContext,
+        deciders: &["PRJ-RCIP-CTX-01"],
+    },
+    Decider {
+        observation: "policy-calls",
+        pointer: "/*/semanticContext",
+        when: When::BeforeAnyContext,
+        deciders: &["PRJ-RCIP-CTX-01"],
+    },
+    Decider {
+        observation: "snapshot",
+        pointer: "/context",
+        when: When::BeforeAnyContext,
+        deciders: &["PRJ-RCIP-CTX-01"],
+    },
+    Decider {
+        observation: "handler-context",
+        pointer: "/signalAborted",
+        when: When::WithoutCallerSignal,
+        deciders: &["PRJ-RCIP-EXEC-02"],
+    },
+    Decider {
+        observation: "handler-signal",
+        pointer: "",
+        when: When::WithoutCallerSignal,
+        deciders: &["PRJ-RCIP-EXEC-02"],
+    },
+    Decider {
+        observation: "notifications",
+        pointer: "",
+        when: When::Empty,
+        deciders: &["PRJ-RCIP-SUB-01"],
+    },
+    Decider {
+        observation: "outcome",
+        pointer: "/validationIssues",
+        when: When::Always,
+        deciders: &["CL-B19-10"],
+    },
 ];
 
 /// Matchers that leave a member open, or list admissible alternatives (IMPL-DEFINED).
@@ -66,7 +116,10 @@ fn at<'p>(pattern: &'p Value, tokens: &[&str], out: &mut Vec<&'p Value>) {
             return;
         }
         Some("unordered") => {
-            if let (Some(items), Some(("*", rest))) = (pattern.get("items").and_then(Value::as_array), tokens.split_first().map(|(h, r)| (*h, r))) {
+            if let (Some(items), Some(("*", rest))) = (
+                pattern.get("items").and_then(Value::as_array),
+                tokens.split_first().map(|(h, r)| (*h, r)),
+            ) {
                 for item in items {
                     at(item, rest, out);
                 }
@@ -74,7 +127,12 @@ fn at<'p>(pattern: &'p Value, tokens: &[&str], out: &mut Vec<&'p Value>) {
             return;
         }
         Some("one-of") if !tokens.is_empty() => {
-            for option in pattern.get("options").and_then(Value::as_array).into_iter().flatten() {
+            for option in pattern
+                .get("options")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
                 at(option, tokens, out);
             }
             return;
@@ -106,10 +164,9 @@ fn pins(pattern: &Value) -> bool {
 /// Every REQUIRED check of `case` that pins a member only weaker (or uncited) requirements decide.
 pub fn pinned_beyond_sentences(case: &Case, by_id: &BTreeMap<&str, &Requirement>) -> Vec<String> {
     let mut errors = Vec::new();
-    let caller_signal = case
-        .steps
-        .iter()
-        .any(|s| s.get("client").and_then(Value::as_str) == Some("invoke") && s.get("signal").is_some());
+    let caller_signal = case.steps.iter().any(|s| {
+        s.get("client").and_then(Value::as_str) == Some("invoke") && s.get("signal").is_some()
+    });
     let mut context_set = false;
     for (index, step) in case.steps.iter().enumerate() {
         if step.get("host").and_then(Value::as_str) == Some("set-context") {
@@ -117,12 +174,24 @@ pub fn pinned_beyond_sentences(case: &Case, by_id: &BTreeMap<&str, &Requirement>
         }
         // Profile react: a client render that mounts a context owner publishes its context
         // (CL-A08-4); a server render runs no effect and publishes nothing.
-        let client_render = matches!(step.get("react").and_then(Value::as_str), Some("render" | "hydrate"));
-        if client_render && step.get("tree").is_some_and(|tree| tree.to_string().contains(r#""kind":"context-owner""#)) {
+        let client_render = matches!(
+            step.get("react").and_then(Value::as_str),
+            Some("render" | "hydrate")
+        );
+        if client_render
+            && step
+                .get("tree")
+                .is_some_and(|tree| tree.to_string().contains(r#""kind":"context-owner""#))
+        {
             context_set = true;
         }
-        let Some(observation) = step.get("expect").and_then(Value::as_str) else { continue };
-        let strictness = step.get("strictness").and_then(Value::as_str).unwrap_or(case.strictness.as_str());
+        let Some(observation) = step.get("expect").and_then(Value::as_str) else {
+            continue;
+        };
+        let strictness = step
+            .get("strictness")
+            .and_then(Value::as_str)
+            .unwrap_or(case.strictness.as_str());
         if !matches!(strictness, "REQUIRED" | "PROFILE") {
             continue;
         }
@@ -130,7 +199,9 @@ pub fn pinned_beyond_sentences(case: &Case, by_id: &BTreeMap<&str, &Requirement>
             Some(own) if !own.is_empty() => own.iter().filter_map(Value::as_str).collect(),
             _ => case.requirements.iter().map(String::as_str).collect(),
         };
-        let Some(pattern) = step.get("is") else { continue };
+        let Some(pattern) = step.get("is") else {
+            continue;
+        };
         for row in DECIDERS.iter().filter(|row| row.observation == observation) {
             let applies = match row.when {
                 When::Always | When::Empty => true,
@@ -149,7 +220,9 @@ pub fn pinned_beyond_sentences(case: &Case, by_id: &BTreeMap<&str, &Requirement>
             });
             let forced = cited.iter().any(|id| {
                 row.deciders.contains(id)
-                    && by_id.get(id).is_some_and(|r| matches!(r.strictness.as_str(), "REQUIRED" | "PROFILE"))
+                    && by_id
+                        .get(id)
+                        .is_some_and(|r| matches!(r.strictness.as_str(), "REQUIRED" | "PROFILE"))
             });
             if pinned && !forced {
                 errors.push(format!(

@@ -21,7 +21,10 @@ pub const FILES: [(&str, &str, &str); 4] = [
 /// Source files with their titles, as in `suites/spec/SOURCES.md`.
 pub const SOURCES: [(&str, &str); 4] = [
     ("000_0e13f370fee243d1.txt", "RCIP protocol 1.0"),
-    ("001_2b4ed8e7da12f44d.txt", "RCIP lifecycle and troubleshooting"),
+    (
+        "001_2b4ed8e7da12f44d.txt",
+        "RCIP lifecycle and troubleshooting",
+    ),
     ("004_b82a472ccae36e7c.txt", "Rixx UI Protocol 0.1"),
     ("CLARIFICATIONS.md", "Clarifications of the product owner"),
 ];
@@ -74,7 +77,10 @@ pub fn quote_hash(quote: &str) -> String {
 }
 
 fn file_sha256(bytes: &[u8]) -> String {
-    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// The spec sources, read from a directory (`suites/spec/`, or `RCIP_SPEC_DIR` to check the
@@ -94,7 +100,10 @@ impl Sources {
             let text = normalise(&String::from_utf8_lossy(&bytes));
             texts.insert(file.to_string(), (bytes, text));
         }
-        Ok(Sources { dir: dir.to_path_buf(), texts })
+        Ok(Sources {
+            dir: dir.to_path_buf(),
+            texts,
+        })
     }
 }
 
@@ -107,7 +116,9 @@ fn derivation_problems(r: &Requirement, at: &str, ids: &BTreeSet<&str>) -> Vec<S
     let mut problems = Vec::new();
     let project = r.id.starts_with("PRJ-");
     if !project && !r.derives_from.is_empty() {
-        problems.push(format!("{at}: only project decisions (PRJ-*) take derives-from"));
+        problems.push(format!(
+            "{at}: only project decisions (PRJ-*) take derives-from"
+        ));
     }
     if project && r.strictness == "REQUIRED" && r.derives_from.is_empty() {
         problems.push(format!(
@@ -121,7 +132,9 @@ fn derivation_problems(r: &Requirement, at: &str, ids: &BTreeSet<&str>) -> Vec<S
             problems.push(format!("{at}: derives-from names {d} twice"));
         }
         if d.starts_with("PRJ-") {
-            problems.push(format!("{at}: derives-from names project decision {d}; name the spec/CL ids instead"));
+            problems.push(format!(
+                "{at}: derives-from names project decision {d}; name the spec/CL ids instead"
+            ));
         } else if !ids.contains(d.as_str()) {
             problems.push(format!("{at}: derives-from names unknown id {d}"));
         }
@@ -150,7 +163,8 @@ impl Register {
         for name in names {
             let path = dir.join(&name);
             let text = fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-            let parsed: RegisterFile = toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+            let parsed: RegisterFile =
+                toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
             for mut requirement in parsed.requirement {
                 requirement.file = name.clone();
                 requirements.push(requirement);
@@ -160,7 +174,10 @@ impl Register {
     }
 
     pub fn by_id(&self) -> BTreeMap<&str, &Requirement> {
-        self.requirements.iter().map(|r| (r.id.as_str(), r)).collect()
+        self.requirements
+            .iter()
+            .map(|r| (r.id.as_str(), r))
+            .collect()
     }
 
     /// Every problem of the register itself: ids, quotes against the sources, hashes, fields.
@@ -191,7 +208,9 @@ impl Register {
                         problems.push(format!("{at}: project decisions have source = \"project\""));
                     }
                     if r.reason.as_deref().unwrap_or("").trim().is_empty() {
-                        problems.push(format!("{at}: a project decision needs its reasoning in `reason`"));
+                        problems.push(format!(
+                            "{at}: a project decision needs its reasoning in `reason`"
+                        ));
                     }
                 }
             }
@@ -211,7 +230,10 @@ impl Register {
             }
             let hash = quote_hash(&r.quote);
             if r.hash != hash {
-                problems.push(format!("{at}: hash {} does not match its quote (now {hash})", r.hash));
+                problems.push(format!(
+                    "{at}: hash {} does not match its quote (now {hash})",
+                    r.hash
+                ));
             }
             if !STRICTNESS.contains(&r.strictness.as_str()) {
                 problems.push(format!("{at}: unknown strictness {}", r.strictness));
@@ -220,10 +242,15 @@ impl Register {
                 problems.push(format!("{at}: unknown testability {}", r.testability));
             }
             if r.testability != "vector" && r.reason.as_deref().unwrap_or("").trim().is_empty() {
-                problems.push(format!("{at}: testability {} needs a one-line reason", r.testability));
+                problems.push(format!(
+                    "{at}: testability {} needs a one-line reason",
+                    r.testability
+                ));
             }
             if (r.strictness == "PROFILE") != r.profile.is_some() {
-                problems.push(format!("{at}: a profile is given exactly when strictness is PROFILE"));
+                problems.push(format!(
+                    "{at}: a profile is given exactly when strictness is PROFILE"
+                ));
             }
             if r.quote.trim().is_empty() || r.locator.trim().is_empty() {
                 problems.push(format!("{at}: quote and locator must not be blank"));
@@ -242,7 +269,15 @@ impl Register {
     pub fn project_counts(&self) -> Vec<(&'static str, usize)> {
         STRICTNESS
             .iter()
-            .map(|s| (*s, self.requirements.iter().filter(|r| r.id.starts_with("PRJ-") && r.strictness == *s).count()))
+            .map(|s| {
+                (
+                    *s,
+                    self.requirements
+                        .iter()
+                        .filter(|r| r.id.starts_with("PRJ-") && r.strictness == *s)
+                        .count(),
+                )
+            })
             .collect()
     }
 
@@ -251,7 +286,11 @@ impl Register {
         let sources_json: Vec<Value> = SOURCES
             .iter()
             .map(|(file, title)| {
-                let sha = sources.texts.get(*file).map(|(bytes, _)| file_sha256(bytes)).unwrap_or_default();
+                let sha = sources
+                    .texts
+                    .get(*file)
+                    .map(|(bytes, _)| file_sha256(bytes))
+                    .unwrap_or_default();
                 json!({ "file": file, "title": title, "sha256": sha })
             })
             .collect();

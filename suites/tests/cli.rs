@@ -5,9 +5,19 @@ use std::process::Command;
 
 #[test]
 fn an_unknown_flag_or_command_is_a_usage_error() {
-    for args in [vec!["--no-such-flag"], vec!["regen", "--no-such-flag"], vec!["no-such-command"]] {
-        let output = Command::new(env!("CARGO_BIN_EXE_suites")).args(&args).output().expect("suites runs");
+    for args in [
+        vec!["--no-such-flag"],
+        vec!["regen", "--no-such-flag"],
+        vec!["no-such-command"],
+    ] {
+        let output = Command::new(env!("CARGO_BIN_EXE_suites"))
+            .args(&args)
+            .output()
+            .expect("suites runs");
         assert_eq!(output.status.code(), Some(2), "{args:?}");
-        assert!(String::from_utf8_lossy(&output.stderr).contains("Usage"), "{args:?}");
+        assert!(
+            String::from_utf8_lossy(&output.stderr).contains("Usage"),
+            "{args:?}"
+        );
     }
 }

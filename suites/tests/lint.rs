@@ -52,15 +52,29 @@ fn decision(id: &str, strictness: &str, derives_from: &[&str]) -> Requirement {
 
 fn sources(text: &str) -> Sources {
     let mut texts = BTreeMap::new();
-    texts.insert("001_2b4ed8e7da12f44d.txt".to_string(), (text.as_bytes().to_vec(), normalise(text)));
-    Sources { dir: PathBuf::from("spec"), texts }
+    texts.insert(
+        "001_2b4ed8e7da12f44d.txt".to_string(),
+        (text.as_bytes().to_vec(), normalise(text)),
+    );
+    Sources {
+        dir: PathBuf::from("spec"),
+        texts,
+    }
 }
 
 fn register() -> Register {
     Register {
         requirements: vec![
-            requirement("RCIP-LIFE-POLICY-01", "Reuse returns INVOCATION_ALREADY_ACTIVE", "vector"),
-            requirement("RCIP-LIFE-POLICY-02", "IDs are not durable idempotency keys after completion.", "untestable"),
+            requirement(
+                "RCIP-LIFE-POLICY-01",
+                "Reuse returns INVOCATION_ALREADY_ACTIVE",
+                "vector",
+            ),
+            requirement(
+                "RCIP-LIFE-POLICY-02",
+                "IDs are not durable idempotency keys after completion.",
+                "untestable",
+            ),
         ],
     }
 }
@@ -70,7 +84,8 @@ fn section(cases: Vec<Case>) -> Vec<Section> {
 }
 
 fn good(id: &str) -> Case {
-    Case::new(id, "a reused id gets INVOCATION_ALREADY_ACTIVE").requirements(&["RCIP-LIFE-POLICY-01"])
+    Case::new(id, "a reused id gets INVOCATION_ALREADY_ACTIVE")
+        .requirements(&["RCIP-LIFE-POLICY-01"])
 }
 
 fn errors(sections: &[Section], register: &Register, spec: &str, retired: &[&str]) -> Vec<String> {
@@ -80,7 +95,13 @@ fn errors(sections: &[Section], register: &Register, spec: &str, retired: &[&str
 
 #[test]
 fn a_clean_suite_has_no_error_and_full_coverage() {
-    let report = lint(&register(), &sources(SPEC), &section(vec![good("rcip.demo.reuse.001")]), &[], &BTreeSet::new());
+    let report = lint(
+        &register(),
+        &sources(SPEC),
+        &section(vec![good("rcip.demo.reuse.001")]),
+        &[],
+        &BTreeSet::new(),
+    );
     assert!(report.errors.is_empty(), "{:?}", report.errors);
     assert!(report.coverage.contains("1 / 1"), "{}", report.coverage);
 }
@@ -94,14 +115,21 @@ fn each_case_defect_is_reported() {
         good("rcip.other.reuse.001"),
         good("rcip.demo.reuse.1"),
         Case::new("rcip.demo.long.001", "x".repeat(71)).requirements(&["RCIP-LIFE-POLICY-01"]),
-        Case::new("rcip.demo.should.001", "Should reject reuse").requirements(&["RCIP-LIFE-POLICY-01"]),
-        Case::new("rcip.demo.testthat.001", "test that reuse fails").requirements(&["RCIP-LIFE-POLICY-01"]),
+        Case::new("rcip.demo.should.001", "Should reject reuse")
+            .requirements(&["RCIP-LIFE-POLICY-01"]),
+        Case::new("rcip.demo.testthat.001", "test that reuse fails")
+            .requirements(&["RCIP-LIFE-POLICY-01"]),
         good("rcip.demo.unknown.001").requirements(&["RCIP-LIFE-NOPE-01"]),
         good("rcip.demo.untestable.001").requirements(&["RCIP-LIFE-POLICY-02"]),
         good("rcip.demo.profile.001").profiles(&["teleport"]),
         Case::new("rcip.demo.none.001", "cites nothing"),
     ];
-    let found = errors(&section(cases), &register(), SPEC, &["rcip.demo.retired.001"]);
+    let found = errors(
+        &section(cases),
+        &register(),
+        SPEC,
+        &["rcip.demo.retired.001"],
+    );
     for expected in [
         "duplicate id",
         "retired id",
@@ -114,31 +142,84 @@ fn each_case_defect_is_reported() {
         "unknown profile teleport",
         "cites no requirement",
     ] {
-        assert!(found.iter().any(|e| e.contains(expected)), "no error containing {expected:?} in {found:#?}");
+        assert!(
+            found.iter().any(|e| e.contains(expected)),
+            "no error containing {expected:?} in {found:#?}"
+        );
     }
-    assert_eq!(found.iter().filter(|e| e.contains("not start with should")).count(), 2);
+    assert_eq!(
+        found
+            .iter()
+            .filter(|e| e.contains("not start with should"))
+            .count(),
+        2
+    );
 }
 
 #[test]
 fn an_uncovered_testable_requirement_is_an_error_unless_pending() {
-    let found = errors(&section(vec![Case::new("rcip.demo.x.001", "cites nothing")]), &register(), SPEC, &[]);
-    assert!(found.iter().any(|e| e.contains("RCIP-LIFE-POLICY-01") && e.contains("no case cites it")), "{found:?}");
-    let pending = [Pending { id: "RCIP-LIFE-POLICY-01".into(), issue: 9, reason: "later".into() }];
-    let cases = section(vec![Case::new("rcip.demo.x.001", "other").requirements(&["RCIP-LIFE-POLICY-01"])]);
-    let report = lint(&register(), &sources(SPEC), &cases, &pending, &BTreeSet::new());
-    assert!(report.errors.iter().any(|e| e.contains("is covered now")), "{:?}", report.errors);
+    let found = errors(
+        &section(vec![Case::new("rcip.demo.x.001", "cites nothing")]),
+        &register(),
+        SPEC,
+        &[],
+    );
+    assert!(
+        found
+            .iter()
+            .any(|e| e.contains("RCIP-LIFE-POLICY-01") && e.contains("no case cites it")),
+        "{found:?}"
+    );
+    let pending = [Pending {
+        id: "RCIP-LIFE-POLICY-01".into(),
+        issue: 9,
+        reason: "later".into(),
+    }];
+    let cases = section(vec![
+        Case::new("rcip.demo.x.001", "other").requirements(&["RCIP-LIFE-POLICY-01"])
+    ]);
+    let report = lint(
+        &register(),
+        &sources(SPEC),
+        &cases,
+        &pending,
+        &BTreeSet::new(),
+    );
+    assert!(
+        report.errors.iter().any(|e| e.contains("is covered now")),
+        "{:?}",
+        report.errors
+    );
 }
 
 #[test]
 fn spec_drift_and_a_stale_hash_are_reported() {
     let drifted = SPEC.replace("INVOCATION_ALREADY_ACTIVE", "INVOCATION_BUSY");
-    let found = errors(&section(vec![good("rcip.demo.reuse.001")]), &register(), &drifted, &[]);
-    assert!(found.iter().any(|e| e.contains("RCIP-LIFE-POLICY-01") && e.contains("no longer found")), "{found:?}");
+    let found = errors(
+        &section(vec![good("rcip.demo.reuse.001")]),
+        &register(),
+        &drifted,
+        &[],
+    );
+    assert!(
+        found
+            .iter()
+            .any(|e| e.contains("RCIP-LIFE-POLICY-01") && e.contains("no longer found")),
+        "{found:?}"
+    );
 
     let mut stale = register();
     stale.requirements[0].hash = "sha256:0000000000000000".into();
-    let found = errors(&section(vec![good("rcip.demo.reuse.001")]), &stale, SPEC, &[]);
-    assert!(found.iter().any(|e| e.contains("does not match its quote")), "{found:?}");
+    let found = errors(
+        &section(vec![good("rcip.demo.reuse.001")]),
+        &stale,
+        SPEC,
+        &[],
+    );
+    assert!(
+        found.iter().any(|e| e.contains("does not match its quote")),
+        "{found:?}"
+    );
 }
 
 #[test]
@@ -154,39 +235,102 @@ fn a_generated_step_outside_the_vocabulary_is_a_schema_problem() {
     let valid = section(vec![good("rcip.demo.reuse.001")
         .setup(serde_json::json!({"definition": {}}))
         .step(serde_json::json!({"host": "refresh"}))]);
-    assert!(schemas.problems(&valid[0]).is_empty(), "{:?}", schemas.problems(&valid[0]));
+    assert!(
+        schemas.problems(&valid[0]).is_empty(),
+        "{:?}",
+        schemas.problems(&valid[0])
+    );
     let bad = section(vec![good("rcip.demo.reuse.001")
         .setup(serde_json::json!({"definition": {}}))
         .step(serde_json::json!({"host": "refresh", "when": "now"}))]);
     let problems = schemas.problems(&bad[0]);
-    assert!(problems.iter().any(|p| p.contains("rcip.demo.reuse.001 step 0")), "{problems:?}");
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.contains("rcip.demo.reuse.001 step 0")),
+        "{problems:?}"
+    );
 }
 
 #[test]
 fn a_required_project_decision_names_the_sentences_that_force_it() {
     let mut register = register();
-    register.requirements.push(decision("PRJ-DEMO-01", "REQUIRED", &[]));
-    register.requirements.push(decision("PRJ-DEMO-02", "REQUIRED", &["RCIP-LIFE-POLICY-01"]));
-    register.requirements.push(decision("PRJ-DEMO-03", "RECOMMENDED", &[]));
-    register.requirements.push(decision("PRJ-DEMO-04", "REQUIRED", &["PRJ-DEMO-02", "CL-NOPE-01"]));
-    let cases = vec![good("rcip.demo.reuse.001").requirements(&["PRJ-DEMO-01", "PRJ-DEMO-02", "PRJ-DEMO-03", "PRJ-DEMO-04"])];
+    register
+        .requirements
+        .push(decision("PRJ-DEMO-01", "REQUIRED", &[]));
+    register.requirements.push(decision(
+        "PRJ-DEMO-02",
+        "REQUIRED",
+        &["RCIP-LIFE-POLICY-01"],
+    ));
+    register
+        .requirements
+        .push(decision("PRJ-DEMO-03", "RECOMMENDED", &[]));
+    register.requirements.push(decision(
+        "PRJ-DEMO-04",
+        "REQUIRED",
+        &["PRJ-DEMO-02", "CL-NOPE-01"],
+    ));
+    let cases = vec![good("rcip.demo.reuse.001").requirements(&[
+        "PRJ-DEMO-01",
+        "PRJ-DEMO-02",
+        "PRJ-DEMO-03",
+        "PRJ-DEMO-04",
+    ])];
     let found = errors(&section(cases), &register, SPEC, &[]);
-    let about = |id: &str| found.iter().filter(|e| e.contains(id)).cloned().collect::<Vec<_>>();
-    assert!(about("PRJ-DEMO-01").iter().any(|e| e.contains("derives-from")), "{found:#?}");
+    let about = |id: &str| {
+        found
+            .iter()
+            .filter(|e| e.contains(id))
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    assert!(
+        about("PRJ-DEMO-01")
+            .iter()
+            .any(|e| e.contains("derives-from")),
+        "{found:#?}"
+    );
     assert!(about("PRJ-DEMO-02: ").is_empty(), "{found:#?}");
     assert!(about("PRJ-DEMO-03: ").is_empty(), "{found:#?}");
-    assert!(about("PRJ-DEMO-04").iter().any(|e| e.contains("names project decision PRJ-DEMO-02")), "{found:#?}");
-    assert!(about("PRJ-DEMO-04").iter().any(|e| e.contains("unknown id CL-NOPE-01")), "{found:#?}");
-    let report = lint(&register, &sources(SPEC), &section(vec![good("rcip.demo.reuse.001")]), &[], &BTreeSet::new());
-    assert!(report.coverage.contains("REQUIRED 3, RECOMMENDED 1, IMPL-DEFINED 0, PROFILE 0"), "{}", report.coverage);
+    assert!(
+        about("PRJ-DEMO-04")
+            .iter()
+            .any(|e| e.contains("names project decision PRJ-DEMO-02")),
+        "{found:#?}"
+    );
+    assert!(
+        about("PRJ-DEMO-04")
+            .iter()
+            .any(|e| e.contains("unknown id CL-NOPE-01")),
+        "{found:#?}"
+    );
+    let report = lint(
+        &register,
+        &sources(SPEC),
+        &section(vec![good("rcip.demo.reuse.001")]),
+        &[],
+        &BTreeSet::new(),
+    );
+    assert!(
+        report
+            .coverage
+            .contains("REQUIRED 3, RECOMMENDED 1, IMPL-DEFINED 0, PROFILE 0"),
+        "{}",
+        report.coverage
+    );
 }
 
 #[test]
 fn a_required_check_citing_only_requirements_below_required_is_an_error() {
     use serde_json::json;
     let mut register = register();
-    register.requirements.push(decision("PRJ-DEMO-05", "IMPL-DEFINED", &[]));
-    register.requirements.push(decision("PRJ-DEMO-06", "RECOMMENDED", &[]));
+    register
+        .requirements
+        .push(decision("PRJ-DEMO-05", "IMPL-DEFINED", &[]));
+    register
+        .requirements
+        .push(decision("PRJ-DEMO-06", "RECOMMENDED", &[]));
     let step = |extra: serde_json::Value| {
         let mut step = json!({ "expect": "outcome", "of": "i1", "is": {} });
         if let (Some(step), Some(extra)) = (step.as_object_mut(), extra.as_object()) {
@@ -196,26 +340,45 @@ fn a_required_check_citing_only_requirements_below_required_is_an_error() {
     };
     let cases = vec![
         // the case cites only requirements below REQUIRED and its step inherits REQUIRED: an error
-        Case::new("rcip.demo.below.001", "an open choice pinned at REQUIRED").requirements(&["PRJ-DEMO-05"]).step(step(json!({}))),
+        Case::new("rcip.demo.below.001", "an open choice pinned at REQUIRED")
+            .requirements(&["PRJ-DEMO-05"])
+            .step(step(json!({}))),
         // a step's own citations replace the case's: REQUIRED step citing only RECOMMENDED
         good("rcip.demo.below.002").step(step(json!({ "requirements": ["PRJ-DEMO-06"] }))),
         // fine: the step lowers its strictness, or cites a REQUIRED sentence besides
-        good("rcip.demo.fine.001").step(step(json!({ "requirements": ["PRJ-DEMO-06"], "strictness": "RECOMMENDED" }))),
-        good("rcip.demo.fine.002").step(step(json!({ "requirements": ["PRJ-DEMO-05", "RCIP-LIFE-POLICY-01"] }))),
+        good("rcip.demo.fine.001").step(step(
+            json!({ "requirements": ["PRJ-DEMO-06"], "strictness": "RECOMMENDED" }),
+        )),
+        good("rcip.demo.fine.002").step(step(
+            json!({ "requirements": ["PRJ-DEMO-05", "RCIP-LIFE-POLICY-01"] }),
+        )),
     ];
     let found = errors(&section(cases), &register, SPEC, &[]);
-    let below: Vec<&String> = found.iter().filter(|e| e.contains("below REQUIRED")).collect();
+    let below: Vec<&String> = found
+        .iter()
+        .filter(|e| e.contains("below REQUIRED"))
+        .collect();
     assert_eq!(below.len(), 2, "{found:#?}");
-    assert!(below.iter().any(|e| e.contains("rcip.demo.below.001")) && below.iter().any(|e| e.contains("rcip.demo.below.002")), "{below:#?}");
+    assert!(
+        below.iter().any(|e| e.contains("rcip.demo.below.001"))
+            && below.iter().any(|e| e.contains("rcip.demo.below.002")),
+        "{below:#?}"
+    );
 }
 
 #[test]
 fn a_required_check_pinning_a_member_only_weaker_sentences_decide_is_an_error() {
     use serde_json::json;
     let mut register = register();
-    register.requirements.push(decision("PRJ-RCIP-CONF-02", "RECOMMENDED", &[]));
-    register.requirements.push(decision("PRJ-RCIP-CTX-01", "RECOMMENDED", &[]));
-    register.requirements.push(decision("PRJ-RCIP-SUB-01", "RECOMMENDED", &[]));
+    register
+        .requirements
+        .push(decision("PRJ-RCIP-CONF-02", "RECOMMENDED", &[]));
+    register
+        .requirements
+        .push(decision("PRJ-RCIP-CTX-01", "RECOMMENDED", &[]));
+    register
+        .requirements
+        .push(decision("PRJ-RCIP-SUB-01", "RECOMMENDED", &[]));
     let confirmation = |expires: serde_json::Value| {
         json!({ "expect": "outcome", "of": "i1", "is": { "$match": "subset", "fields": {
             "status": "confirmation_required", "confirmation": { "$match": "subset", "fields": { "expiresAt": expires } } } } })
@@ -230,12 +393,17 @@ fn a_required_check_pinning_a_member_only_weaker_sentences_decide_is_an_error() 
         good("rcip.demo.pin.003").step(json!({ "expect": "notifications", "of": "n", "is": [] })),
         // fine: left open, or checked at the decider's strictness, or after a set-context
         good("rcip.demo.open.001").step(confirmation(json!({ "$match": "present" }))),
-        good("rcip.demo.open.002").step(confirmation(json!(120000)).as_object().map(|o| {
-            let mut o = o.clone();
-            o.insert("strictness".into(), json!("RECOMMENDED"));
-            o.insert("requirements".into(), json!(["PRJ-RCIP-CONF-02"]));
-            serde_json::Value::Object(o)
-        }).unwrap_or_default()),
+        good("rcip.demo.open.002").step(
+            confirmation(json!(120000))
+                .as_object()
+                .map(|o| {
+                    let mut o = o.clone();
+                    o.insert("strictness".into(), json!("RECOMMENDED"));
+                    o.insert("requirements".into(), json!(["PRJ-RCIP-CONF-02"]));
+                    serde_json::Value::Object(o)
+                })
+                .unwrap_or_default(),
+        ),
         good("rcip.demo.open.003")
             .step(json!({ "host": "set-context", "context": { "activeScopeIds": [] } }))
             .step(calls),
@@ -243,7 +411,14 @@ fn a_required_check_pinning_a_member_only_weaker_sentences_decide_is_an_error() 
     let found = errors(&section(cases), &register, SPEC, &[]);
     let pins: Vec<&String> = found.iter().filter(|e| e.contains(" pins ")).collect();
     assert_eq!(pins.len(), 3, "{found:#?}");
-    for id in ["rcip.demo.pin.001", "rcip.demo.pin.002", "rcip.demo.pin.003"] {
-        assert!(pins.iter().any(|e| e.contains(id)), "{id} not reported: {pins:#?}");
+    for id in [
+        "rcip.demo.pin.001",
+        "rcip.demo.pin.002",
+        "rcip.demo.pin.003",
+    ] {
+        assert!(
+            pins.iter().any(|e| e.contains(id)),
+            "{id} not reported: {pins:#?}"
+        );
     }
 }

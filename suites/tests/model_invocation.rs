@@ -11,10 +11,10 @@ use model::invocation::Action::*;
 use model::invocation::{Decision, HandlerResult, Request, SemanticContext};
 use serde_json::{json, Value};
 use suites::case::{Case, Provenance};
+use suites::cases::from_model::bundled_problems;
 use suites::cases::from_model::invocation::{
     differential_models, generated, generated_cases, generation_model, translate_with,
 };
-use suites::cases::from_model::bundled_problems;
 
 #[test]
 fn generated_cases_pass_the_schema_cite_register_ids_and_run_to_the_end() {
@@ -27,8 +27,17 @@ fn generated_cases_pass_the_schema_cite_register_ids_and_run_to_the_end() {
     // The thirteen codes of CL-B01.
     assert_eq!(certificate.codes_total, 13, "{certificate}");
     assert!(certificate.transitions_total >= 100, "{certificate}");
-    for case in generated.iter().flat_map(|g| &g.sections).flat_map(|s| &s.cases) {
-        assert!(case.requirements.len() >= 2, "{} cites {:?}", case.id, case.requirements);
+    for case in generated
+        .iter()
+        .flat_map(|g| &g.sections)
+        .flat_map(|s| &s.cases)
+    {
+        assert!(
+            case.requirements.len() >= 2,
+            "{} cites {:?}",
+            case.id,
+            case.requirements
+        );
         let provenance = case.provenance.as_ref().expect("provenance");
         assert!(provenance.by.contains("receipts 256"), "{}", provenance.by);
     }
@@ -224,7 +233,10 @@ fn an_aborted_signal_with_invalid_input_recommends_the_input_check() {
     let position = |step: &Value| case.steps.iter().position(|s| s == step);
     let abort = position(&json!({ "client": "abort", "signal": "s0" }));
     let invoke = case.steps.iter().position(|s| s["client"] == "invoke");
-    assert!(abort.is_some() && abort < invoke, "the signal is aborted before the invoke");
+    assert!(
+        abort.is_some() && abort < invoke,
+        "the signal is aborted before the invoke"
+    );
 }
 
 #[test]
@@ -312,21 +324,48 @@ fn the_snapshot_revision_is_pinned_only_where_the_texts_decide_it() {
         .map(|s| &s["is"])
         .collect();
     let bumped = json!({ "identical": false, "revision": "greater" });
-    let either = one_of(vec![json!({ "identical": true, "revision": "equal" }), bumped.clone()]);
+    let either = one_of(vec![
+        json!({ "identical": true, "revision": "equal" }),
+        bumped.clone(),
+    ]);
     // The first relation is the preamble's refresh (CL-B15-3).
-    assert_eq!(relations, vec![&bumped, &either, &either, &bumped, &bumped, &either]);
+    assert_eq!(
+        relations,
+        vec![&bumped, &either, &either, &bumped, &bumped, &either]
+    );
     // CL-B17-1: the host-only availability member never appears in any snapshot's text.
-    let texts = case.steps.iter().filter(|s| s["expect"] == "snapshot-text").count();
-    assert_eq!(texts, 7, "one text check per snapshot (no confirmation was issued)");
+    let texts = case
+        .steps
+        .iter()
+        .filter(|s| s["expect"] == "snapshot-text")
+        .count();
+    assert_eq!(
+        texts, 7,
+        "one text check per snapshot (no confirmation was issued)"
+    );
 }
 
 #[test]
 fn a_snapshot_never_shows_an_issued_confirmation_id() {
     // CL-B17-2 with `createId: "sequential"` (CL-A01-6): the confirmation's id is `confirmation-1`.
-    let case = translate(0, &[Invoke(0, Request::Valid), PolicySettles(0, Decision::Confirm)]);
+    let case = translate(
+        0,
+        &[
+            Invoke(0, Request::Valid),
+            PolicySettles(0, Decision::Confirm),
+        ],
+    );
     assert_eq!(case.setup["options"]["createId"], json!("sequential"));
-    let last = case.steps.iter().rev().find(|s| s["expect"] == "snapshot-text").expect("a text check");
-    assert_eq!(last["is"], json!({ "$match": "excludes", "text": "confirmation-1" }));
+    let last = case
+        .steps
+        .iter()
+        .rev()
+        .find(|s| s["expect"] == "snapshot-text")
+        .expect("a text check");
+    assert_eq!(
+        last["is"],
+        json!({ "$match": "excludes", "text": "confirmation-1" })
+    );
 }
 
 #[test]
@@ -336,12 +375,17 @@ fn the_long_tick_configuration_passes_a_32_bit_timer_and_ticks_1_ms_after_expiry
     let (model, timing) = configurations.last().expect("a long-tick configuration");
     assert!(model.ttl_ticks >= 2, "the confirmation outlives one tick");
     assert_eq!(timing.tick_ms, 1 << 31);
-    assert!(timing.ttl_ms >= (1u64 << 32) - 1 && timing.ttl_ms % timing.tick_ms == timing.tick_ms - 1);
+    assert!(
+        timing.ttl_ms >= (1u64 << 32) - 1 && timing.ttl_ms % timing.tick_ms == timing.tick_ms - 1
+    );
     let case = suites::cases::from_model::invocation::translate_fuzz_choices(&[
         (configurations.len() - 1) as u32,
         0,
         0,
     ])
     .expect("a path");
-    assert_eq!(case.setup["options"]["confirmationTtlMs"], json!(timing.ttl_ms));
+    assert_eq!(
+        case.setup["options"]["confirmationTtlMs"],
+        json!(timing.ttl_ms)
+    );
 }

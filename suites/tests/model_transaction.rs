@@ -28,14 +28,29 @@ fn generated_cases_pass_the_schema_and_cite_register_ids() {
     assert!(certificate.transitions_total >= 60, "{certificate}");
     let mut ids = BTreeSet::new();
     let mut expected_codes = BTreeSet::new();
-    for case in generated.iter().flat_map(|g| &g.sections).flat_map(|s| &s.cases) {
+    for case in generated
+        .iter()
+        .flat_map(|g| &g.sections)
+        .flat_map(|s| &s.cases)
+    {
         ids.insert(case.id.clone());
         // Framing-neutral (issue 15): no framing profile, no setup.framing.
         assert!(case.profiles.is_empty(), "{}: {:?}", case.id, case.profiles);
         assert!(case.setup.get("framing").is_none(), "{}", case.id);
-        assert!(case.requirements.len() >= 3, "{} cites {:?}", case.id, case.requirements);
-        assert!(case.provenance.as_ref().is_some_and(|p| p.by.contains("2 node ids")));
-        assert_eq!(case.steps.last().and_then(|s| s.get("expect")), Some(&json!("rejections")));
+        assert!(
+            case.requirements.len() >= 3,
+            "{} cites {:?}",
+            case.id,
+            case.requirements
+        );
+        assert!(case
+            .provenance
+            .as_ref()
+            .is_some_and(|p| p.by.contains("2 node ids")));
+        assert_eq!(
+            case.steps.last().and_then(|s| s.get("expect")),
+            Some(&json!("rejections"))
+        );
         collect_codes(&Value::Array(case.steps.clone()), &mut expected_codes);
     }
     assert!(ids.len() >= 60, "{} cases", ids.len());
@@ -110,7 +125,10 @@ fn lines(case: &Case) -> Vec<Value> {
         .filter(|s| s["feed"] == "records")
         .flat_map(|s| s["frames"].as_array().cloned().unwrap_or_default())
         .map(|frame| {
-            let text = frame["payload"]["text"].as_str().unwrap_or_default().to_string();
+            let text = frame["payload"]["text"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string();
             serde_json::from_str(&text).unwrap_or(Value::String(text))
         })
         .collect()

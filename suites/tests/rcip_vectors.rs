@@ -205,8 +205,10 @@ fn every_error_code_is_expected_by_at_least_three_cases() {
 fn has_one_of(value: &Value) -> bool {
     match value {
         Value::Object(map) => {
-            matches!(map.get("$match").and_then(Value::as_str), Some("one-of" | "unordered"))
-                || map.values().any(has_one_of)
+            matches!(
+                map.get("$match").and_then(Value::as_str),
+                Some("one-of" | "unordered")
+            ) || map.values().any(has_one_of)
         }
         Value::Array(items) => items.iter().any(has_one_of),
         _ => false,

@@ -59,9 +59,15 @@ fn case_ids_and_descriptions_follow_the_house_rules() {
                     case.id
                 ),
                 None => {
-                    assert!(case.profiles.is_empty(), "{}: neutral with profiles", case.id);
                     assert!(
-                        case.steps.iter().all(|s| !matches!(s["feed"].as_str(), Some("bytes" | "message"))),
+                        case.profiles.is_empty(),
+                        "{}: neutral with profiles",
+                        case.id
+                    );
+                    assert!(
+                        case.steps
+                            .iter()
+                            .all(|s| !matches!(s["feed"].as_str(), Some("bytes" | "message"))),
                         "{}: a neutral case feeds records only",
                         case.id
                     );

@@ -348,7 +348,9 @@ impl Runtime {
             return Ok(Vec::new());
         }
         match self.waiting.remove(&call) {
-            Some(Waiting::Policy(op)) if policy => self.after_policy(op, PolicyAnswer::Host(result)),
+            Some(Waiting::Policy(op)) if policy => {
+                self.after_policy(op, PolicyAnswer::Host(result))
+            }
             Some(Waiting::Handler(op)) if !policy => self.after_handler(op, result),
             Some(other) => {
                 self.waiting.insert(call, other);
@@ -549,17 +551,22 @@ impl Runtime {
             Some(Fault::AvailabilityRecheckSkipped) => Some(ErrorCode::CapabilityUnavailable),
             _ => None,
         };
-        checks.into_iter().filter(|code| Some(*code) != skipped).find(|code| match code {
-            ErrorCode::ExecutionAborted => Runtime::operation_aborted(op),
-            ErrorCode::CapabilityUnbound => self.binding_id(op.capability.id()) != Some(op.binding),
-            ErrorCode::PolicyDenied => self.context_changed(&op.context, &self.context),
-            // Lost availability is a property of a live binding; without one, the binding
-            // recheck is what fails.
-            _ => {
-                self.binding_id(op.capability.id()).is_some()
-                    && self.live_available(op.capability.id()) != Some(true)
-            }
-        })
+        checks
+            .into_iter()
+            .filter(|code| Some(*code) != skipped)
+            .find(|code| match code {
+                ErrorCode::ExecutionAborted => Runtime::operation_aborted(op),
+                ErrorCode::CapabilityUnbound => {
+                    self.binding_id(op.capability.id()) != Some(op.binding)
+                }
+                ErrorCode::PolicyDenied => self.context_changed(&op.context, &self.context),
+                // Lost availability is a property of a live binding; without one, the binding
+                // recheck is what fails.
+                _ => {
+                    self.binding_id(op.capability.id()).is_some()
+                        && self.live_available(op.capability.id()) != Some(true)
+                }
+            })
     }
 
     fn request_confirmation(&mut self, op: Operation) {
@@ -686,7 +693,10 @@ impl Runtime {
     /// Step 7 and 8: the handler settled (CL-B11-4/5, CL-B12-1/2, RCIP-LIFE-OUTPUT-01).
     fn after_handler(&mut self, op: Operation, result: Settlement) {
         let output = match result {
-            Err(_) if Runtime::operation_aborted(&op) && self.choices.injects(Fault::ThrowAfterAbortFailed) => {
+            Err(_)
+                if Runtime::operation_aborted(&op)
+                    && self.choices.injects(Fault::ThrowAfterAbortFailed) =>
+            {
                 return self.fail_op(op, ErrorCode::ExecutionFailed)
             }
             Err(_) if Runtime::operation_aborted(&op) => {

@@ -297,7 +297,12 @@ mod tests {
             keyword: "type".into(),
             message: "must satisfy 'type'".into(),
         };
-        let invalid = Outcome::error_with("i1", "notes.create", ErrorCode::InputInvalid, Some(vec![issue]));
+        let invalid = Outcome::error_with(
+            "i1",
+            "notes.create",
+            ErrorCode::InputInvalid,
+            Some(vec![issue]),
+        );
         let message = ErrorCode::InputInvalid.message();
         assert_eq!(invalid.texts(), format!("{message}\nmust satisfy 'type'"));
         let info = ConfirmationInfo {

@@ -65,12 +65,18 @@ pub struct Element {
 #[derive(Clone)]
 pub enum ElementKind {
     /// `<RcipProvider runtime>`: an index into the runtimes the host is driven with.
-    Provider { runtime: usize },
-    ContextOwner { context: HostValue },
+    Provider {
+        runtime: usize,
+    },
+    ContextOwner {
+        context: HostValue,
+    },
     Capability(CapabilityRender),
     Boundary,
     Throw,
-    Suspend { on: String },
+    Suspend {
+        on: String,
+    },
     ClientUser,
     SnapshotUser,
 }
@@ -201,13 +207,19 @@ impl ReactHost {
     }
 
     /// `renderToString(tree)`: renders, runs no effect, keeps the markup for `hydrate`.
-    pub fn server_render(&mut self, tree: &[Element], runtimes: &mut [&mut Runtime]) -> Result<(), HostMisuse> {
+    pub fn server_render(
+        &mut self,
+        tree: &[Element],
+        runtimes: &mut [&mut Runtime],
+    ) -> Result<(), HostMisuse> {
         self.caught_in_render.clear();
         let rendered = self.render_list(tree, &[], None, runtimes);
         self.caught_in_render.clear();
         let rendered = match rendered {
             Ok(nodes) => nodes,
-            Err(Interrupt::Suspended) => return Err(HostMisuse("a server render suspended".into())),
+            Err(Interrupt::Suspended) => {
+                return Err(HostMisuse("a server render suspended".into()))
+            }
             // renderToString throws: there is no markup.
             Err(Interrupt::Threw) => {
                 self.server_markup = false;
@@ -225,12 +237,20 @@ impl ReactHost {
     }
 
     /// `hydrateRoot(container, tree)` over the latest server markup: a first render that commits.
-    pub fn hydrate(&mut self, tree: &[Element], runtimes: &mut [&mut Runtime]) -> Result<(), HostMisuse> {
+    pub fn hydrate(
+        &mut self,
+        tree: &[Element],
+        runtimes: &mut [&mut Runtime],
+    ) -> Result<(), HostMisuse> {
         if !self.server_markup {
-            return Err(HostMisuse("hydrate without the markup of a server render".into()));
+            return Err(HostMisuse(
+                "hydrate without the markup of a server render".into(),
+            ));
         }
         if self.committed.is_some() {
-            return Err(HostMisuse("hydrate after the client root was created".into()));
+            return Err(HostMisuse(
+                "hydrate after the client root was created".into(),
+            ));
         }
         self.render_and_commit(tree, false, runtimes)
     }
@@ -276,7 +296,13 @@ impl ReactHost {
 
     fn find(&self, key: &str) -> Option<&Node> {
         fn walk<'a>(nodes: &'a [Node], key: &str) -> Option<&'a Node> {
-            nodes.iter().find_map(|n| if n.key == key { Some(n) } else { walk(&n.children, key) })
+            nodes.iter().find_map(|n| {
+                if n.key == key {
+                    Some(n)
+                } else {
+                    walk(&n.children, key)
+                }
+            })
         }
         walk(self.committed.as_deref()?, key)
     }
@@ -358,7 +384,8 @@ impl ReactHost {
         let mut scope = runtime;
         match &element.kind {
             ElementKind::Provider { runtime: r } => {
-                let nested = runtime.is_some() && self.choices.injects(Fault::ReactOutermostProvider);
+                let nested =
+                    runtime.is_some() && self.choices.injects(Fault::ReactOutermostProvider);
                 if !nested {
                     scope = Some(*r);
                 }
@@ -389,7 +416,9 @@ impl ReactHost {
                     self.render_capability(id, matched.is_some(), render, index, runtimes);
                 }
             }
-            ElementKind::ContextOwner { .. } | ElementKind::ClientUser | ElementKind::SnapshotUser => {}
+            ElementKind::ContextOwner { .. }
+            | ElementKind::ClientUser
+            | ElementKind::SnapshotUser => {}
         }
         let children = self.render_list(&element.children, old_children, scope, runtimes)?;
         Ok(self.node(id, element, runtime, children))
@@ -427,15 +456,33 @@ impl ReactHost {
         }
     }
 
-    fn node(&self, id: u64, element: &Element, runtime: Option<usize>, children: Vec<Node>) -> Node {
-        Node { id, key: element.key.clone(), kind: element.kind.clone(), runtime, children }
+    fn node(
+        &self,
+        id: u64,
+        element: &Element,
+        runtime: Option<usize>,
+        children: Vec<Node>,
+    ) -> Node {
+        Node {
+            id,
+            key: element.key.clone(),
+            kind: element.kind.clone(),
+            runtime,
+            children,
+        }
     }
 
     // -----------------------------------------------------------------------------------------
     // Commit
     // -----------------------------------------------------------------------------------------
 
-    fn commit(&mut self, old: Vec<Node>, new: Vec<Node>, caught: Vec<u64>, runtimes: &mut [&mut Runtime]) {
+    fn commit(
+        &mut self,
+        old: Vec<Node>,
+        new: Vec<Node>,
+        caught: Vec<u64>,
+        runtimes: &mut [&mut Runtime],
+    ) {
         let mut old_ids = BTreeSet::new();
         collect_ids(&old, &mut old_ids);
         let mut new_ids = BTreeSet::new();
@@ -519,7 +566,9 @@ impl ReactHost {
 
     /// The mount effects of one component.
     fn setup(&mut self, node: &Node, runtimes: &mut [&mut Runtime]) -> Result<(), ()> {
-        let Some(index) = node.runtime else { return Ok(()) };
+        let Some(index) = node.runtime else {
+            return Ok(());
+        };
         match &node.kind {
             ElementKind::ContextOwner { context } => {
                 let instance = self.instances.entry(node.id).or_default();
@@ -553,7 +602,9 @@ impl ReactHost {
 
     /// The effects of a component that re-rendered: those whose dependency changed.
     fn update_effects(&mut self, node: &Node, runtimes: &mut [&mut Runtime]) -> Result<(), ()> {
-        let Some(index) = node.runtime else { return Ok(()) };
+        let Some(index) = node.runtime else {
+            return Ok(());
+        };
         match &node.kind {
             ElementKind::ContextOwner { context } => {
                 let now = Some(context.to_stringified_json());
@@ -603,7 +654,10 @@ impl ReactHost {
                 }
             }
             ElementKind::Capability(_) => {
-                let binding = self.instances.get_mut(&node.id).and_then(|i| i.binding.take());
+                let binding = self
+                    .instances
+                    .get_mut(&node.id)
+                    .and_then(|i| i.binding.take());
                 if let Some((rt_index, token)) = binding {
                     if !self.choices.injects(Fault::ReactCleanupKeepsBinding) {
                         if let Some(rt) = runtimes.get_mut(rt_index) {
@@ -631,7 +685,9 @@ impl ReactHost {
     /// The nearest boundary above component `id` catches the error of its effect: it renders
     /// nothing from now on, so its subtree unmounts. Without a boundary the root unmounts.
     fn catch_effect_error(&mut self, id: u64, runtimes: &mut [&mut Runtime]) {
-        let Some(mut tree) = self.committed.take() else { return };
+        let Some(mut tree) = self.committed.take() else {
+            return;
+        };
         let boundary = nearest_boundary(&tree, id, None);
         match boundary {
             Some(boundary_id) => {
@@ -662,7 +718,10 @@ fn publish(runtime: &mut Runtime, context: &HostValue, merge: bool) -> Result<()
     if !merge {
         return runtime.set_context(context).map_err(|_| ());
     }
-    let mut active: Vec<Value> = runtime.context().to_json()["activeScopeIds"].as_array().cloned().unwrap_or_default();
+    let mut active: Vec<Value> = runtime.context().to_json()["activeScopeIds"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
     let own = context.to_stringified_json().unwrap_or(Value::Null);
     for id in own["activeScopeIds"].as_array().into_iter().flatten() {
         if !active.contains(id) {
@@ -673,7 +732,9 @@ fn publish(runtime: &mut Runtime, context: &HostValue, merge: bool) -> Result<()
     if let Some(primary) = own.get("primaryScopeId") {
         merged["primaryScopeId"] = primary.clone();
     }
-    runtime.set_context(&HostValue::from_json(&merged)).map_err(|_| ())
+    runtime
+        .set_context(&HostValue::from_json(&merged))
+        .map_err(|_| ())
 }
 
 /// Binds the capability of `latest` with functions that call the newest committed render's
@@ -686,9 +747,14 @@ fn bind_latest(
         let render = latest.borrow();
         (render.capability.clone(), render.availability.is_some())
     };
-    let capability = runtime.definition().capability(&capability_id).ok_or_else(|| {
-        super::definition::ConfigError::BindNotCatalogDefinition { capability: capability_id.clone() }
-    })?;
+    let capability = runtime
+        .definition()
+        .capability(&capability_id)
+        .ok_or_else(
+            || super::definition::ConfigError::BindNotCatalogDefinition {
+                capability: capability_id.clone(),
+            },
+        )?;
     let for_handler = Rc::clone(latest);
     let handler: HandlerFn = Box::new(move |call| {
         let execute = Rc::clone(&for_handler.borrow().execute);
@@ -707,7 +773,13 @@ fn bind_latest(
     } else {
         None
     };
-    runtime.bind(&capability, BindingSpec { handler, availability })
+    runtime.bind(
+        &capability,
+        BindingSpec {
+            handler,
+            availability,
+        },
+    )
 }
 
 fn collect_ids(nodes: &[Node], ids: &mut BTreeSet<u64>) {
@@ -760,7 +832,9 @@ fn post_order(nodes: &[Node], out: &mut Vec<Node>) {
 }
 
 fn contains(nodes: &[Node], id: u64) -> bool {
-    nodes.iter().any(|n| n.id == id || contains(&n.children, id))
+    nodes
+        .iter()
+        .any(|n| n.id == id || contains(&n.children, id))
 }
 
 /// The id of the nearest boundary strictly above `id` (`above`: the nearest so far).
@@ -769,7 +843,11 @@ fn nearest_boundary(nodes: &[Node], id: u64, above: Option<u64>) -> Option<u64> 
         if node.id == id {
             return above;
         }
-        let here = if matches!(node.kind, ElementKind::Boundary) { Some(node.id) } else { above };
+        let here = if matches!(node.kind, ElementKind::Boundary) {
+            Some(node.id)
+        } else {
+            above
+        };
         if contains(&node.children, id) {
             return nearest_boundary(&node.children, id, here);
         }

@@ -362,7 +362,10 @@ impl Runtime {
             availability: spec.availability,
             published: LiveStatus::BoundAlwaysAvailable,
         };
-        binding.published = read_published(&mut binding, self.choices.injects(Fault::AvailabilityExtrasPublished));
+        binding.published = read_published(
+            &mut binding,
+            self.choices.injects(Fault::AvailabilityExtrasPublished),
+        );
         self.bindings.insert(id.clone(), binding);
         self.publish(false);
         Ok(BindingToken {
@@ -513,7 +516,11 @@ impl Runtime {
     fn inject_snapshot_faults(&self, snapshot: &mut Snapshot) {
         match self.choices.fault() {
             Some(Fault::ConfirmationIdPublished) => {
-                let ids: Vec<Value> = self.confirmations.keys().map(|id| Value::from(id.as_str())).collect();
+                let ids: Vec<Value> = self
+                    .confirmations
+                    .keys()
+                    .map(|id| Value::from(id.as_str()))
+                    .collect();
                 snapshot.edit(|json| {
                     if let Some(object) = json.as_object_mut() {
                         object.insert("pendingConfirmations".into(), Value::Array(ids));

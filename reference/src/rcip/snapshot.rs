@@ -82,7 +82,11 @@ impl PublishedAvailability {
     }
 
     pub fn to_json(&self) -> Value {
-        if let Some(whole) = self.unredacted.as_deref().and_then(|text| serde_json::from_str(text).ok()) {
+        if let Some(whole) = self
+            .unredacted
+            .as_deref()
+            .and_then(|text| serde_json::from_str(text).ok())
+        {
             return whole;
         }
         let mut object = Map::new();

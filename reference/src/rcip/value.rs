@@ -70,17 +70,37 @@ pub enum ObjectData {
 /// Why a value is not plain JSON (CL-B13).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum NotPlain {
-    NonFinite { path: String },
-    Undefined { path: String },
-    BigInt { path: String },
-    Symbol { path: String },
-    Function { path: String },
-    ClassInstance { path: String },
-    SparseArray { path: String },
-    Cycle { path: String },
+    NonFinite {
+        path: String,
+    },
+    Undefined {
+        path: String,
+    },
+    BigInt {
+        path: String,
+    },
+    Symbol {
+        path: String,
+    },
+    Function {
+        path: String,
+    },
+    ClassInstance {
+        path: String,
+    },
+    SparseArray {
+        path: String,
+    },
+    Cycle {
+        path: String,
+    },
     /// A second reference to one acyclic object (only under `PlainRules::reject_shared`).
-    SharedReference { path: String },
-    TooDeep { path: String },
+    SharedReference {
+        path: String,
+    },
+    TooDeep {
+        path: String,
+    },
     TooLarge,
 }
 
@@ -468,12 +488,16 @@ impl Copier {
             HostValue::Null => Ok(Value::Null),
             HostValue::Bool(b) => Ok(Value::Bool(*b)),
             HostValue::String(s) => Ok(Value::String(s.clone())),
-            HostValue::Number(n) if self.rules.keep_negative_zero && *n == 0.0 && n.is_sign_negative() => {
+            HostValue::Number(n)
+                if self.rules.keep_negative_zero && *n == 0.0 && n.is_sign_negative() =>
+            {
                 serde_json::Number::from_f64(*n)
                     .map(Value::Number)
                     .ok_or_else(|| NotPlain::NonFinite { path: here() })
             }
-            HostValue::Number(n) => json_number(*n).ok_or_else(|| NotPlain::NonFinite { path: here() }),
+            HostValue::Number(n) => {
+                json_number(*n).ok_or_else(|| NotPlain::NonFinite { path: here() })
+            }
             HostValue::Undefined => Err(NotPlain::Undefined { path: here() }),
             HostValue::BigInt(_) => Err(NotPlain::BigInt { path: here() }),
             HostValue::Symbol => Err(NotPlain::Symbol { path: here() }),
@@ -508,11 +532,15 @@ impl Copier {
             ObjectData::Object {
                 prototype: Prototype::Class(_),
                 ..
-            } => Err(NotPlain::ClassInstance { path: String::new() }),
+            } => Err(NotPlain::ClassInstance {
+                path: String::new(),
+            }),
             ObjectData::Object {
                 prototype: Prototype::Null,
                 ..
-            } if self.rules.reject_null_prototype => Err(NotPlain::ClassInstance { path: String::new() }),
+            } if self.rules.reject_null_prototype => Err(NotPlain::ClassInstance {
+                path: String::new(),
+            }),
             ObjectData::Object { members, .. } => {
                 let mut out = Map::with_capacity(members.len());
                 for (key, member) in members {
@@ -526,7 +554,9 @@ impl Copier {
                 for (index, item) in items.iter().enumerate() {
                     let copied = match item {
                         Some(item) => self.copy(item),
-                        None => Err(NotPlain::SparseArray { path: String::new() }),
+                        None => Err(NotPlain::SparseArray {
+                            path: String::new(),
+                        }),
                     };
                     out.push(copied.map_err(|error| error.under(&index.to_string()))?);
                 }
@@ -558,7 +588,9 @@ fn stringify(value: &HostValue, ancestors: &mut Vec<usize>, depth: usize) -> Opt
                     .iter()
                     .map(|item| match item {
                         Some(HostValue::BigInt(_)) => Err(()),
-                        Some(item) => Ok(stringify(item, ancestors, depth + 1).unwrap_or(Value::Null)),
+                        Some(item) => {
+                            Ok(stringify(item, ancestors, depth + 1).unwrap_or(Value::Null))
+                        }
                         None => Ok(Value::Null),
                     })
                     .collect::<Result<Vec<_>, ()>>()
@@ -825,15 +857,32 @@ mod tests {
         assert_eq!(value.set_at_pointer("/list/0", number(9.0)), Ok(()));
         assert_eq!(value.set_at_pointer("/list/2", number(3.0)), Ok(()));
         assert_eq!(value.set_at_pointer("/list/-", number(4.0)), Ok(()));
-        assert_eq!(value.set_at_pointer("/list/9", number(0.0)), Err(PointerError::NotFound));
-        assert_eq!(value.set_at_pointer("/list/01", number(0.0)), Err(PointerError::NotFound));
-        assert_eq!(value.at_pointer("/list/01").err(), Some(PointerError::NotFound));
+        assert_eq!(
+            value.set_at_pointer("/list/9", number(0.0)),
+            Err(PointerError::NotFound)
+        );
+        assert_eq!(
+            value.set_at_pointer("/list/01", number(0.0)),
+            Err(PointerError::NotFound)
+        );
+        assert_eq!(
+            value.at_pointer("/list/01").err(),
+            Some(PointerError::NotFound)
+        );
         assert_eq!(
             value.to_plain_json(),
             Ok(json!({ "a": 5, "b": 6, "list": [9, 2, 3, 4] }))
         );
-        let codes = [PointerError::Malformed, PointerError::NotFound, PointerError::Root].map(|e| e.code());
-        assert_eq!(codes, ["POINTER_MALFORMED", "POINTER_NOT_FOUND", "POINTER_ROOT"]);
+        let codes = [
+            PointerError::Malformed,
+            PointerError::NotFound,
+            PointerError::Root,
+        ]
+        .map(|e| e.code());
+        assert_eq!(
+            codes,
+            ["POINTER_MALFORMED", "POINTER_NOT_FOUND", "POINTER_ROOT"]
+        );
     }
 
     // The module's implementation limit holds for the stringify copy of the coercion faults too:
@@ -861,10 +910,16 @@ mod tests {
         for in_array in [true, false] {
             let deep = nest(MAX_JSON_DEPTH + 8, in_array);
             let cut = deep.to_stringified_json().map_or(0, |value| depth(&value));
-            assert!(cut <= MAX_JSON_DEPTH + 1, "cut at the limit, not {cut} deep");
+            assert!(
+                cut <= MAX_JSON_DEPTH + 1,
+                "cut at the limit, not {cut} deep"
+            );
             assert!(deep.to_plain_json().is_err());
             let shallow = nest(MAX_JSON_DEPTH - 1, in_array);
-            assert_eq!(shallow.to_stringified_json().map(|value| depth(&value)), Some(MAX_JSON_DEPTH - 1));
+            assert_eq!(
+                shallow.to_stringified_json().map(|value| depth(&value)),
+                Some(MAX_JSON_DEPTH - 1)
+            );
             assert!(shallow.to_plain_json().is_ok());
         }
     }

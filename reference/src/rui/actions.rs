@@ -116,15 +116,19 @@ pub struct Dispatcher {
     calls: Vec<PolicyCall>,
     /// For each policy call: its dispatch.
     call_dispatch: Vec<DispatchId>,
+    /// The alternate reading of PRJ-RUI-ACT-03 (`Choice::RuiPolicyFailureDenies`): a throwing or
+    /// malformed policy is a denial, not an evaluation failure.
+    failure_denies: bool,
 }
 
 impl Dispatcher {
-    pub fn new(policy: ActionPolicy) -> Dispatcher {
+    pub fn new(policy: ActionPolicy, failure_denies: bool) -> Dispatcher {
         Dispatcher {
             policy,
             dispatches: Vec::new(),
             calls: Vec::new(),
             call_dispatch: Vec::new(),
+            failure_denies,
         }
     }
 
@@ -147,7 +151,7 @@ impl Dispatcher {
         });
         self.call_dispatch.push(id);
         if let ActionPolicy::Scripted(settlement) = &self.policy {
-            let status = decide(settlement);
+            let status = decide(settlement, self.failure_denies);
             if let Some(slot) = self.dispatches.get_mut(id.0) {
                 *slot = status;
             }
@@ -173,7 +177,7 @@ impl Dispatcher {
         if *slot != DispatchStatus::Pending {
             return Err(SettleError::AlreadySettled);
         }
-        *slot = decide(settlement);
+        *slot = decide(settlement, self.failure_denies);
         Ok(())
     }
 
@@ -187,7 +191,7 @@ impl Dispatcher {
 }
 
 /// The dispatch result a policy settlement gives.
-fn decide(settlement: &PolicySettlement) -> DispatchStatus {
+fn decide(settlement: &PolicySettlement, failure_denies: bool) -> DispatchStatus {
     let decision = match settlement {
         PolicySettlement::Return(value) => value
             .as_object()
@@ -198,6 +202,7 @@ fn decide(settlement: &PolicySettlement) -> DispatchStatus {
     match decision {
         Some("allow") => DispatchStatus::Allowed,
         Some("deny" | "confirm") => DispatchStatus::Denied(DispatchCode::PolicyDenied),
+        _ if failure_denies => DispatchStatus::Denied(DispatchCode::PolicyDenied),
         _ => DispatchStatus::Rejected(DispatchCode::PolicyEvaluationFailed),
     }
 }

@@ -199,7 +199,10 @@ mod tests {
         let catalog = Catalog::from_json(&json!({ "id": "demo@1.0.0", "components": {} }))
             .expect("a catalog without components is valid");
         let limits = Limits::default();
-        assert_eq!(Snapshot::empty().check_invariants(&catalog, &limits), Ok(()));
+        assert_eq!(
+            Snapshot::empty().check_invariants(&catalog, &limits),
+            Ok(())
+        );
         let later = Snapshot {
             revision: 1,
             ..Snapshot::empty()

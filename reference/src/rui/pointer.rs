@@ -29,6 +29,11 @@ fn tokens(pointer: &str) -> Result<Vec<String>, TransactionCode> {
     rest.split('/').map(unescape).collect()
 }
 
+/// Whether `pointer` is RFC 6901 syntax (empty, or `/`-prefixed tokens with `~` only as `~0`/`~1`).
+pub fn is_rfc6901(pointer: &str) -> bool {
+    tokens(pointer).is_ok()
+}
+
 fn unescape(token: &str) -> Result<String, TransactionCode> {
     let mut out = String::with_capacity(token.len());
     let mut chars = token.chars();

@@ -43,9 +43,10 @@ use super::framing::{
 };
 use super::graph::{Node, Snapshot};
 use super::limits::Limits;
-use crate::choices::{Choice, Choices, Fault};
+use super::pointer;
 use super::records::{parse_record, Record, RecordError};
 use super::transaction::{OpenTransaction, Operation};
+use crate::choices::{Choice, Choices, Fault};
 
 /// How a finished transaction ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -112,6 +113,7 @@ pub struct Runtime {
 
 impl Runtime {
     pub fn new(config: Config) -> Runtime {
+        let failure_denies = config.choices.takes(Choice::RuiPolicyFailureDenies);
         Runtime {
             choices: config.choices,
             catalog: config.catalog,
@@ -124,7 +126,7 @@ impl Runtime {
             transactions: Vec::new(),
             quarantine: Vec::new(),
             rejections: Vec::new(),
-            dispatcher: Dispatcher::new(config.action_policy),
+            dispatcher: Dispatcher::new(config.action_policy, failure_denies),
             frames: Vec::new(),
         }
     }
@@ -263,7 +265,8 @@ impl Runtime {
             Err(code) => return self.quarantine_frame(index, code),
         };
         let text_len = record_text_len(&bytes);
-        match parse_record(value) {
+        let parsed = parse_record(value).and_then(|record| self.pointer_field_checked(record));
+        match parsed {
             Ok(record) => self.on_record(index, record, text_len),
             Err(error) => {
                 let (in_transaction, outside) = match error {
@@ -284,6 +287,20 @@ impl Runtime {
                 }
             }
         }
+    }
+
+    /// Under the alternate reading of PRJ-RUI-DATA-02 (`Choice::RuiPointerRecordInvalid`) a data
+    /// pointer outside RFC 6901 syntax is a field of the wrong form, so the record is invalid
+    /// (CL-D01-9) rather than the transaction failing with POINTER_INVALID.
+    fn pointer_field_checked(&self, record: Record) -> Result<Record, RecordError> {
+        let pointer = match &record {
+            Record::Data { pointer, .. } | Record::DeleteData { pointer, .. } => pointer,
+            _ => return Ok(record),
+        };
+        if self.choices.takes(Choice::RuiPointerRecordInvalid) && !pointer::is_rfc6901(pointer) {
+            return Err(RecordError::Invalid);
+        }
+        Ok(record)
     }
 
     fn quarantine_frame(&mut self, frame: u64, code: QuarantineCode) {

@@ -166,10 +166,12 @@ impl OpenTransaction {
         if let Some(code) = self.doomed {
             return Err(code);
         }
-        if self.base_revision != committed.revision && !choices.injects(Fault::RuiStaleBaseAccepted) {
+        if self.base_revision != committed.revision && !choices.injects(Fault::RuiStaleBaseAccepted)
+        {
             return Err(TransactionCode::StaleBaseRevision);
         }
-        let gap_accepted = choices.injects(Fault::RuiRevisionGapAccepted) && new_revision > self.base_revision;
+        let gap_accepted =
+            choices.injects(Fault::RuiRevisionGapAccepted) && new_revision > self.base_revision;
         if self.base_revision.checked_add(1) != Some(new_revision) && !gap_accepted {
             return Err(TransactionCode::RevisionMismatch);
         }
@@ -179,7 +181,9 @@ impl OpenTransaction {
         for operation in self.operations {
             match operation {
                 Operation::Node { id, node } => {
-                    if !defined.insert(id.clone()) && !choices.injects(Fault::RuiDuplicateNodeAccepted) {
+                    if !defined.insert(id.clone())
+                        && !choices.injects(Fault::RuiDuplicateNodeAccepted)
+                    {
                         return Err(TransactionCode::DuplicateNode);
                     }
                     nodes.insert(id, node);
@@ -192,7 +196,9 @@ impl OpenTransaction {
                 }
                 Operation::Data { pointer, value } => {
                     limits.check_value(&value)?;
-                    if let SetEffect::Appended { len } = pointer::set_with(&mut data, &pointer, value, append_dash)? {
+                    if let SetEffect::Appended { len } =
+                        pointer::set_with(&mut data, &pointer, value, append_dash)?
+                    {
                         limits.check_array_len(len)?;
                     }
                 }
@@ -209,7 +215,17 @@ impl OpenTransaction {
             }
         }
         limits.check_id(&root_id)?;
-        match check_structure(&nodes, &root_id, limits) {
+        // The alternate reading of PRJ-RUI-LIMIT-12: maxDepth bounds only the nesting of values.
+        let unbounded_tree = Limits {
+            max_depth: usize::MAX,
+            ..*limits
+        };
+        let structure_limits = if choices.takes(Choice::RuiDepthValuesOnly) {
+            &unbounded_tree
+        } else {
+            limits
+        };
+        match check_structure(&nodes, &root_id, structure_limits) {
             Err(TransactionCode::GraphCycle) if choices.injects(Fault::RuiCycleAccepted) => {}
             checked => checked?,
         }

@@ -272,7 +272,8 @@ impl Assistant {
                     input,
                     ..
                 } => {
-                    slot.invocations.push((capability_id.clone(), input.clone()));
+                    slot.invocations
+                        .push((capability_id.clone(), input.clone()));
                     let ticket = runtime.invoke(InvokeRequest {
                         capability_id,
                         input: HostValue::from_json(&input),

@@ -23,7 +23,7 @@ pub use assistant::{
 };
 pub use config::{
     declared_batch_bound, AssistConfig, Delay, DelayAmounts, ALTERNATE_BATCH_BOUND,
-    DEFAULT_BATCH_BOUND, DEFAULT_LONG_MS, DEFAULT_MEDIUM_MS,
-    DEFAULT_SHORT_MS, MAX_BATCH_BOUND, MAX_DELAY_MS, MIN_BATCH_BOUND,
+    DEFAULT_BATCH_BOUND, DEFAULT_LONG_MS, DEFAULT_MEDIUM_MS, DEFAULT_SHORT_MS, MAX_BATCH_BOUND,
+    MAX_DELAY_MS, MIN_BATCH_BOUND,
 };
 pub use turn::{filtered, AssistError, CallbackView, Mode, Next, Phase, Surface, Turn, TurnEnd};

@@ -367,7 +367,10 @@ impl Turn {
         };
         self.next_action += 1;
         let rejects = !self.config.injects(Fault::AssistReadOnlyInvokes);
-        if rejects && self.mode == Mode::ReadOnly && !is_read(&surface.snapshot(), &action.capability_id) {
+        if rejects
+            && self.mode == Mode::ReadOnly
+            && !is_read(&surface.snapshot(), &action.capability_id)
+        {
             let local_id = format!("assist-local-{}", index + 1);
             let code = if self.config.read_only_rejection_not_found() {
                 ErrorCode::CapabilityNotFound

@@ -16,30 +16,62 @@ fn c(slug: &str, n: u32, description: &str) -> Case {
 }
 
 /// A batch of `n` reads that must all run, in order, then be summarized.
-fn all_run(slug: &str, serial: u32, description: &str, setup: Setup, n: usize, reqs: &[&str]) -> Case {
+fn all_run(
+    slug: &str,
+    serial: u32,
+    description: &str,
+    setup: Setup,
+    n: usize,
+    reqs: &[&str],
+) -> Case {
     let ids = read_ids(n);
-    let inputs: Vec<(&str, Value)> = ids.iter().enumerate().map(|(i, id)| (*id, json!({ "n": i }))).collect();
+    let inputs: Vec<(&str, Value)> = ids
+        .iter()
+        .enumerate()
+        .map(|(i, id)| (*id, json!({ "n": i })))
+        .collect();
     let outcomes: Vec<Value> = ids.iter().map(|id| ok(id)).collect();
-    c(slug, serial, description).requirements(reqs).setup(setup.to_json()).steps(bind_all()).steps([
-        turn("t1", "default", ask("go")),
-        answer_actions(1, reads(n)),
-        expect_handler_calls(&inputs),
-        expect_invocations("t1", &inputs)
-            .reqs(&["CL-C02-1"])
-            .note("each action, in order, through client.invoke with its proposed input"),
-        expect_turn("t1", state(json!("pending"), vec![decide_any(), summarize_outcomes(outcomes)])),
-    ])
+    c(slug, serial, description)
+        .requirements(reqs)
+        .setup(setup.to_json())
+        .steps(bind_all())
+        .steps([
+            turn("t1", "default", ask("go")),
+            answer_actions(1, reads(n)),
+            expect_handler_calls(&inputs),
+            expect_invocations("t1", &inputs)
+                .reqs(&["CL-C02-1"])
+                .note("each action, in order, through client.invoke with its proposed input"),
+            expect_turn(
+                "t1",
+                state(
+                    json!("pending"),
+                    vec![decide_any(), summarize_outcomes(outcomes)],
+                ),
+            ),
+        ])
 }
 
 /// A batch of `n` reads over the bound: nothing runs.
-fn none_run(slug: &str, serial: u32, description: &str, setup: Setup, n: usize, reqs: &[&str]) -> Case {
-    c(slug, serial, description).requirements(reqs).setup(setup.to_json()).steps(bind_all()).steps([
-        turn("t1", "default", ask("go")),
-        answer_actions(1, reads(n)),
-        expect_policy_order(&[]),
-        expect_handler_order(&[]),
-        expect_turn("t1", nothing_ran(decide_any(), vec![])),
-    ])
+fn none_run(
+    slug: &str,
+    serial: u32,
+    description: &str,
+    setup: Setup,
+    n: usize,
+    reqs: &[&str],
+) -> Case {
+    c(slug, serial, description)
+        .requirements(reqs)
+        .setup(setup.to_json())
+        .steps(bind_all())
+        .steps([
+            turn("t1", "default", ask("go")),
+            answer_actions(1, reads(n)),
+            expect_policy_order(&[]),
+            expect_handler_order(&[]),
+            expect_turn("t1", nothing_ran(decide_any(), vec![])),
+        ])
 }
 
 pub fn section() -> Section {

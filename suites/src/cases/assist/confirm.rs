@@ -19,7 +19,10 @@ fn c(slug: &str, n: u32, description: &str) -> Case {
 fn waiting_on_delete() -> Vec<serde_json::Value> {
     vec![
         turn("t1", "default", ask("clean up")),
-        answer_actions(1, vec![act("notes.list"), act("notes.delete"), act("notes.search")]),
+        answer_actions(
+            1,
+            vec![act("notes.list"), act("notes.delete"), act("notes.search")],
+        ),
         gate_policy(1, allow()),
         gate_policy(2, confirm()),
         expect_handler_order(&["notes.list"]),

@@ -29,15 +29,16 @@ pub fn section() -> Section {
         { "role": "assistant", "content": "three notes" },
         { "role": "user", "content": "list them" }
     ]);
-    let malformed = |n: u32, slug: &str, description: &str, batch: Vec<serde_json::Value>, reqs: &[&str]| {
-        c(slug, n, description)
-            .requirements(reqs)
-            .setup(setup())
-            .steps(bind_all())
-            .steps([turn("t1", "default", messages()), answer_actions(1, batch)])
-            .steps(nothing_invoked())
-            .step(expect_turn("t1", nothing_ran(decide_any(), vec![])))
-    };
+    let malformed =
+        |n: u32, slug: &str, description: &str, batch: Vec<serde_json::Value>, reqs: &[&str]| {
+            c(slug, n, description)
+                .requirements(reqs)
+                .setup(setup())
+                .steps(bind_all())
+                .steps([turn("t1", "default", messages()), answer_actions(1, batch)])
+                .steps(nothing_invoked())
+                .step(expect_turn("t1", nothing_ran(decide_any(), vec![])))
+        };
     make_section(S, "Assist decide phase: what the callback sees and answers", "decide", vec![
         c("view", 1, "Default-mode decide sees every capability, the messages, no outcome")
             .requirements(&["RCIP-PROTO-ASSIST-02", "CL-C01-1", "PRJ-ASSIST-SNAP-01", "PRJ-ASSIST-MSG-01"])

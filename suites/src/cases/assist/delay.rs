@@ -17,7 +17,15 @@ fn c(slug: &str, n: u32, description: &str) -> Case {
 
 /// [list with `delay`, search]: search starts exactly `ms` after list succeeded, not a
 /// millisecond earlier (at once when `ms` is 0); then summarize follows at once.
-fn one_delay(slug: &str, serial: u32, description: &str, setup: Setup, delay: &str, ms: i64, reqs: &[&str]) -> Case {
+fn one_delay(
+    slug: &str,
+    serial: u32,
+    description: &str,
+    setup: Setup,
+    delay: &str,
+    ms: i64,
+    reqs: &[&str],
+) -> Case {
     let mut steps: Vec<Value> = vec![
         turn("t1", "default", ask("go")),
         answer_actions(1, vec![act_delay("notes.list", delay), act("notes.search")]),
@@ -25,17 +33,29 @@ fn one_delay(slug: &str, serial: u32, description: &str, setup: Setup, delay: &s
     if ms > 0 {
         steps.push(expect_handler_order(&["notes.list"]));
         steps.push(advance(ms - 1));
-        steps.push(expect_handler_order(&["notes.list"]).note("one millisecond before the delay ends"));
+        steps.push(
+            expect_handler_order(&["notes.list"]).note("one millisecond before the delay ends"),
+        );
         steps.push(advance(1));
     }
     steps.extend([
         expect_handler_order(&["notes.list", "notes.search"]).note("exactly when the delay ends"),
         expect_turn(
             "t1",
-            state(json!("pending"), vec![decide_any(), summarize_outcomes(vec![ok("notes.list"), ok("notes.search")])]),
+            state(
+                json!("pending"),
+                vec![
+                    decide_any(),
+                    summarize_outcomes(vec![ok("notes.list"), ok("notes.search")]),
+                ],
+            ),
         ),
     ]);
-    c(slug, serial, description).requirements(reqs).setup(setup.to_json()).steps(bind_all()).steps(steps)
+    c(slug, serial, description)
+        .requirements(reqs)
+        .setup(setup.to_json())
+        .steps(bind_all())
+        .steps(steps)
 }
 
 /// The decision answering call 1: list (short delay), search (long delay), create.

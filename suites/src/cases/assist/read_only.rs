@@ -18,20 +18,31 @@ fn c(slug: &str, n: u32, description: &str) -> Case {
 
 /// A read-only batch whose only action `action` is rejected locally.
 fn rejected(slug: &str, description: &str, action: Value, capability: &str, reqs: &[&str]) -> Case {
-    c(slug, 1, description).requirements(reqs).setup(Setup::allow().to_json()).steps(bind_all()).steps([
-        turn("t1", "read-only", ask("change something")),
-        answer_actions(1, vec![action]),
-        expect_policy_order(&[]).note("invoke would have asked host policy: it was not called"),
-        expect_handler_order(&[]),
-        expect_invocations("t1", &[]).note("rejected locally: the orchestrator made no invoke call"),
-        expect_turn(
-            "t1",
-            nothing_ran(decide("read-only", &READS, ask("change something")), vec![non_success(capability)]),
-        ),
-        expect_turn("t1", nothing_ran(decide_any(), vec![rejected_locally(capability)]))
+    c(slug, 1, description)
+        .requirements(reqs)
+        .setup(Setup::allow().to_json())
+        .steps(bind_all())
+        .steps([
+            turn("t1", "read-only", ask("change something")),
+            answer_actions(1, vec![action]),
+            expect_policy_order(&[]).note("invoke would have asked host policy: it was not called"),
+            expect_handler_order(&[]),
+            expect_invocations("t1", &[])
+                .note("rejected locally: the orchestrator made no invoke call"),
+            expect_turn(
+                "t1",
+                nothing_ran(
+                    decide("read-only", &READS, ask("change something")),
+                    vec![non_success(capability)],
+                ),
+            ),
+            expect_turn(
+                "t1",
+                nothing_ran(decide_any(), vec![rejected_locally(capability)]),
+            )
             .strict(Strictness::Recommended)
             .reqs(&["CL-C05-3"]),
-    ])
+        ])
 }
 
 pub fn section() -> Section {

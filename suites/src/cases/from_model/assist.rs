@@ -46,8 +46,8 @@
 use std::collections::BTreeSet;
 
 use model::assist::{
-    Action, AssistModel, CancelPoint, DecideAnswer, EntryResult, InvokeResult, Mode, ObservableTurn, Proposal,
-    ResolutionResult, SummarizeAnswer, TurnPhase, TurnState,
+    Action, AssistModel, CancelPoint, DecideAnswer, EntryResult, InvokeResult, Mode,
+    ObservableTurn, Proposal, ResolutionResult, SummarizeAnswer, TurnPhase, TurnState,
 };
 use model::stateright::Model;
 use model::visit::{cover, walk, Coverage};
@@ -112,9 +112,10 @@ fn positions(model: &AssistModel) -> usize {
 fn definition(model: &AssistModel) -> Value {
     let mut capabilities = Vec::new();
     for i in 0..positions(model) {
-        for (id, effect) in
-            [(capability(i, Proposal::Read), "read"), (capability(i, Proposal::NonRead), non_read_effect(i))]
-        {
+        for (id, effect) in [
+            (capability(i, Proposal::Read), "read"),
+            (capability(i, Proposal::NonRead), non_read_effect(i)),
+        ] {
             capabilities.push(json!({
                 "id": id,
                 "title": format!("Title of {id}"),
@@ -135,8 +136,10 @@ fn definition(model: &AssistModel) -> Value {
 }
 
 fn setup(model: &AssistModel) -> Value {
-    let delays: serde_json::Map<String, Value> =
-        DELAYS.iter().map(|(name, ms)| (name.to_string(), json!(ms))).collect();
+    let delays: serde_json::Map<String, Value> = DELAYS
+        .iter()
+        .map(|(name, ms)| (name.to_string(), json!(ms)))
+        .collect();
     json!({
         "definition": definition(model),
         "options": { "policy": { "mode": "gated" }, "confirmationTtlMs": TTL_MS },
@@ -184,7 +187,9 @@ fn plan(model: &AssistModel, path: &[Action]) -> Vec<Proposal> {
         Some(DecideAnswer::OverBoundBatch) => model.batch_bound as usize + 1,
         _ => 0,
     };
-    (0..length).map(|i| started.get(i).copied().unwrap_or(Proposal::Read)).collect()
+    (0..length)
+        .map(|i| started.get(i).copied().unwrap_or(Proposal::Read))
+        .collect()
 }
 
 /// The handler of batch position `i`: it throws when the path ends that entry `Failed` (a
@@ -216,7 +221,9 @@ fn entry_outcome(i: usize, proposal: Proposal, result: EntryResult, strict_local
         EntryResult::Succeeded => json!({
             "status": "succeeded", "invocationId": of_type("string"), "capabilityId": cap, "output": { "done": true }
         }),
-        EntryResult::Failed if proposal == Proposal::Unknown => outcome("failed", &cap, "CAPABILITY_NOT_FOUND"),
+        EntryResult::Failed if proposal == Proposal::Unknown => {
+            outcome("failed", &cap, "CAPABILITY_NOT_FOUND")
+        }
         EntryResult::Failed => outcome("failed", &cap, "EXECUTION_FAILED"),
         EntryResult::Denied => outcome("denied", &cap, "POLICY_DENIED"),
         EntryResult::Declined => outcome("denied", &cap, "CONFIRMATION_DECLINED"),
@@ -241,7 +248,9 @@ fn any_outcome(capability: &str) -> Value {
 /// pending): the last one started, since none starts after a cancellation.
 fn in_flight(state: &TurnState) -> Option<usize> {
     match state.cancelled {
-        Some(CancelPoint::ActionInFlight | CancelPoint::ConfirmationPending) => state.entries.len().checked_sub(1),
+        Some(CancelPoint::ActionInFlight | CancelPoint::ConfirmationPending) => {
+            state.entries.len().checked_sub(1)
+        }
         _ => None,
     }
 }
@@ -255,7 +264,10 @@ fn outcomes(state: &TurnState, strict_local: bool) -> Value {
         .iter()
         .enumerate()
         .filter(|(i, _)| Some(*i) != flying)
-        .filter_map(|(i, e)| e.result.map(|r| entry_outcome(i, e.proposal, r, strict_local)))
+        .filter_map(|(i, e)| {
+            e.result
+                .map(|r| entry_outcome(i, e.proposal, r, strict_local))
+        })
         .collect();
     match flying.and_then(|i| state.entries.get(i).map(|e| (i, e))) {
         None => Value::Array(definite),
@@ -274,12 +286,18 @@ fn decide_call(model: &AssistModel, mode: Mode, brief: bool) -> Value {
     if brief {
         return json!({ "phase": "decide", "mode": mode_name(mode), "capabilities": any(), "messages": any(), "outcomes": [] });
     }
-    let caps: Vec<Value> = visible(model, mode).into_iter().map(Value::String).collect();
+    let caps: Vec<Value> = visible(model, mode)
+        .into_iter()
+        .map(Value::String)
+        .collect();
     json!({ "phase": "decide", "mode": mode_name(mode), "capabilities": unordered(caps), "messages": messages(), "outcomes": [] })
 }
 
 fn summarize_call(model: &AssistModel, mode: Mode, outcomes: Value) -> Value {
-    let caps: Vec<Value> = visible(model, mode).into_iter().map(Value::String).collect();
+    let caps: Vec<Value> = visible(model, mode)
+        .into_iter()
+        .map(Value::String)
+        .collect();
     json!({ "phase": "summarize", "mode": mode_name(mode), "capabilities": unordered(caps), "messages": any(), "outcomes": outcomes })
 }
 
@@ -295,7 +313,9 @@ fn observation(result: Value, calls: Vec<Value>) -> Value {
 fn may_wait(state: &TurnState) -> bool {
     match state.cancelled {
         Some(CancelPoint::Delay) => false,
-        Some(CancelPoint::ActionInFlight) => matches!(state.phase, TurnPhase::Invoking | TurnPhase::Resolving),
+        Some(CancelPoint::ActionInFlight) => {
+            matches!(state.phase, TurnPhase::Invoking | TurnPhase::Resolving)
+        }
         _ => true,
     }
 }
@@ -303,13 +323,24 @@ fn may_wait(state: &TurnState) -> bool {
 /// The `assist-turn` observation the model allows in `state` (a state the turn rests in between
 /// two steps). `wait_allowed`: after a cancellation the turn may still be pending (REQUIRED
 /// checks); `false` for the RECOMMENDED check of PRJ-ASSIST-CANCEL-03.
-fn turn_pattern(model: &AssistModel, state: &TurnState, strict_local: bool, wait_allowed: bool) -> Value {
+fn turn_pattern(
+    model: &AssistModel,
+    state: &TurnState,
+    strict_local: bool,
+    wait_allowed: bool,
+) -> Value {
     let decide = decide_call(model, state.mode, state.steps > 0);
     let done = outcomes(state, strict_local);
     let summarize = summarize_call(model, state.mode, done.clone());
-    let well_formed = matches!(state.decided, Some(DecideAnswer::Text | DecideAnswer::Batch(_)));
+    let well_formed = matches!(
+        state.decided,
+        Some(DecideAnswer::Text | DecideAnswer::Batch(_))
+    );
     if state.cancelled.is_some() {
-        let mut ended = vec![json!("threw"), json!({ "text": any(), "outcomes": done.clone() })];
+        let mut ended = vec![
+            json!("threw"),
+            json!({ "text": any(), "outcomes": done.clone() }),
+        ];
         if wait_allowed && may_wait(state) {
             ended.push(json!("pending"));
         }
@@ -321,7 +352,11 @@ fn turn_pattern(model: &AssistModel, state: &TurnState, strict_local: bool, wait
         return match (state.decided, owed_before) {
             // The summarize call was owed and made before the cancellation.
             (_, true) => observation(
-                if wait_allowed { any() } else { one_of([json!("threw"), json!({ "text": any(), "outcomes": done })]) },
+                if wait_allowed {
+                    any()
+                } else {
+                    one_of([json!("threw"), json!({ "text": any(), "outcomes": done })])
+                },
                 vec![decide, summarize],
             ),
             // Cancelled while deciding, or after a text answer: no summarize follows a decision
@@ -349,15 +384,23 @@ fn turn_pattern(model: &AssistModel, state: &TurnState, strict_local: bool, wait
             } else {
                 one_of([json!("threw"), json!({ "text": any(), "outcomes": done })])
             };
-            one_of([observation(ended, vec![decide.clone()]), observation(json!("pending"), vec![decide, summarize])])
+            one_of([
+                observation(ended, vec![decide.clone()]),
+                observation(json!("pending"), vec![decide, summarize]),
+            ])
         }
-        TurnPhase::BatchEnded | TurnPhase::Summarizing => observation(json!("pending"), vec![decide, summarize]),
+        TurnPhase::BatchEnded | TurnPhase::Summarizing => {
+            observation(json!("pending"), vec![decide, summarize])
+        }
         TurnPhase::Done => {
             let text = match state.summarized {
                 Some(SummarizeAnswer::Text) => json!(SUMMARY_TEXT),
                 _ => Value::Null,
             };
-            observation(json!({ "text": text, "outcomes": done }), vec![decide, summarize])
+            observation(
+                json!({ "text": text, "outcomes": done }),
+                vec![decide, summarize],
+            )
         }
     }
 }
@@ -394,8 +437,8 @@ fn handler_calls(state: &TurnState) -> Value {
     let mut definite = Vec::new();
     let mut maybe = None;
     for (i, e) in state.entries.iter().enumerate() {
-        let ran =
-            matches!(e.result, Some(EntryResult::Succeeded | EntryResult::Failed)) && e.proposal != Proposal::Unknown;
+        let ran = matches!(e.result, Some(EntryResult::Succeeded | EntryResult::Failed))
+            && e.proposal != Proposal::Unknown;
         if Some(i) == flying {
             if ran {
                 maybe = Some(handler_call(&capability(i, e.proposal)));
@@ -427,7 +470,8 @@ fn expectations(model: &AssistModel, state: &TurnState) -> Vec<Value> {
     ];
     let flying = in_flight(state);
     for (i, e) in state.entries.iter().enumerate() {
-        let resolved = e.approved || matches!(e.result, Some(EntryResult::Declined | EntryResult::Expired));
+        let resolved =
+            e.approved || matches!(e.result, Some(EntryResult::Declined | EntryResult::Expired));
         if !resolved || Some(i) == flying {
             continue;
         }
@@ -437,7 +481,11 @@ fn expectations(model: &AssistModel, state: &TurnState) -> Vec<Value> {
         };
         steps.push(json!({ "expect": "outcome", "of": resolution_handle(i), "is": is }));
     }
-    if state.entries.iter().any(|e| e.result == Some(EntryResult::RejectedLocally)) {
+    if state
+        .entries
+        .iter()
+        .any(|e| e.result == Some(EntryResult::RejectedLocally))
+    {
         steps.push(json!({
             "expect": "assist-turn", "of": TURN, "is": turn_pattern(model, state, true, true),
             "strictness": "RECOMMENDED", "requirements": ["CL-C05-3"]
@@ -482,7 +530,10 @@ fn resolve(i: usize, approved: bool) -> Value {
 
 /// Whether the turn itself takes `action` (no vector step causes it).
 fn internal(action: &Action) -> bool {
-    matches!(action, Action::StartAction(_) | Action::CallSummarize | Action::SkipSummarize)
+    matches!(
+        action,
+        Action::StartAction(_) | Action::CallSummarize | Action::SkipSummarize
+    )
 }
 
 /// The 1-based number of the policy call the last entry is waiting on in `state` (its first pass,
@@ -498,7 +549,12 @@ fn pending_policy_call(state: &TurnState) -> usize {
 /// The steps that cause `action` in `state` (none for the turn's own actions). A delay's end
 /// is two clock steps with the expectations of the still-waiting state between them, so a
 /// vector also sees that the next entry does not start a millisecond early (CL-C03-1).
-fn steps_of(model: &AssistModel, plan: &[Proposal], state: &TurnState, action: &Action) -> Vec<Value> {
+fn steps_of(
+    model: &AssistModel,
+    plan: &[Proposal],
+    state: &TurnState,
+    action: &Action,
+) -> Vec<Value> {
     let last = state.entries.len().saturating_sub(1);
     match action {
         Action::Decide(DecideAnswer::Text) => vec![gate_assist(1, json!({ "text": DECIDE_TEXT }))],
@@ -575,8 +631,14 @@ fn settle_internally(
 ) -> TurnState {
     loop {
         let action = match state.phase {
-            TurnPhase::Ready => Action::StartAction(plan.get(state.entries.len()).copied().unwrap_or(Proposal::Read)),
-            TurnPhase::BatchEnded if !ObservableTurn::summarize_optional(&state) => Action::CallSummarize,
+            TurnPhase::Ready => Action::StartAction(
+                plan.get(state.entries.len())
+                    .copied()
+                    .unwrap_or(Proposal::Read),
+            ),
+            TurnPhase::BatchEnded if !ObservableTurn::summarize_optional(&state) => {
+                Action::CallSummarize
+            }
             _ => return state,
         };
         match view.next_state(&state, action) {
@@ -592,7 +654,12 @@ fn settle_internally(
 /// One model path as a case, or `None` when the path is not one of `view` (an action not
 /// enabled where it is taken). `target` names what the path was chosen for (the case id's
 /// slug); `provenance` is filled by the caller.
-pub fn translate_path(view: &ObservableTurn, init: usize, path: &[Action], target: &str) -> Option<Case> {
+pub fn translate_path(
+    view: &ObservableTurn,
+    init: usize,
+    path: &[Action],
+    target: &str,
+) -> Option<Case> {
     let model = &view.0;
     let mut state = view.init_states().into_iter().nth(init)?;
     // Replay first: every action must be enabled where the path takes it.
@@ -618,14 +685,23 @@ pub fn translate_path(view: &ObservableTurn, init: usize, path: &[Action], targe
         for action in &full {
             s = view.next_state(&s, *action)?;
         }
-        s.entries.iter().enumerate().filter(|(_, e)| e.result == Some(EntryResult::Failed)).map(|(i, _)| i).collect()
+        s.entries
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.result == Some(EntryResult::Failed))
+            .map(|(i, _)| i)
+            .collect()
     };
     let mut steps = Vec::new();
     for i in 0..positions(model) {
         for proposal in [Proposal::Read, Proposal::NonRead] {
             let cap = capability(i, proposal);
             let is_entry = proposals.get(i) == Some(&proposal);
-            let h = if is_entry { handler(&failing, i) } else { handler(&BTreeSet::new(), i) };
+            let h = if is_entry {
+                handler(&failing, i)
+            } else {
+                handler(&BTreeSet::new(), i)
+            };
             steps.push(
                 json!({ "host": "bind", "capability": cap, "as": format!("b{}", cap.replace('.', "-")), "handler": h }),
             );
@@ -649,7 +725,9 @@ pub fn translate_path(view: &ObservableTurn, init: usize, path: &[Action], targe
         owe_expectations = true;
         // PRJ-ASSIST-CANCEL-03 (RECOMMENDED): cancelled while waiting for the decide answer or
         // the host UI, the turn stops waiting at once.
-        if *action == Action::Cancel && matches!(before.phase, TurnPhase::Deciding | TurnPhase::AwaitingHost) {
+        if *action == Action::Cancel
+            && matches!(before.phase, TurnPhase::Deciding | TurnPhase::AwaitingHost)
+        {
             let next = settle_internally(view, &proposals, state.clone(), &mut Vec::new());
             steps.push(json!({
                 "expect": "assist-turn", "of": TURN, "is": turn_pattern(model, &next, false, false),
@@ -663,8 +741,8 @@ pub fn translate_path(view: &ObservableTurn, init: usize, path: &[Action], targe
     // Time passing is an outside action only while a delay runs or a confirmation waits; anywhere
     // else the model has nothing due, so a long wait must change nothing: no action starts after
     // a cancelled delay (CL-C06-1/2), the turn takes no further step by itself.
-    let clock_driven =
-        state.cancelled.is_none() && matches!(state.phase, TurnPhase::Delaying | TurnPhase::AwaitingHost);
+    let clock_driven = state.cancelled.is_none()
+        && matches!(state.phase, TurnPhase::Delaying | TurnPhase::AwaitingHost);
     if !clock_driven {
         steps.push(json!({ "clock": "advance", "ms": QUIET_MS, "note": "model: nothing is due; time passes" }));
         steps.extend(expectations(model, &state));
@@ -705,7 +783,11 @@ fn description(target: &str) -> String {
 
 /// The provenance's configuration line (the path's first entry).
 fn configuration(view: &ObservableTurn, init: usize) -> String {
-    let mode = view.init_states().into_iter().nth(init).map_or("?", |s| mode_name(s.mode));
+    let mode = view
+        .init_states()
+        .into_iter()
+        .nth(init)
+        .map_or("?", |s| mode_name(s.mode));
     format!(
         "model::assist::ObservableTurn (batch bound {}, {mode} mode); setup: gated policy, confirmation TTL {TTL_MS} ms, delays short/medium/long 100/200/300 ms",
         view.0.batch_bound
@@ -723,7 +805,10 @@ fn provenance(
     entries.extend(path.iter().map(|a| format!("{a:?}")));
     Provenance {
         kind,
-        by: format!("model::assist (batch bound {}, both modes)", view.0.batch_bound),
+        by: format!(
+            "model::assist (batch bound {}, both modes)",
+            view.0.batch_bound
+        ),
         seed,
         path: entries,
     }
@@ -732,7 +817,9 @@ fn provenance(
 /// A case for a differential test's path (`model::visit::walk` on [`vector_model`]).
 pub fn translate(init: usize, path: &[Action]) -> Option<Case> {
     let view = vector_model();
-    let target = path.last().map_or("start".to_string(), |a| format!("{a:?}"));
+    let target = path
+        .last()
+        .map_or("start".to_string(), |a| format!("{a:?}"));
     let case = translate_path(&view, init, path, &format!("random path ending {target}"))?;
     let mut case = case;
     case.id = format!("{SECTION}.differential.001");
@@ -811,22 +898,48 @@ impl Coverage<ObservableTurn> for AssistCoverage {
             Action::Decide(answer) => format!("decide {}@{mode}", result_name(answer)),
             // The start of entry k + 1 (k entries started so far).
             Action::StartAction(p) => {
-                let at = if state.entries.is_empty() { "first" } else { "later" };
+                let at = if state.entries.is_empty() {
+                    "first"
+                } else {
+                    "later"
+                };
                 format!("start {}@{mode} {at}", result_name(p))
             }
             Action::InvokeSettles(r) => {
-                format!("invoke {}@{mode} {} {} {}", result_name(r), position(state), more(state), cancelled(state))
+                format!(
+                    "invoke {}@{mode} {} {} {}",
+                    result_name(r),
+                    position(state),
+                    more(state),
+                    cancelled(state)
+                )
             }
-            Action::HostApproves => format!("host approves@{mode} {} {}", position(state), more(state)),
-            Action::HostDeclines => format!("host declines@{mode} {} {}", position(state), more(state)),
-            Action::ConfirmationExpires => format!("confirmation expires@{mode} {} {}", position(state), more(state)),
+            Action::HostApproves => {
+                format!("host approves@{mode} {} {}", position(state), more(state))
+            }
+            Action::HostDeclines => {
+                format!("host declines@{mode} {} {}", position(state), more(state))
+            }
+            Action::ConfirmationExpires => format!(
+                "confirmation expires@{mode} {} {}",
+                position(state),
+                more(state)
+            ),
             Action::ResolutionSettles(r) => {
-                format!("resolution {}@{mode} {} {} {}", result_name(r), position(state), more(state), cancelled(state))
+                format!(
+                    "resolution {}@{mode} {} {} {}",
+                    result_name(r),
+                    position(state),
+                    more(state),
+                    cancelled(state)
+                )
             }
             Action::DelayElapses => format!("delay elapses@{mode}"),
             // Where summarize is the turn's choice, calling and skipping it give the same vector
             // (its expectations accept both), so they are one class.
-            Action::CallSummarize | Action::SkipSummarize if ObservableTurn::summarize_optional(state) => {
+            Action::CallSummarize | Action::SkipSummarize
+                if ObservableTurn::summarize_optional(state) =>
+            {
                 format!("summarize call or skip@{mode} {}", summarize_reason(state))
             }
             Action::CallSummarize => format!("summarize call@{mode} owed"),
@@ -839,7 +952,11 @@ impl Coverage<ObservableTurn> for AssistCoverage {
     }
 
     fn codes(&self, state: &TurnState) -> Vec<String> {
-        state.entries.iter().filter_map(|e| e.result.map(|r| code(e.proposal, r).to_string())).collect()
+        state
+            .entries
+            .iter()
+            .filter_map(|e| e.result.map(|r| code(e.proposal, r).to_string()))
+            .collect()
     }
 
     fn all_codes(&self) -> Vec<String> {
@@ -857,7 +974,9 @@ impl Coverage<ObservableTurn> for AssistCoverage {
                 TurnPhase::AwaitingHost => Action::HostDeclines,
                 TurnPhase::Resolving => Action::ResolutionSettles(ResolutionResult::Succeeded),
                 TurnPhase::Delaying => Action::DelayElapses,
-                TurnPhase::BatchEnded if ObservableTurn::summarize_optional(&state) => Action::SkipSummarize,
+                TurnPhase::BatchEnded if ObservableTurn::summarize_optional(&state) => {
+                    Action::SkipSummarize
+                }
                 TurnPhase::BatchEnded => Action::CallSummarize,
                 TurnPhase::Summarizing if ObservableTurn::summarize_optional(&state) => break,
                 TurnPhase::Summarizing => Action::SummarizeAnswers(SummarizeAnswer::Text),
@@ -908,45 +1027,90 @@ fn requirements_of(target: &str) -> Vec<String> {
     let read_only = context.starts_with("read-only");
     let mut ids = vec!["RCIP-PROTO-ASSIST-01"];
     let add: &[&str] = match kind {
-        "decide text" => &["RCIP-PROTO-ASSIST-03", "CL-C01-1", "CL-C01-2", "PRJ-ASSIST-MSG-01", "PRJ-ASSIST-TURN-01"],
-        k if k.starts_with("decide batch") => {
-            &["RCIP-PROTO-ASSIST-03", "CL-C01-1", "CL-C01-2", "CL-C02-1", "RCIP-PROTO-ASSIST-06"]
+        "decide text" => &[
+            "RCIP-PROTO-ASSIST-03",
+            "CL-C01-1",
+            "CL-C01-2",
+            "PRJ-ASSIST-MSG-01",
+            "PRJ-ASSIST-TURN-01",
+        ],
+        k if k.starts_with("decide batch") => &[
+            "RCIP-PROTO-ASSIST-03",
+            "CL-C01-1",
+            "CL-C01-2",
+            "CL-C02-1",
+            "RCIP-PROTO-ASSIST-06",
+        ],
+        "decide overboundbatch" | "decide malformed" => {
+            &["RCIP-PROTO-ASSIST-03", "CL-C01-4", "CL-C04-3"]
         }
-        "decide overboundbatch" | "decide malformed" => &["RCIP-PROTO-ASSIST-03", "CL-C01-4", "CL-C04-3"],
         "start read" => &["CL-C02-1", "RCIP-PROTO-ASSIST-06"],
-        "start nonread" | "start unknown" if read_only => {
-            &["RCIP-PROTO-ASSIST-12", "CL-C05-2", "CL-C05-3", "PRJ-ASSIST-LOCAL-01", "CL-C04-3"]
-        }
+        "start nonread" | "start unknown" if read_only => &[
+            "RCIP-PROTO-ASSIST-12",
+            "CL-C05-2",
+            "CL-C05-3",
+            "PRJ-ASSIST-LOCAL-01",
+            "CL-C04-3",
+        ],
         // Default mode: a non-read action goes through invoke like any other (CL-C02-1); an
         // unknown id fails the lookup (CL-B03) and that non-success stops the batch.
         "start nonread" => &["CL-C02-1", "RCIP-PROTO-ASSIST-06"],
         "start unknown" => &["CL-C02-1", "CL-C02-2", "RCIP-PROTO-ASSIST-07", "CL-C04-1"],
-        "invoke succeeded" | "resolution succeeded" => {
-            &["CL-C02-1", "RCIP-PROTO-ASSIST-06", "CL-C04-1", "RCIP-PROTO-ASSIST-04"]
-        }
+        "invoke succeeded" | "resolution succeeded" => &[
+            "CL-C02-1",
+            "RCIP-PROTO-ASSIST-06",
+            "CL-C04-1",
+            "RCIP-PROTO-ASSIST-04",
+        ],
         "invoke failed" | "invoke denied" | "resolution failed" | "resolution denied" => {
             &["RCIP-PROTO-ASSIST-07", "CL-C02-2", "CL-C04-1"]
         }
         "invoke confirmationrequired" => &["RCIP-PROTO-ASSIST-10", "CL-C02-3", "CL-C02-4"],
         "host approves" => &["RCIP-PROTO-ASSIST-10", "CL-C02-3", "CL-B07-3"],
         "host declines" => &["RCIP-PROTO-ASSIST-10", "CL-C02-3", "CL-C02-2", "CL-B07-2"],
-        "confirmation expires" => &["RCIP-PROTO-ASSIST-10", "CL-C02-3", "CL-C02-4", "CL-C02-2", "CL-B08-3"],
-        "delay elapses" => &["RCIP-PROTO-ASSIST-09", "CL-C03-1", "CL-C03-2", "PRJ-ASSIST-FMT-02"],
+        "confirmation expires" => &[
+            "RCIP-PROTO-ASSIST-10",
+            "CL-C02-3",
+            "CL-C02-4",
+            "CL-C02-2",
+            "CL-B08-3",
+        ],
+        "delay elapses" => &[
+            "RCIP-PROTO-ASSIST-09",
+            "CL-C03-1",
+            "CL-C03-2",
+            "PRJ-ASSIST-FMT-02",
+        ],
         "summarize call or skip" => &["RCIP-PROTO-ASSIST-04", "CL-C04-3", "PRJ-ASSIST-CANCEL-01"],
         "summarize call" | "summarize skip" => &["RCIP-PROTO-ASSIST-04", "CL-C04-1"],
-        k if k.starts_with("summarize answers") => {
-            &["RCIP-PROTO-ASSIST-04", "RCIP-PROTO-ASSIST-05", "CL-C04-2", "PRJ-ASSIST-TURN-01"]
+        k if k.starts_with("summarize answers") => &[
+            "RCIP-PROTO-ASSIST-04",
+            "RCIP-PROTO-ASSIST-05",
+            "CL-C04-2",
+            "PRJ-ASSIST-TURN-01",
+        ],
+        "cancel" if context.ends_with("deciding") => {
+            &["RCIP-PROTO-ASSIST-08", "CL-C06-1", "PRJ-ASSIST-CANCEL-03"]
         }
-        "cancel" if context.ends_with("deciding") => &["RCIP-PROTO-ASSIST-08", "CL-C06-1", "PRJ-ASSIST-CANCEL-03"],
-        "cancel" if context.ends_with("invoking") || context.ends_with("resolving") => {
-            &["RCIP-PROTO-ASSIST-08", "CL-C06-1", "PRJ-ASSIST-CANCEL-01", "PRJ-ASSIST-CANCEL-02"]
-        }
-        "cancel" if context.ends_with("awaitinghost") => {
-            &["RCIP-PROTO-ASSIST-08", "CL-C06-1", "PRJ-ASSIST-CANCEL-01", "PRJ-ASSIST-CANCEL-03", "CL-B09-1"]
-        }
-        "cancel" if context.ends_with("delaying") => {
-            &["RCIP-PROTO-ASSIST-08", "CL-C06-1", "CL-C06-2", "PRJ-ASSIST-CANCEL-01"]
-        }
+        "cancel" if context.ends_with("invoking") || context.ends_with("resolving") => &[
+            "RCIP-PROTO-ASSIST-08",
+            "CL-C06-1",
+            "PRJ-ASSIST-CANCEL-01",
+            "PRJ-ASSIST-CANCEL-02",
+        ],
+        "cancel" if context.ends_with("awaitinghost") => &[
+            "RCIP-PROTO-ASSIST-08",
+            "CL-C06-1",
+            "PRJ-ASSIST-CANCEL-01",
+            "PRJ-ASSIST-CANCEL-03",
+            "CL-B09-1",
+        ],
+        "cancel" if context.ends_with("delaying") => &[
+            "RCIP-PROTO-ASSIST-08",
+            "CL-C06-1",
+            "CL-C06-2",
+            "PRJ-ASSIST-CANCEL-01",
+        ],
         "cancel" => &["RCIP-PROTO-ASSIST-08", "CL-C06-1", "PRJ-ASSIST-CANCEL-01"],
         "code:local/POLICY_DENIED" => &["RCIP-PROTO-ASSIST-12", "CL-C05-2", "CL-C05-3"],
         "code:denied/CONFIRMATION_DECLINED" => &["CL-C02-3", "CL-C02-2", "CL-B07-2"],
@@ -978,18 +1142,37 @@ pub fn generated() -> Vec<Generated> {
         };
         cases.push(case.provenance(provenance("model", None, &view, path.init, &path.actions)));
     }
-    let regressions = load_regressions(&regressions_dir(), "assist").unwrap_or_else(|e| panic!("{e}"));
+    let regressions =
+        load_regressions(&regressions_dir(), "assist").unwrap_or_else(|e| panic!("{e}"));
     for regression in regressions {
         let (init, actions) = walk(&view, &regression.choices);
         let slug = regression.slug();
-        let Some(mut case) = translate_path(&view, init, &actions, &format!("committed regression {slug}")) else {
+        let Some(mut case) = translate_path(
+            &view,
+            init,
+            &actions,
+            &format!("committed regression {slug}"),
+        ) else {
             continue;
         };
         case.id = format!("{SECTION}.{slug}.001");
         regression.annotate(&mut case);
-        cases.push(case.provenance(provenance("proptest", Some(regression.seed.clone()), &view, init, &actions)));
+        cases.push(case.provenance(provenance(
+            "proptest",
+            Some(regression.seed.clone()),
+            &view,
+            init,
+            &actions,
+        )));
     }
-    let section =
-        Section::new(SECTION, "Assist turns generated by the model", "suites::cases::from_model::assist").cases(cases);
-    vec![Generated { sections: vec![section], certificate }]
+    let section = Section::new(
+        SECTION,
+        "Assist turns generated by the model",
+        "suites::cases::from_model::assist",
+    )
+    .cases(cases);
+    vec![Generated {
+        sections: vec![section],
+        certificate,
+    }]
 }

@@ -174,7 +174,10 @@ pub struct Timing {
 impl Timing {
     /// The vectors' timing: ticks of `TICK_MS`, the TTL ending half a tick before a tick.
     pub fn standard(model: &InvocationModel) -> Timing {
-        Timing { tick_ms: TICK_MS, ttl_ms: u64::from(model.ttl_ticks) * TICK_MS - TICK_MS / 2 }
+        Timing {
+            tick_ms: TICK_MS,
+            ttl_ms: u64::from(model.ttl_ticks) * TICK_MS - TICK_MS / 2,
+        }
     }
 
     /// Ticks of 2^31 ms and a TTL ending 1 ms before a tick (`ttl_ticks` of at least 2): the TTL
@@ -184,7 +187,10 @@ impl Timing {
     /// `rcip.expiry.default-ttl.003` checks), away from the boundary CL-B08-4 leaves open.
     pub fn long_ticks(model: &InvocationModel) -> Timing {
         let tick_ms = 1u64 << 31;
-        Timing { tick_ms, ttl_ms: u64::from(model.ttl_ticks) * tick_ms - 1 }
+        Timing {
+            tick_ms,
+            ttl_ms: u64::from(model.ttl_ticks) * tick_ms - 1,
+        }
     }
 }
 
@@ -316,9 +322,15 @@ fn bind_step(capability: usize, identity: u8, available: bool) -> Value {
 fn duplicate_bind_step(capability: usize, identity: u8, available: bool) -> Value {
     let mut step = bind_step(capability, identity, available);
     if let Some(object) = step.as_object_mut() {
-        object.insert("as".into(), json!(format!("{}-again", binding_handle(capability, identity))));
+        object.insert(
+            "as".into(),
+            json!(format!("{}-again", binding_handle(capability, identity))),
+        );
         object.insert("throws".into(), json!(true));
-        object.insert("requirements".into(), json!(["CL-B20-1", "RCIP-LIFE-BIND-03"]));
+        object.insert(
+            "requirements".into(),
+            json!(["CL-B20-1", "RCIP-LIFE-BIND-03"]),
+        );
     }
     step
 }
@@ -542,8 +554,10 @@ impl<'a> Translator<'a> {
         // PRJ-RCIP-SUB-02: a listener that throws (at every revision of the path) keeps no other
         // listener from being notified and changes no outcome; the refresh publishes a revision,
         // so the recording listener is notified at least once.
-        self.steps.push(json!({ "client": "subscribe", "as": "listener-throws", "listener": "throws" }));
-        self.steps.push(json!({ "client": "subscribe", "as": "listener", "listener": "records" }));
+        self.steps
+            .push(json!({ "client": "subscribe", "as": "listener-throws", "listener": "throws" }));
+        self.steps
+            .push(json!({ "client": "subscribe", "as": "listener", "listener": "records" }));
         self.steps.push(json!({ "host": "refresh" }));
         self.observe_snapshot(Some("CL-B15-3"));
         self.steps.push(json!({
@@ -575,7 +589,8 @@ impl<'a> Translator<'a> {
     ///   as of the last refresh, CL-B15-6) is not pinned here.
     fn observe_snapshot(&mut self, bump: Option<&'static str>) {
         let name = format!("snap{}", self.snapshots);
-        self.steps.push(json!({ "client": "get-snapshot", "as": name }));
+        self.steps
+            .push(json!({ "client": "get-snapshot", "as": name }));
         if self.snapshots > 0 {
             let previous = format!("snap{}", self.snapshots - 1);
             let (is, requirements) = match bump {
@@ -643,9 +658,10 @@ impl<'a> Translator<'a> {
             Action::Invoke(slot, request) => {
                 let (capability, input) = match request {
                     Request::Valid => (capability_id(model.capability_of(slot)), valid_input(slot)),
-                    Request::InvalidInput => {
-                        (capability_id(model.capability_of(slot)), invalid_input(slot))
-                    }
+                    Request::InvalidInput => (
+                        capability_id(model.capability_of(slot)),
+                        invalid_input(slot),
+                    ),
                     Request::UndeclaredCapability => (UNDECLARED.to_string(), valid_input(slot)),
                 };
                 vec![json!({
@@ -655,11 +671,15 @@ impl<'a> Translator<'a> {
             }
             Action::PolicySettles(slot, decision) => {
                 let call = self.policy_call_of.get(&slot).copied().unwrap_or(0);
-                vec![json!({ "gate": "policy", "call": call, "settle": decision_settle(decision, call) })]
+                vec![
+                    json!({ "gate": "policy", "call": call, "settle": decision_settle(decision, call) }),
+                ]
             }
             Action::HandlerSettles(slot, result) => {
                 let call = self.handler_call_of.get(&slot).copied().unwrap_or(0);
-                vec![json!({ "gate": "handler", "call": call, "settle": handler_settle(result, slot) })]
+                vec![
+                    json!({ "gate": "handler", "call": call, "settle": handler_settle(result, slot) }),
+                ]
             }
             Action::Abort(slot) => vec![json!({ "client": "abort", "signal": format!("s{slot}") })],
             Action::Approve(slot) | Action::Decline(slot) => {
@@ -694,7 +714,11 @@ impl<'a> Translator<'a> {
                     identity,
                     before.available[capability],
                 ));
-                steps.push(duplicate_bind_step(capability, identity, before.available[capability]));
+                steps.push(duplicate_bind_step(
+                    capability,
+                    identity,
+                    before.available[capability],
+                ));
                 // CL-B20-2/3: the replaced binding's unbind, called again now that it is stale,
                 // removes nothing.
                 if let Some(old) = before.bindings[capability].live {
@@ -979,7 +1003,8 @@ impl<'a> Translator<'a> {
         }
         if matches!(
             action,
-            Action::PolicySettles(_, Decision::Throw) | Action::HandlerSettles(_, HandlerResult::Throw)
+            Action::PolicySettles(_, Decision::Throw)
+                | Action::HandlerSettles(_, HandlerResult::Throw)
         ) {
             self.thrown = true;
         }
@@ -1070,7 +1095,9 @@ impl<'a> Translator<'a> {
         self.expectations(after);
         let bump = match action {
             Action::Bind(_) | Action::Rebind(_) => Some("CL-B15-1"),
-            Action::Unbind(capability) if before.bindings[capability].live.is_some() => Some("CL-B15-2"),
+            Action::Unbind(capability) if before.bindings[capability].live.is_some() => {
+                Some("CL-B15-2")
+            }
             _ => None,
         }
         .or_else(|| {
@@ -1149,7 +1176,16 @@ pub fn translate_with(
     requirements: Vec<String>,
     provenance: Provenance,
 ) -> Translation {
-    translate_timed(model, Timing::standard(model), init, actions, id, description, requirements, provenance)
+    translate_timed(
+        model,
+        Timing::standard(model),
+        init,
+        actions,
+        id,
+        description,
+        requirements,
+        provenance,
+    )
 }
 
 /// [`translate_with`] at a given timing.
@@ -1259,7 +1295,10 @@ pub fn translate_fuzz_choices(choices: &[u32]) -> Option<Case> {
     }
     let mut by = describe_model(model);
     if *timing != Timing::standard(model) {
-        by.push_str(&format!(", ticks of {} ms, TTL {} ms", timing.tick_ms, timing.ttl_ms));
+        by.push_str(&format!(
+            ", ticks of {} ms, TTL {} ms",
+            timing.tick_ms, timing.ttl_ms
+        ));
     }
     let provenance = Provenance {
         kind: "proptest",

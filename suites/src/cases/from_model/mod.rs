@@ -80,7 +80,11 @@ pub fn problems(
                 if !case.id.starts_with(&format!("{section_id}.")) {
                     problems.push(format!("{} is outside {section_id}", case.id));
                 }
-                for id in case.requirements.iter().filter(|id| !known.contains_key(id.as_str())) {
+                for id in case
+                    .requirements
+                    .iter()
+                    .filter(|id| !known.contains_key(id.as_str()))
+                {
                     problems.push(format!("{} cites unknown requirement {id}", case.id));
                 }
                 match &case.provenance {
@@ -96,7 +100,9 @@ pub fn problems(
 /// `problems` against this repository's vector schemas and register.
 pub fn bundled_problems(generated: &[Generated], section_id: &str) -> Vec<String> {
     let suites = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let schemas = crate::vector_schema::VectorSchemas::load(&suites.join("..").join("vectors").join("schema"));
+    let schemas = crate::vector_schema::VectorSchemas::load(
+        &suites.join("..").join("vectors").join("schema"),
+    );
     let register = crate::register::Register::load(&suites.join("register"));
     match (schemas, register) {
         (Ok(schemas), Ok(register)) => problems(generated, section_id, &schemas, &register),
@@ -121,7 +127,11 @@ impl Regression {
     /// regression's case id never depends on its position in the file.
     pub fn slug(&self) -> String {
         use sha2::{Digest, Sha256};
-        let digest = Sha256::digest(serde_json::to_string(&self.choices).unwrap_or_default().as_bytes());
+        let digest = Sha256::digest(
+            serde_json::to_string(&self.choices)
+                .unwrap_or_default()
+                .as_bytes(),
+        );
         let hex: String = digest.iter().take(4).map(|b| format!("{b:02x}")).collect();
         format!("regression-{hex}")
     }
@@ -131,7 +141,8 @@ impl Regression {
     /// neutral one naming the slug.
     pub fn description(&self) -> String {
         let first = self.note.split_inclusive(". ").next().unwrap_or("").trim();
-        let fits = first.ends_with('.') && first.chars().count() <= 70 && !first.starts_with("verdict");
+        let fits =
+            first.ends_with('.') && first.chars().count() <= 70 && !first.starts_with("verdict");
         if fits {
             first.to_string()
         } else {
@@ -164,23 +175,40 @@ pub fn load_regressions(dir: &Path, model: &str) -> Result<Vec<Regression>, Stri
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(e) => return Err(format!("{}: {e}", path.display())),
     };
-    let value: Value = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-    let entries = value.as_array().ok_or_else(|| format!("{}: expected an array of regressions", path.display()))?;
+    let value: Value =
+        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let entries = value
+        .as_array()
+        .ok_or_else(|| format!("{}: expected an array of regressions", path.display()))?;
     entries
         .iter()
         .enumerate()
         .map(|(i, entry)| {
             let bad = |what: &str| format!("{}: entry {i}: {what}", path.display());
-            let seed = entry.get("seed").and_then(Value::as_str).ok_or_else(|| bad("`seed` must be a string"))?;
-            let note = entry.get("note").and_then(Value::as_str).unwrap_or_default();
+            let seed = entry
+                .get("seed")
+                .and_then(Value::as_str)
+                .ok_or_else(|| bad("`seed` must be a string"))?;
+            let note = entry
+                .get("note")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
             let choices = entry
                 .get("choices")
                 .and_then(Value::as_array)
                 .ok_or_else(|| bad("`choices` must be an array"))?
                 .iter()
-                .map(|c| c.as_u64().and_then(|c| u32::try_from(c).ok()).ok_or_else(|| bad("`choices` must hold integers 0..2^32")))
+                .map(|c| {
+                    c.as_u64()
+                        .and_then(|c| u32::try_from(c).ok())
+                        .ok_or_else(|| bad("`choices` must hold integers 0..2^32"))
+                })
                 .collect::<Result<Vec<u32>, String>>()?;
-            Ok(Regression { seed: seed.to_string(), choices, note: note.to_string() })
+            Ok(Regression {
+                seed: seed.to_string(),
+                choices,
+                note: note.to_string(),
+            })
         })
         .collect()
 }

@@ -29,11 +29,11 @@
 
 use std::collections::BTreeSet;
 
+use model::stateright::Model;
 use model::transaction::{
     Action, Base, Children, DataDoc, Event, NewRevision, Pointer, Rejection, StreamState,
     TransactionModel,
 };
-use model::stateright::Model;
 use model::visit::{cover, Coverage, Path};
 use serde_json::{json, Value};
 
@@ -580,9 +580,10 @@ pub fn finish(state: &StreamState) -> Vec<Action> {
 
 /// Whether `path` (from the model's initial state) still needs `finish`.
 fn end_state(model: &TransactionModel, path: &[Action]) -> StreamState {
-    path.iter().fold(model.init_states().remove(0), |state, action| {
-        model.step(&state, *action)
-    })
+    path.iter()
+        .fold(model.init_states().remove(0), |state, action| {
+            model.step(&state, *action)
+        })
 }
 
 /// The requirement ids of a target (a transition class or `code:<CODE>`).

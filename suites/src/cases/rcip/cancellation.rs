@@ -33,10 +33,7 @@ fn pending() -> Vec<Value> {
         bind(CAP, "b1", returns(done())),
         invoke_signal("i1", CAP, input(), "s1"),
         gate_policy(1, ret(confirm())),
-        expect_outcome(
-            "i1",
-            confirmation_required("i1", CAP, "destructive"),
-        ),
+        expect_outcome("i1", confirmation_required("i1", CAP, "destructive")),
     ]
 }
 
@@ -96,10 +93,7 @@ pub fn section() -> Section {
             pending(),
             vec![
                 abort("s1"),
-                expect_outcome(
-                    "i1",
-                    confirmation_required("i1", CAP, "destructive"),
-                ),
+                expect_outcome("i1", confirmation_required("i1", CAP, "destructive")),
             ],
         ])),
         c(

@@ -36,10 +36,7 @@ fn pending() -> Vec<Value> {
         bind_avail(CAP, "b1", returns(done()), available()),
         invoke("i1", CAP, input()),
         gate_policy(1, ret(confirm())),
-        expect_outcome(
-            "i1",
-            confirmation_required("i1", CAP, "destructive"),
-        ),
+        expect_outcome("i1", confirmation_required("i1", CAP, "destructive")),
     ]
 }
 
@@ -364,41 +361,61 @@ pub fn section() -> Section {
 /// answers CONFIRMATION_EXPIRED from its receipt (CL-B08-2/3); the handler never runs.
 fn after_change() -> Vec<Case> {
     let changes: [(&str, &str, Vec<Value>); 4] = [
-        ("rebind", "a rebinding", vec![unbind("b1"), bind(CAP, "b2", returns(done()))]),
+        (
+            "rebind",
+            "a rebinding",
+            vec![unbind("b1"), bind(CAP, "b2", returns(done()))],
+        ),
         ("unbind", "an unbinding", vec![unbind("b1")]),
-        ("context", "a context change", vec![set_context(&["settings"], None)]),
-        ("availability", "lost availability", vec![set_availability("b1", unavailable())]),
+        (
+            "context",
+            "a context change",
+            vec![set_context(&["settings"], None)],
+        ),
+        (
+            "availability",
+            "lost availability",
+            vec![set_availability("b1", unavailable())],
+        ),
     ];
     let mut cases = Vec::new();
     for (slug, what, change) in changes {
         cases.push(
-            c(&format!("decline-after-{slug}"), 1, &format!("Declining after {what} is CONFIRMATION_DECLINED"))
-                .requirements(&["CL-B07-2", "CL-B07-4", "RCIP-PROTO-SURF-11"])
-                .setup(setup_by_request())
-                .steps(steps(vec![
-                    pending_by_request(),
-                    change.clone(),
-                    vec![
-                        resolve("r1", "i1", false),
-                        expect_outcome("r1", denied("i1", CAP, "CONFIRMATION_DECLINED")),
-                        expect_handler_count(None, 0),
-                    ],
-                ])),
+            c(
+                &format!("decline-after-{slug}"),
+                1,
+                &format!("Declining after {what} is CONFIRMATION_DECLINED"),
+            )
+            .requirements(&["CL-B07-2", "CL-B07-4", "RCIP-PROTO-SURF-11"])
+            .setup(setup_by_request())
+            .steps(steps(vec![
+                pending_by_request(),
+                change.clone(),
+                vec![
+                    resolve("r1", "i1", false),
+                    expect_outcome("r1", denied("i1", CAP, "CONFIRMATION_DECLINED")),
+                    expect_handler_count(None, 0),
+                ],
+            ])),
         );
         cases.push(
-            c(&format!("expire-after-{slug}"), 1, &format!("Expiry after {what} gives CONFIRMATION_EXPIRED"))
-                .requirements(&["CL-B08-2", "CL-B08-3", "CL-B07-4", "RCIP-LIFE-CONF-06"])
-                .setup(setup_by_request())
-                .steps(steps(vec![
-                    pending_by_request(),
-                    change,
-                    vec![
-                        advance(120_001),
-                        resolve("r1", "i1", true),
-                        expect_outcome("r1", failed_code("CONFIRMATION_EXPIRED")),
-                        expect_handler_count(None, 0),
-                    ],
-                ])),
+            c(
+                &format!("expire-after-{slug}"),
+                1,
+                &format!("Expiry after {what} gives CONFIRMATION_EXPIRED"),
+            )
+            .requirements(&["CL-B08-2", "CL-B08-3", "CL-B07-4", "RCIP-LIFE-CONF-06"])
+            .setup(setup_by_request())
+            .steps(steps(vec![
+                pending_by_request(),
+                change,
+                vec![
+                    advance(120_001),
+                    resolve("r1", "i1", true),
+                    expect_outcome("r1", failed_code("CONFIRMATION_EXPIRED")),
+                    expect_handler_count(None, 0),
+                ],
+            ])),
         );
     }
     cases

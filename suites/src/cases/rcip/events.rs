@@ -146,12 +146,23 @@ pub fn section() -> Section {
                 evs(
                     "i1",
                     "notes.delete",
-                    &["requested", "confirmation_requested", "started", "succeeded"],
+                    &[
+                        "requested",
+                        "confirmation_requested",
+                        "started",
+                        "succeeded",
+                    ],
                 ),
                 evs(
                     "i1",
                     "notes.delete",
-                    &["requested", "confirmation_requested", "requested", "started", "succeeded"],
+                    &[
+                        "requested",
+                        "confirmation_requested",
+                        "requested",
+                        "started",
+                        "succeeded",
+                    ],
                 ),
             ])),
         ]),

@@ -41,10 +41,7 @@ fn pending(expires_at: u64) -> Vec<Value> {
         bind(CAP, "b1", returns(done())),
         invoke("i1", CAP, input()),
         gate_policy(1, ret(confirm())),
-        expect_outcome(
-            "i1",
-            confirmation_required("i1", CAP, "destructive"),
-        ),
+        expect_outcome("i1", confirmation_required("i1", CAP, "destructive")),
         expect_expires_at("i1", json!(expires_at)),
     ]
 }

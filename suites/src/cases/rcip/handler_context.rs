@@ -26,14 +26,21 @@ fn input() -> Value {
 /// REQUIRED part of a requested-at check: the call was made for `invocation` and its `ctx` holds
 /// a `requestedAt` (CL-A04-4, CL-A04-5); context and signal are other cases' business.
 fn ctx_has_requested_at(call: u32, invocation: &str) -> Value {
-    expect_handler_context(call, subset(json!({ "invocationId": invocation, "requestedAt": present() })))
-        .reqs(&["CL-A04-4", "CL-A04-5"])
+    expect_handler_context(
+        call,
+        subset(json!({ "invocationId": invocation, "requestedAt": present() })),
+    )
+    .reqs(&["CL-A04-4", "CL-A04-5"])
 }
 
 /// IMPL-DEFINED part: `requestedAt` is one of the admissible instants (PRJ-RCIP-EXEC-01), in
 /// milliseconds of the virtual clock: the invoke instant or the instant the handler started.
 fn requested_at_is_one_of(call: u32, invoke_ms: u64, start_ms: u64) -> Value {
-    let instant = if start_ms == invoke_ms { json!(invoke_ms) } else { one_of([json!(invoke_ms), json!(start_ms)]) };
+    let instant = if start_ms == invoke_ms {
+        json!(invoke_ms)
+    } else {
+        one_of([json!(invoke_ms), json!(start_ms)])
+    };
     expect_handler_context(call, subset(json!({ "requestedAt": instant })))
         .strict(Strictness::ImplDefined)
         .reqs(&["PRJ-RCIP-EXEC-01"])

@@ -374,11 +374,15 @@ fn impl_defined() -> Vec<Case> {
 fn shared_namespace() -> Vec<Case> {
     let cases = [
         (
-            Def::new("notes-app").scope("notes", None).cap(Cap::new("notes", "read").scopes(&["notes"])),
+            Def::new("notes-app")
+                .scope("notes", None)
+                .cap(Cap::new("notes", "read").scopes(&["notes"])),
             "A capability id equal to a scope id is accepted or refused",
         ),
         (
-            Def::new("notes").scope("area", None).cap(Cap::new("notes", "read")),
+            Def::new("notes")
+                .scope("area", None)
+                .cap(Cap::new("notes", "read")),
             "A capability id equal to the application id is accepted or refused",
         ),
     ];

@@ -42,8 +42,16 @@ fn definition() -> Def {
         .scope("notes", None)
         .scope("notes.editor", Some("notes"))
         .scope("settings", None)
-        .cap(Cap::new("notes.save", "write").scopes(&["notes"]).output(output.clone()))
-        .cap(Cap::new("notes.archive", "write").scopes(&["notes"]).output(output))
+        .cap(
+            Cap::new("notes.save", "write")
+                .scopes(&["notes"])
+                .output(output.clone()),
+        )
+        .cap(
+            Cap::new("notes.archive", "write")
+                .scopes(&["notes"])
+                .output(output),
+        )
 }
 
 fn setup() -> Value {
@@ -79,9 +87,19 @@ fn cap(key: &str, capability: &str, state: &str) -> Value {
 }
 
 /// A capability component with a `getAvailability` and optionally a revision.
-fn cap_avail(key: &str, capability: &str, state: &str, available: bool, revision: Option<u32>) -> Value {
+fn cap_avail(
+    key: &str,
+    capability: &str,
+    state: &str,
+    available: bool,
+    revision: Option<u32>,
+) -> Value {
     let mut element = cap(key, capability, state);
-    element["availability"] = if available { self::available() } else { unavailable() };
+    element["availability"] = if available {
+        self::available()
+    } else {
+        unavailable()
+    };
     if let Some(revision) = revision {
         element["revision"] = json!(revision);
     }
@@ -144,7 +162,10 @@ fn hydrate(tree: Value) -> Value {
 
 /// The states the `execute` calls of `capability` saw, in call order.
 fn expect_states(capability: &str, states: &[&str]) -> Value {
-    let items: Vec<Value> = states.iter().map(|s| json!({ "capabilityId": capability, "state": s })).collect();
+    let items: Vec<Value> = states
+        .iter()
+        .map(|s| json!({ "capabilityId": capability, "state": s }))
+        .collect();
     json!({ "expect": "handler-states", "capability": capability, "is": items })
 }
 
@@ -185,11 +206,17 @@ fn expect_cleared() -> Value {
 }
 
 fn saw(invocation: &str, capability: &str, state: &str) -> Value {
-    expect_outcome(invocation, succeeded(invocation, capability, json!({ "state": state })))
+    expect_outcome(
+        invocation,
+        succeeded(invocation, capability, json!({ "state": state })),
+    )
 }
 
 fn unbound(invocation: &str) -> Value {
-    expect_outcome(invocation, subset(json!({ "status": "failed", "code": "CAPABILITY_UNBOUND" })))
+    expect_outcome(
+        invocation,
+        subset(json!({ "status": "failed", "code": "CAPABILITY_UNBOUND" })),
+    )
 }
 
 fn save(invocation: &str) -> Value {
@@ -218,99 +245,159 @@ pub fn section() -> Section {
 /// RCIP-PROTO-SURF-12 and CL-A08-1/4/5/6: the provider, the context and capability hooks.
 fn surface() -> Vec<Case> {
     vec![
-        c("surface", 1, "A capability component under a provider binds its execute")
-            .requirements(&["RCIP-PROTO-SURF-12", "CL-A08-1", "CL-A08-5"])
-            .setup(setup())
-            .steps([
-                render(provider("p", vec![cap("save", "notes.save", "a")])),
-                expect_bound("notes.save", true),
-                save("i1"),
-                saw("i1", "notes.save", "a"),
-                expect_states("notes.save", &["a"]),
-            ]),
-        c("surface", 2, "A context owner under a provider publishes its context")
-            .requirements(&["RCIP-PROTO-SURF-12", "CL-A08-4", "CL-A08-1"])
-            .setup(setup())
-            .steps([
-                render(provider("p", vec![owner("o", &["notes", "settings"], Some("settings"), vec![])])),
-                expect_context(&["notes", "settings"], Some("settings")),
-            ]),
-        c("surface", 3, "A provider of a second runtime: hooks bind to that runtime")
-            .requirements(&["RCIP-PROTO-SURF-12", "CL-A08-1", "CL-A08-5"])
-            .setup(setup())
-            .steps([
-                create_runtime("rt2"),
-                render(provider_of("p", "rt2", vec![cap("save", "notes.save", "a")])),
-                expect_bound("notes.save", true).on("rt2"),
-                expect_bound("notes.save", false),
-                save("i1").on("rt2"),
-                saw("i1", "notes.save", "a"),
-            ]),
-        c("surface", 4, "Nested providers: a capability binds to the nearest runtime")
-            .requirements(&["CL-A08-1", "RCIP-PROTO-SURF-12"])
-            .setup(setup())
-            .steps([
-                create_runtime("rt2"),
-                render(provider("outer", vec![provider_of("inner", "rt2", vec![cap("save", "notes.save", "a")])])),
-                expect_bound("notes.save", true).on("rt2"),
-                expect_bound("notes.save", false),
-            ]),
-        c("outside-provider", 1, "useRcipCapability outside any provider throws")
-            .requirements(&["CL-A08-6", "RCIP-PROTO-SURF-12"])
-            .setup(setup())
-            .steps([
-                render(boundary("b", vec![cap("save", "notes.save", "a")])),
-                expect_boundary("b", "caught"),
-                save("i1"),
-                unbound("i1"),
-            ]),
-        c("outside-provider", 2, "useRcipContext outside any provider throws")
-            .requirements(&["CL-A08-6", "RCIP-PROTO-SURF-12"])
-            .setup(setup())
-            .steps([
-                set_context(&["settings"], None),
-                render(boundary("b", vec![owner("o", &["notes"], None, vec![])])),
-                expect_boundary("b", "caught"),
-                expect_context(&["settings"], None),
-            ]),
-        c("outside-provider", 3, "useRcipClient outside any provider throws")
-            .requirements(&["CL-A08-6", "RCIP-PROTO-SURF-13"])
-            .setup(setup())
-            .steps([
-                render(boundary("b", vec![client_user("u")])),
-                expect_boundary("b", "caught"),
-                expect_hook_client("u", "none"),
-            ]),
+        c(
+            "surface",
+            1,
+            "A capability component under a provider binds its execute",
+        )
+        .requirements(&["RCIP-PROTO-SURF-12", "CL-A08-1", "CL-A08-5"])
+        .setup(setup())
+        .steps([
+            render(provider("p", vec![cap("save", "notes.save", "a")])),
+            expect_bound("notes.save", true),
+            save("i1"),
+            saw("i1", "notes.save", "a"),
+            expect_states("notes.save", &["a"]),
+        ]),
+        c(
+            "surface",
+            2,
+            "A context owner under a provider publishes its context",
+        )
+        .requirements(&["RCIP-PROTO-SURF-12", "CL-A08-4", "CL-A08-1"])
+        .setup(setup())
+        .steps([
+            render(provider(
+                "p",
+                vec![owner("o", &["notes", "settings"], Some("settings"), vec![])],
+            )),
+            expect_context(&["notes", "settings"], Some("settings")),
+        ]),
+        c(
+            "surface",
+            3,
+            "A provider of a second runtime: hooks bind to that runtime",
+        )
+        .requirements(&["RCIP-PROTO-SURF-12", "CL-A08-1", "CL-A08-5"])
+        .setup(setup())
+        .steps([
+            create_runtime("rt2"),
+            render(provider_of(
+                "p",
+                "rt2",
+                vec![cap("save", "notes.save", "a")],
+            )),
+            expect_bound("notes.save", true).on("rt2"),
+            expect_bound("notes.save", false),
+            save("i1").on("rt2"),
+            saw("i1", "notes.save", "a"),
+        ]),
+        c(
+            "surface",
+            4,
+            "Nested providers: a capability binds to the nearest runtime",
+        )
+        .requirements(&["CL-A08-1", "RCIP-PROTO-SURF-12"])
+        .setup(setup())
+        .steps([
+            create_runtime("rt2"),
+            render(provider(
+                "outer",
+                vec![provider_of(
+                    "inner",
+                    "rt2",
+                    vec![cap("save", "notes.save", "a")],
+                )],
+            )),
+            expect_bound("notes.save", true).on("rt2"),
+            expect_bound("notes.save", false),
+        ]),
+        c(
+            "outside-provider",
+            1,
+            "useRcipCapability outside any provider throws",
+        )
+        .requirements(&["CL-A08-6", "RCIP-PROTO-SURF-12"])
+        .setup(setup())
+        .steps([
+            render(boundary("b", vec![cap("save", "notes.save", "a")])),
+            expect_boundary("b", "caught"),
+            save("i1"),
+            unbound("i1"),
+        ]),
+        c(
+            "outside-provider",
+            2,
+            "useRcipContext outside any provider throws",
+        )
+        .requirements(&["CL-A08-6", "RCIP-PROTO-SURF-12"])
+        .setup(setup())
+        .steps([
+            set_context(&["settings"], None),
+            render(boundary("b", vec![owner("o", &["notes"], None, vec![])])),
+            expect_boundary("b", "caught"),
+            expect_context(&["settings"], None),
+        ]),
+        c(
+            "outside-provider",
+            3,
+            "useRcipClient outside any provider throws",
+        )
+        .requirements(&["CL-A08-6", "RCIP-PROTO-SURF-13"])
+        .setup(setup())
+        .steps([
+            render(boundary("b", vec![client_user("u")])),
+            expect_boundary("b", "caught"),
+            expect_hook_client("u", "none"),
+        ]),
     ]
 }
 
 /// RCIP-PROTO-SURF-13, CL-A08-2: useRcipClient returns the provider runtime's own client.
 fn client() -> Vec<Case> {
     vec![
-        c("client", 1, "useRcipClient returns the client of the provider's runtime")
-            .requirements(&["RCIP-PROTO-SURF-13", "CL-A08-2", "CL-A08-1"])
-            .setup(setup())
-            .steps([
-                render(provider("p", vec![client_user("u")])),
-                expect_hook_client("u", "setup"),
-            ]),
-        c("client", 2, "useRcipClient under a second runtime's provider: its client")
-            .requirements(&["RCIP-PROTO-SURF-13", "CL-A08-2", "CL-A08-1"])
-            .setup(setup())
-            .steps([
-                create_runtime("rt2"),
-                render(provider_of("p", "rt2", vec![client_user("u")])),
-                expect_hook_client("u", "rt2"),
-            ]),
-        c("client", 3, "useRcipClient under nested providers: the nearest one's client")
-            .requirements(&["RCIP-PROTO-SURF-13", "CL-A08-2", "CL-A08-1"])
-            .setup(setup())
-            .steps([
-                create_runtime("rt2"),
-                render(provider("outer", vec![client_user("u1"), provider_of("inner", "rt2", vec![client_user("u2")])])),
-                expect_hook_client("u1", "setup"),
-                expect_hook_client("u2", "rt2"),
-            ]),
+        c(
+            "client",
+            1,
+            "useRcipClient returns the client of the provider's runtime",
+        )
+        .requirements(&["RCIP-PROTO-SURF-13", "CL-A08-2", "CL-A08-1"])
+        .setup(setup())
+        .steps([
+            render(provider("p", vec![client_user("u")])),
+            expect_hook_client("u", "setup"),
+        ]),
+        c(
+            "client",
+            2,
+            "useRcipClient under a second runtime's provider: its client",
+        )
+        .requirements(&["RCIP-PROTO-SURF-13", "CL-A08-2", "CL-A08-1"])
+        .setup(setup())
+        .steps([
+            create_runtime("rt2"),
+            render(provider_of("p", "rt2", vec![client_user("u")])),
+            expect_hook_client("u", "rt2"),
+        ]),
+        c(
+            "client",
+            3,
+            "useRcipClient under nested providers: the nearest one's client",
+        )
+        .requirements(&["RCIP-PROTO-SURF-13", "CL-A08-2", "CL-A08-1"])
+        .setup(setup())
+        .steps([
+            create_runtime("rt2"),
+            render(provider(
+                "outer",
+                vec![
+                    client_user("u1"),
+                    provider_of("inner", "rt2", vec![client_user("u2")]),
+                ],
+            )),
+            expect_hook_client("u1", "setup"),
+            expect_hook_client("u2", "rt2"),
+        ]),
     ]
 }
 
@@ -319,57 +406,103 @@ fn client() -> Vec<Case> {
 /// refreshes that causes is not checked (PRJ-REACT-03).
 fn strict_mode() -> Vec<Case> {
     vec![
-        c("strict-mode", 1, "Strict Mode: one live binding, no duplicate-binding error")
-            .requirements(&["RCIP-LIFE-BIND-05", "CL-A08-5"])
-            .setup(strict_setup())
-            .steps([
-                render(provider("p", vec![boundary("b", vec![cap("save", "notes.save", "a")])])),
-                expect_boundary("b", "clear"),
-                expect_bound("notes.save", true),
-                save("i1"),
-                saw("i1", "notes.save", "a"),
-                expect_states("notes.save", &["a"]),
-            ]),
-        c("strict-mode", 2, "Strict Mode: the context owner's context stays published")
-            .requirements(&["RCIP-LIFE-BIND-05", "CL-A08-4"])
-            .setup(strict_setup())
-            .steps([
-                render(provider("p", vec![boundary("b", vec![owner("o", &["notes"], Some("notes"), vec![])])])),
-                expect_boundary("b", "clear"),
-                expect_context(&["notes"], Some("notes")),
-            ]),
-        c("strict-mode", 3, "Strict Mode: unmounting still unbinds and clears the context")
-            .requirements(&["RCIP-LIFE-BIND-05", "CL-A08-4", "CL-A08-5"])
-            .setup(strict_setup())
-            .steps([
-                render(provider("p", vec![owner("o", &["notes"], None, vec![cap("save", "notes.save", "a")])])),
-                render(provider("p", vec![])),
-                expect_bound("notes.save", false),
-                expect_cleared(),
-                save("i1"),
-                unbound("i1"),
-            ]),
-        c("strict-mode", 4, "Strict Mode: a committed re-render's execute is the one invoked")
-            .requirements(&["RCIP-LIFE-BIND-05", "RCIP-LIFE-BIND-06"])
-            .setup(strict_setup())
-            .steps([
-                render(provider("p", vec![cap("save", "notes.save", "a")])),
-                render(provider("p", vec![cap("save", "notes.save", "b")])),
-                save("i1"),
-                saw("i1", "notes.save", "b"),
-                expect_states("notes.save", &["b"]),
-            ]),
-        c("strict-mode", 5, "Strict Mode: a component mounted later binds once too")
-            .requirements(&["RCIP-LIFE-BIND-05", "CL-A08-5"])
-            .setup(strict_setup())
-            .steps([
-                render(provider("p", vec![boundary("b", vec![])])),
-                render(provider("p", vec![boundary("b", vec![cap("save", "notes.save", "a"), cap("archive", "notes.archive", "x")])])),
-                expect_boundary("b", "clear"),
-                expect_bound("notes.archive", true),
-                invoke("i1", "notes.archive", json!({})),
-                saw("i1", "notes.archive", "x"),
-            ]),
+        c(
+            "strict-mode",
+            1,
+            "Strict Mode: one live binding, no duplicate-binding error",
+        )
+        .requirements(&["RCIP-LIFE-BIND-05", "CL-A08-5"])
+        .setup(strict_setup())
+        .steps([
+            render(provider(
+                "p",
+                vec![boundary("b", vec![cap("save", "notes.save", "a")])],
+            )),
+            expect_boundary("b", "clear"),
+            expect_bound("notes.save", true),
+            save("i1"),
+            saw("i1", "notes.save", "a"),
+            expect_states("notes.save", &["a"]),
+        ]),
+        c(
+            "strict-mode",
+            2,
+            "Strict Mode: the context owner's context stays published",
+        )
+        .requirements(&["RCIP-LIFE-BIND-05", "CL-A08-4"])
+        .setup(strict_setup())
+        .steps([
+            render(provider(
+                "p",
+                vec![boundary(
+                    "b",
+                    vec![owner("o", &["notes"], Some("notes"), vec![])],
+                )],
+            )),
+            expect_boundary("b", "clear"),
+            expect_context(&["notes"], Some("notes")),
+        ]),
+        c(
+            "strict-mode",
+            3,
+            "Strict Mode: unmounting still unbinds and clears the context",
+        )
+        .requirements(&["RCIP-LIFE-BIND-05", "CL-A08-4", "CL-A08-5"])
+        .setup(strict_setup())
+        .steps([
+            render(provider(
+                "p",
+                vec![owner(
+                    "o",
+                    &["notes"],
+                    None,
+                    vec![cap("save", "notes.save", "a")],
+                )],
+            )),
+            render(provider("p", vec![])),
+            expect_bound("notes.save", false),
+            expect_cleared(),
+            save("i1"),
+            unbound("i1"),
+        ]),
+        c(
+            "strict-mode",
+            4,
+            "Strict Mode: a committed re-render's execute is the one invoked",
+        )
+        .requirements(&["RCIP-LIFE-BIND-05", "RCIP-LIFE-BIND-06"])
+        .setup(strict_setup())
+        .steps([
+            render(provider("p", vec![cap("save", "notes.save", "a")])),
+            render(provider("p", vec![cap("save", "notes.save", "b")])),
+            save("i1"),
+            saw("i1", "notes.save", "b"),
+            expect_states("notes.save", &["b"]),
+        ]),
+        c(
+            "strict-mode",
+            5,
+            "Strict Mode: a component mounted later binds once too",
+        )
+        .requirements(&["RCIP-LIFE-BIND-05", "CL-A08-5"])
+        .setup(strict_setup())
+        .steps([
+            render(provider("p", vec![boundary("b", vec![])])),
+            render(provider(
+                "p",
+                vec![boundary(
+                    "b",
+                    vec![
+                        cap("save", "notes.save", "a"),
+                        cap("archive", "notes.archive", "x"),
+                    ],
+                )],
+            )),
+            expect_boundary("b", "clear"),
+            expect_bound("notes.archive", true),
+            invoke("i1", "notes.archive", json!({})),
+            saw("i1", "notes.archive", "x"),
+        ]),
     ]
 }
 
@@ -377,51 +510,79 @@ fn strict_mode() -> Vec<Case> {
 /// render's execute.
 fn committed() -> Vec<Case> {
     vec![
-        c("committed", 1, "After a committed re-render the new render's execute runs")
-            .requirements(&["RCIP-LIFE-BIND-06", "RCIP-LIFE-AVAIL-02", "CL-A08-7"])
-            .setup(setup())
-            .steps([
-                render(provider("p", vec![cap("save", "notes.save", "a")])),
-                save("i1"),
-                render(provider("p", vec![cap("save", "notes.save", "b")])),
-                save("i2"),
-                saw("i1", "notes.save", "a"),
-                saw("i2", "notes.save", "b"),
-                expect_states("notes.save", &["a", "b"]),
-            ]),
-        c("committed", 2, "A re-render changes the behaviour: the committed one is used")
-            .requirements(&["RCIP-LIFE-BIND-06", "RCIP-LIFE-AVAIL-02", "CL-A08-7"])
-            .setup(setup())
-            .steps([
-                render(provider("p", vec![cap_handler("save", "notes.save", "a", throws())])),
-                render(provider("p", vec![cap("save", "notes.save", "b")])),
-                save("i1"),
-                saw("i1", "notes.save", "b"),
-            ]),
-        c("committed", 3, "Re-rendering keeps the binding: no unbind, no duplicate bind")
-            .requirements(&["RCIP-LIFE-BIND-06", "CL-A08-5"])
-            .setup(setup())
-            .steps([
-                render(provider("p", vec![boundary("b", vec![cap("save", "notes.save", "a")])])),
-                render(provider("p", vec![boundary("b", vec![cap("save", "notes.save", "b")])])),
-                render(provider("p", vec![boundary("b", vec![cap("save", "notes.save", "c")])])),
-                expect_boundary("b", "clear"),
-                expect_bound("notes.save", true),
-                save("i1"),
-                saw("i1", "notes.save", "c"),
-            ]),
-        c("committed", 4, "Same key, another kind: the capability unmounts and unbinds")
-            .requirements(&["CL-A08-5", "RCIP-PROTO-SURF-12"])
-            .setup(setup())
-            .steps([
-                render(provider("p", vec![cap("x", "notes.save", "a")])),
-                expect_bound("notes.save", true),
-                render(provider("p", vec![owner("x", &["notes"], None, vec![])])),
-                expect_bound("notes.save", false),
-                save("i1"),
-                unbound("i1"),
-                expect_context(&["notes"], None),
-            ]),
+        c(
+            "committed",
+            1,
+            "After a committed re-render the new render's execute runs",
+        )
+        .requirements(&["RCIP-LIFE-BIND-06", "RCIP-LIFE-AVAIL-02", "CL-A08-7"])
+        .setup(setup())
+        .steps([
+            render(provider("p", vec![cap("save", "notes.save", "a")])),
+            save("i1"),
+            render(provider("p", vec![cap("save", "notes.save", "b")])),
+            save("i2"),
+            saw("i1", "notes.save", "a"),
+            saw("i2", "notes.save", "b"),
+            expect_states("notes.save", &["a", "b"]),
+        ]),
+        c(
+            "committed",
+            2,
+            "A re-render changes the behaviour: the committed one is used",
+        )
+        .requirements(&["RCIP-LIFE-BIND-06", "RCIP-LIFE-AVAIL-02", "CL-A08-7"])
+        .setup(setup())
+        .steps([
+            render(provider(
+                "p",
+                vec![cap_handler("save", "notes.save", "a", throws())],
+            )),
+            render(provider("p", vec![cap("save", "notes.save", "b")])),
+            save("i1"),
+            saw("i1", "notes.save", "b"),
+        ]),
+        c(
+            "committed",
+            3,
+            "Re-rendering keeps the binding: no unbind, no duplicate bind",
+        )
+        .requirements(&["RCIP-LIFE-BIND-06", "CL-A08-5"])
+        .setup(setup())
+        .steps([
+            render(provider(
+                "p",
+                vec![boundary("b", vec![cap("save", "notes.save", "a")])],
+            )),
+            render(provider(
+                "p",
+                vec![boundary("b", vec![cap("save", "notes.save", "b")])],
+            )),
+            render(provider(
+                "p",
+                vec![boundary("b", vec![cap("save", "notes.save", "c")])],
+            )),
+            expect_boundary("b", "clear"),
+            expect_bound("notes.save", true),
+            save("i1"),
+            saw("i1", "notes.save", "c"),
+        ]),
+        c(
+            "committed",
+            4,
+            "Same key, another kind: the capability unmounts and unbinds",
+        )
+        .requirements(&["CL-A08-5", "RCIP-PROTO-SURF-12"])
+        .setup(setup())
+        .steps([
+            render(provider("p", vec![cap("x", "notes.save", "a")])),
+            expect_bound("notes.save", true),
+            render(provider("p", vec![owner("x", &["notes"], None, vec![])])),
+            expect_bound("notes.save", false),
+            save("i1"),
+            unbound("i1"),
+            expect_context(&["notes"], None),
+        ]),
     ]
 }
 
@@ -429,71 +590,129 @@ fn committed() -> Vec<Case> {
 /// boundary) publishes nothing.
 fn abandoned() -> Vec<Case> {
     vec![
-        c("abandoned", 1, "A suspended transition's execute is not invoked")
-            .requirements(&["RCIP-LIFE-BIND-06", "CL-A08-7"])
-            .setup(setup())
-            .steps([
-                render(provider("p", vec![cap("save", "notes.save", "a")])),
-                render_transition(provider("p", vec![cap("save", "notes.save", "b"), suspend("s", "p1")])),
-                save("i1"),
-                saw("i1", "notes.save", "a"),
-                expect_states("notes.save", &["a"]),
-            ]),
-        c("abandoned", 2, "The transition commits once resolved: then its execute runs")
-            .requirements(&["RCIP-LIFE-BIND-06", "CL-A08-7"])
-            .setup(setup())
-            .steps([
-                render(provider("p", vec![cap("save", "notes.save", "a")])),
-                render_transition(provider("p", vec![cap("save", "notes.save", "b"), suspend("s", "p1")])),
-                save("i1"),
-                resolve_promise("p1"),
-                save("i2"),
-                saw("i1", "notes.save", "a"),
-                saw("i2", "notes.save", "b"),
-            ]),
-        c("abandoned", 3, "A suspended transition's throwing execute is not published")
-            .requirements(&["RCIP-LIFE-BIND-06", "CL-A08-7"])
-            .setup(setup())
-            .steps([
-                render(provider("p", vec![cap("save", "notes.save", "a")])),
-                render_transition(provider("p", vec![cap_handler("save", "notes.save", "b", throws()), suspend("s", "p1")])),
-                save("i1"),
-                saw("i1", "notes.save", "a"),
-            ]),
-        c("abandoned", 4, "A first render thrown into a boundary never binds")
-            .requirements(&["RCIP-LIFE-BIND-06", "CL-A08-5"])
-            .setup(setup())
-            .steps([
-                render(provider("p", vec![boundary("b", vec![cap("save", "notes.save", "a"), thrower("t")])])),
-                expect_boundary("b", "caught"),
-                expect_bound("notes.save", false),
-                save("i1"),
-                unbound("i1"),
-                expect_states("notes.save", &[]),
-            ]),
-        c("abandoned", 5, "A re-render thrown into a boundary unbinds, publishing nothing")
-            .requirements(&["RCIP-LIFE-BIND-06", "CL-A08-5"])
-            .setup(setup())
-            .steps([
-                render(provider("p", vec![boundary("b", vec![cap("save", "notes.save", "a")])])),
-                render(provider("p", vec![boundary("b", vec![cap("save", "notes.save", "b"), thrower("t")])])),
-                expect_boundary("b", "caught"),
-                save("i1"),
-                unbound("i1"),
-                expect_states("notes.save", &[]),
-            ]),
-        c("abandoned", 6, "A suspended transition that adds a capability binds nothing yet")
-            .requirements(&["RCIP-LIFE-BIND-06", "CL-A08-5"])
-            .setup(setup())
-            .steps([
-                render(provider("p", vec![cap("save", "notes.save", "a")])),
-                render_transition(provider("p", vec![cap("save", "notes.save", "a"), cap("archive", "notes.archive", "x"), suspend("s", "p1")])),
-                expect_bound("notes.archive", false),
-                invoke("i1", "notes.archive", json!({})),
-                unbound("i1"),
-                resolve_promise("p1"),
-                expect_bound("notes.archive", true),
-            ]),
+        c(
+            "abandoned",
+            1,
+            "A suspended transition's execute is not invoked",
+        )
+        .requirements(&["RCIP-LIFE-BIND-06", "CL-A08-7"])
+        .setup(setup())
+        .steps([
+            render(provider("p", vec![cap("save", "notes.save", "a")])),
+            render_transition(provider(
+                "p",
+                vec![cap("save", "notes.save", "b"), suspend("s", "p1")],
+            )),
+            save("i1"),
+            saw("i1", "notes.save", "a"),
+            expect_states("notes.save", &["a"]),
+        ]),
+        c(
+            "abandoned",
+            2,
+            "The transition commits once resolved: then its execute runs",
+        )
+        .requirements(&["RCIP-LIFE-BIND-06", "CL-A08-7"])
+        .setup(setup())
+        .steps([
+            render(provider("p", vec![cap("save", "notes.save", "a")])),
+            render_transition(provider(
+                "p",
+                vec![cap("save", "notes.save", "b"), suspend("s", "p1")],
+            )),
+            save("i1"),
+            resolve_promise("p1"),
+            save("i2"),
+            saw("i1", "notes.save", "a"),
+            saw("i2", "notes.save", "b"),
+        ]),
+        c(
+            "abandoned",
+            3,
+            "A suspended transition's throwing execute is not published",
+        )
+        .requirements(&["RCIP-LIFE-BIND-06", "CL-A08-7"])
+        .setup(setup())
+        .steps([
+            render(provider("p", vec![cap("save", "notes.save", "a")])),
+            render_transition(provider(
+                "p",
+                vec![
+                    cap_handler("save", "notes.save", "b", throws()),
+                    suspend("s", "p1"),
+                ],
+            )),
+            save("i1"),
+            saw("i1", "notes.save", "a"),
+        ]),
+        c(
+            "abandoned",
+            4,
+            "A first render thrown into a boundary never binds",
+        )
+        .requirements(&["RCIP-LIFE-BIND-06", "CL-A08-5"])
+        .setup(setup())
+        .steps([
+            render(provider(
+                "p",
+                vec![boundary(
+                    "b",
+                    vec![cap("save", "notes.save", "a"), thrower("t")],
+                )],
+            )),
+            expect_boundary("b", "caught"),
+            expect_bound("notes.save", false),
+            save("i1"),
+            unbound("i1"),
+            expect_states("notes.save", &[]),
+        ]),
+        c(
+            "abandoned",
+            5,
+            "A re-render thrown into a boundary unbinds, publishing nothing",
+        )
+        .requirements(&["RCIP-LIFE-BIND-06", "CL-A08-5"])
+        .setup(setup())
+        .steps([
+            render(provider(
+                "p",
+                vec![boundary("b", vec![cap("save", "notes.save", "a")])],
+            )),
+            render(provider(
+                "p",
+                vec![boundary(
+                    "b",
+                    vec![cap("save", "notes.save", "b"), thrower("t")],
+                )],
+            )),
+            expect_boundary("b", "caught"),
+            save("i1"),
+            unbound("i1"),
+            expect_states("notes.save", &[]),
+        ]),
+        c(
+            "abandoned",
+            6,
+            "A suspended transition that adds a capability binds nothing yet",
+        )
+        .requirements(&["RCIP-LIFE-BIND-06", "CL-A08-5"])
+        .setup(setup())
+        .steps([
+            render(provider("p", vec![cap("save", "notes.save", "a")])),
+            render_transition(provider(
+                "p",
+                vec![
+                    cap("save", "notes.save", "a"),
+                    cap("archive", "notes.archive", "x"),
+                    suspend("s", "p1"),
+                ],
+            )),
+            expect_bound("notes.archive", false),
+            invoke("i1", "notes.archive", json!({})),
+            unbound("i1"),
+            resolve_promise("p1"),
+            expect_bound("notes.archive", true),
+        ]),
     ]
 }
 
@@ -505,39 +724,59 @@ fn abandoned() -> Vec<Case> {
 /// first binding of the id inside the boundary: only the component outside is observed.
 fn effect_error() -> Vec<Case> {
     vec![
-        c("effect-error", 1, "A duplicate binding in a boundary: a capability outside stays bound")
-            .requirements(&["CL-B20-1", "CL-A08-5"])
-            .setup(setup())
-            .steps([
-                render(provider(
-                    "p",
+        c(
+            "effect-error",
+            1,
+            "A duplicate binding in a boundary: a capability outside stays bound",
+        )
+        .requirements(&["CL-B20-1", "CL-A08-5"])
+        .setup(setup())
+        .steps([
+            render(provider(
+                "p",
+                vec![
+                    cap("archive", "notes.archive", "x"),
+                    boundary(
+                        "b",
+                        vec![
+                            cap("save1", "notes.save", "a"),
+                            cap("save2", "notes.save", "b"),
+                        ],
+                    ),
+                ],
+            )),
+            expect_bound("notes.archive", true),
+            invoke("i1", "notes.archive", json!({})),
+            saw("i1", "notes.archive", "x"),
+        ]),
+        c(
+            "effect-error",
+            2,
+            "The nearest boundary catches: one between two boundaries stays bound",
+        )
+        .requirements(&["CL-B20-1", "CL-A08-5"])
+        .setup(setup())
+        .steps([
+            render(provider(
+                "p",
+                vec![boundary(
+                    "outer",
                     vec![
                         cap("archive", "notes.archive", "x"),
-                        boundary("b", vec![cap("save1", "notes.save", "a"), cap("save2", "notes.save", "b")]),
+                        boundary(
+                            "inner",
+                            vec![
+                                cap("save1", "notes.save", "a"),
+                                cap("save2", "notes.save", "b"),
+                            ],
+                        ),
                     ],
-                )),
-                expect_bound("notes.archive", true),
-                invoke("i1", "notes.archive", json!({})),
-                saw("i1", "notes.archive", "x"),
-            ]),
-        c("effect-error", 2, "The nearest boundary catches: one between two boundaries stays bound")
-            .requirements(&["CL-B20-1", "CL-A08-5"])
-            .setup(setup())
-            .steps([
-                render(provider(
-                    "p",
-                    vec![boundary(
-                        "outer",
-                        vec![
-                            cap("archive", "notes.archive", "x"),
-                            boundary("inner", vec![cap("save1", "notes.save", "a"), cap("save2", "notes.save", "b")]),
-                        ],
-                    )],
-                )),
-                expect_bound("notes.archive", true),
-                invoke("i1", "notes.archive", json!({})),
-                saw("i1", "notes.archive", "x"),
-            ]),
+                )],
+            )),
+            expect_bound("notes.archive", true),
+            invoke("i1", "notes.archive", json!({})),
+            saw("i1", "notes.archive", "x"),
+        ]),
     ]
 }
 
@@ -678,7 +917,17 @@ fn owners() -> Vec<Case> {
 
 /// RCIP-LIFE-SSR-04: a server render runs no effect; hydration binds.
 fn server() -> Vec<Case> {
-    let tree = || provider("p", vec![owner("o", &["notes"], None, vec![cap("save", "notes.save", "a")])]);
+    let tree = || {
+        provider(
+            "p",
+            vec![owner(
+                "o",
+                &["notes"],
+                None,
+                vec![cap("save", "notes.save", "a")],
+            )],
+        )
+    };
     vec![
         c("ssr", 1, "A server render binds nothing")
             .requirements(&["RCIP-LIFE-SSR-04"])
@@ -690,39 +939,62 @@ fn server() -> Vec<Case> {
                 unbound("i1"),
                 expect_states("notes.save", &[]),
             ]),
-        c("ssr", 2, "Hydration binds: the capability is invocable only after it")
-            .requirements(&["RCIP-LIFE-SSR-04", "CL-A08-5"])
-            .setup(setup())
-            .steps([
-                server_render(tree()),
-                save("i1"),
-                hydrate(tree()),
-                expect_bound("notes.save", true),
-                save("i2"),
-                unbound("i1"),
-                saw("i2", "notes.save", "a"),
-            ]),
-        c("ssr", 3, "A server runtime stays unbound and keeps its context")
-            .requirements(&["RCIP-LIFE-SSR-04", "CL-A08-4"])
-            .setup(setup())
-            .steps([
-                create_runtime("server"),
-                set_context(&["settings"], None).on("server"),
-                server_render(provider_of("p", "server", vec![owner("o", &["notes"], None, vec![cap("save", "notes.save", "a")])])),
-                expect_bound("notes.save", false).on("server"),
-                expect_context(&["settings"], None).on("server"),
-                hydrate(tree()),
-                expect_bound("notes.save", true),
-                expect_context(&["notes"], None),
-                expect_bound("notes.save", false).on("server"),
-            ]),
+        c(
+            "ssr",
+            2,
+            "Hydration binds: the capability is invocable only after it",
+        )
+        .requirements(&["RCIP-LIFE-SSR-04", "CL-A08-5"])
+        .setup(setup())
+        .steps([
+            server_render(tree()),
+            save("i1"),
+            hydrate(tree()),
+            expect_bound("notes.save", true),
+            save("i2"),
+            unbound("i1"),
+            saw("i2", "notes.save", "a"),
+        ]),
+        c(
+            "ssr",
+            3,
+            "A server runtime stays unbound and keeps its context",
+        )
+        .requirements(&["RCIP-LIFE-SSR-04", "CL-A08-4"])
+        .setup(setup())
+        .steps([
+            create_runtime("server"),
+            set_context(&["settings"], None).on("server"),
+            server_render(provider_of(
+                "p",
+                "server",
+                vec![owner(
+                    "o",
+                    &["notes"],
+                    None,
+                    vec![cap("save", "notes.save", "a")],
+                )],
+            )),
+            expect_bound("notes.save", false).on("server"),
+            expect_context(&["settings"], None).on("server"),
+            hydrate(tree()),
+            expect_bound("notes.save", true),
+            expect_context(&["notes"], None),
+            expect_bound("notes.save", false).on("server"),
+        ]),
         c("ssr", 4, "Strict Mode hydration binds exactly once")
             .requirements(&["RCIP-LIFE-SSR-04", "RCIP-LIFE-BIND-05"])
             .setup(strict_setup())
             .steps([
-                server_render(provider("p", vec![boundary("b", vec![cap("save", "notes.save", "a")])])),
+                server_render(provider(
+                    "p",
+                    vec![boundary("b", vec![cap("save", "notes.save", "a")])],
+                )),
                 expect_bound("notes.save", false),
-                hydrate(provider("p", vec![boundary("b", vec![cap("save", "notes.save", "a")])])),
+                hydrate(provider(
+                    "p",
+                    vec![boundary("b", vec![cap("save", "notes.save", "a")])],
+                )),
                 expect_boundary("b", "clear"),
                 save("i1"),
                 saw("i1", "notes.save", "a"),

@@ -105,7 +105,13 @@ fn rejects(
 /// otherwise valid schema is IMPL-DEFINED (CL-B19-11). So either the schema is refused (at creation
 /// or at binding, and the invocation then finds the capability unbound) or the reference resolves
 /// in the resource; resolving it against the root document, or applying another target, fails.
-fn embedded_resource(n: u32, description: &str, schema: Value, input: Value, resolved: Value) -> Case {
+fn embedded_resource(
+    n: u32,
+    description: &str,
+    schema: Value,
+    input: Value,
+    resolved: Value,
+) -> Case {
     c("ref-embedded-resource", n, description)
         .requirements(&["CL-B19-7", "CL-B19-11", "RCIP-LIFE-SCHEMA-01", "RCIP-LIFE-SCHEMA-04"])
         .strictness(Strictness::ImplDefined)
@@ -961,7 +967,12 @@ fn ref_resolution() -> Vec<Case> {
         "properties": { "p": { "$ref": "#/$defs/holder/const" } },
         "$defs": { "holder": { "const": { "type": "string", "format": "email" } } }
     });
-    let top = ["CL-B19-7", "CL-B19-1", "RCIP-LIFE-SCHEMA-01", "RCIP-LIFE-SCHEMA-04"];
+    let top = [
+        "CL-B19-7",
+        "CL-B19-1",
+        "RCIP-LIFE-SCHEMA-01",
+        "RCIP-LIFE-SCHEMA-04",
+    ];
     vec![
         accepts("ref-top-level", 1, "A top-level $ref to a $defs entry validates through its target",
             top_level.clone(), json!({ "title": "t" }), &top),

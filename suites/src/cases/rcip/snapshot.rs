@@ -656,10 +656,13 @@ fn relevance() -> Vec<Case> {
                     ]),
                 ),
             ),
-            expect_snapshot(None, snapshot_caps(&ids(), &rel(&[("notes.list", "other")])))
-                .strict(Strictness::Recommended)
-                .reqs(&["CL-B16-3"])
-                .note("notes.list's scope is the parent of the active notes.editor"),
+            expect_snapshot(
+                None,
+                snapshot_caps(&ids(), &rel(&[("notes.list", "other")])),
+            )
+            .strict(Strictness::Recommended)
+            .reqs(&["CL-B16-3"])
+            .note("notes.list's scope is the parent of the active notes.editor"),
         ]),
         c(
             "relevance",

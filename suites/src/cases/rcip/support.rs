@@ -683,7 +683,8 @@ pub fn would_fail(capability: &str, code: &str) -> Value {
 /// A fresh `getSnapshot()` (no handle) or snapshot `of`.
 /// The JSON text of snapshot `of` (or a fresh one) never contains `text` (CL-B17-2).
 pub fn expect_snapshot_text(of: Option<&str>, text: &str) -> Value {
-    let mut step = json!({ "expect": "snapshot-text", "is": { "$match": "excludes", "text": text } });
+    let mut step =
+        json!({ "expect": "snapshot-text", "is": { "$match": "excludes", "text": text } });
     if let Some(of) = of {
         step["of"] = json!(of);
     }
@@ -779,7 +780,11 @@ pub fn issue_set(issues: &[(&str, &str)]) -> Value {
 
 /// Canonical confirmation_required outcome (CL-A06). `expiresAt` must be present (CL-A06-4);
 /// its value is a project reading (PRJ-RCIP-CONF-02), checked on its own by the expiry cases.
-pub fn confirmation_required(invocation: impl Into<Value>, capability: &str, effect: &str) -> Value {
+pub fn confirmation_required(
+    invocation: impl Into<Value>,
+    capability: &str,
+    effect: &str,
+) -> Value {
     json!({
         "status": "confirmation_required", "invocationId": invocation.into(), "capabilityId": capability,
         "confirmation": { "id": of_type("string"), "effect": effect, "expiresAt": present() }
@@ -790,9 +795,12 @@ pub fn confirmation_required(invocation: impl Into<Value>, capability: &str, eff
 /// its own RECOMMENDED check of outcome `of`: the TTL sentences decide when a confirmation
 /// expires, not how `expiresAt` writes that instant.
 pub fn expect_expires_at(of: &str, ms: Value) -> Value {
-    expect_outcome(of, subset(json!({ "confirmation": subset(json!({ "expiresAt": ms })) })))
-        .strict(Strictness::Recommended)
-        .reqs(&["PRJ-RCIP-CONF-02"])
+    expect_outcome(
+        of,
+        subset(json!({ "confirmation": subset(json!({ "expiresAt": ms })) })),
+    )
+    .strict(Strictness::Recommended)
+    .reqs(&["PRJ-RCIP-CONF-02"])
 }
 
 /// A confirmation_required outcome whose confirmation details are not constrained.

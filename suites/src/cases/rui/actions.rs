@@ -38,6 +38,7 @@ fn unchanged_after(s: &mut Script, result: Value) {
     s.extend(logs(vec![committed("t1", 1), result], vec![], vec![]));
 }
 use crate::case::{Case, Section};
+use crate::pattern::one_of;
 
 const SECTION: &str = "actions";
 const F: Framing = Framing::Any;
@@ -211,8 +212,13 @@ fn denied() -> Value {
     json!({ "status": "denied", "code": code::POLICY_DENIED })
 }
 
+/// A policy that throws or settles malformed: the request is never dispatched (CL-D06-6); whether
+/// that is reported as an evaluation failure or as a denial the texts leave open (PRJ-RUI-ACT-03).
 fn evaluation_failed() -> Value {
-    json!({ "status": "rejected", "code": code::POLICY_EVALUATION_FAILED })
+    one_of([
+        json!({ "status": "rejected", "code": code::POLICY_EVALUATION_FAILED }),
+        denied(),
+    ])
 }
 
 fn not_found_status() -> Value {

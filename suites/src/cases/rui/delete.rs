@@ -310,7 +310,7 @@ fn invalid_pointer() -> Case {
         Prior::Base,
         &tx,
         "t1",
-        json!(code::POINTER_INVALID),
+        super::data::pointer_failure(),
         Found::AtOrAfter(1),
     ))
 }

@@ -215,18 +215,36 @@ fn cut_by_rs(slug: &str, description: &str, cut: &Value, whole: bool) -> Case {
         vec![at(truncated, code::FRAME_TRUNCATED)],
         outside(&rest),
     ));
-    let mut requirements = vec![
-        "CL-D07-4",
-        "PRJ-RUI-FRAME-02",
-        "PRJ-RUI-FRAME-08",
-        "PRJ-RUI-TX-04",
-        "CL-D05-3",
-        "CL-D07-5",
-    ];
-    if whole {
-        requirements.push("RUI-FRAME-02");
-    }
-    case(SECTION, slug, 1, F, description, &requirements).steps(s.steps())
+    // A text that parses but lacks its LF may be read as complete (RFC 7464 parsers need no LF),
+    // so refusing it is RECOMMENDED (PRJ-RUI-FRAME-13); a text cut mid-value is truncated
+    // whatever the reading (CL-D07-4, PRJ-RUI-FRAME-02).
+    let (requirements, strictness) = if whole {
+        (
+            vec![
+                "PRJ-RUI-FRAME-13",
+                "PRJ-RUI-TX-04",
+                "CL-D05-3",
+                "CL-D07-5",
+                "RUI-FRAME-02",
+            ],
+            Strictness::Recommended,
+        )
+    } else {
+        (
+            vec![
+                "CL-D07-4",
+                "PRJ-RUI-FRAME-02",
+                "PRJ-RUI-FRAME-08",
+                "PRJ-RUI-TX-04",
+                "CL-D05-3",
+                "CL-D07-5",
+            ],
+            Strictness::Required,
+        )
+    };
+    case(SECTION, slug, 1, F, description, &requirements)
+        .strictness(strictness)
+        .steps(s.steps())
 }
 
 fn text_cut_by_next_rs() -> Case {
@@ -264,6 +282,12 @@ fn truncated_at_end(slug: &str, description: &str, whole: bool) -> Case {
     let cut = s.raw_frame(&[&[RS][..], bytes].concat());
     s.end();
     s.extend(base_state().expect());
+    // See `cut_by_rs`: only the text cut mid-value is truncated under every reading.
+    let (case_strictness, choice_strictness) = if whole {
+        (Strictness::Recommended, Strictness::Recommended)
+    } else {
+        (Strictness::Required, Strictness::ImplDefined)
+    };
     s.extend(vec![
         traced(
             strict(
@@ -274,28 +298,27 @@ fn truncated_at_end(slug: &str, description: &str, whole: bool) -> Case {
                         rejected_any("t1", &[code::FRAME_INVALID, code::INTERRUPTED])
                     ]),
                 ),
-                Strictness::ImplDefined,
+                choice_strictness,
             ),
             &["PRJ-RUI-FRAME-12", "CL-D05-3", "CL-D05-7"],
         ),
         expect("quarantine", json!([at(cut, code::FRAME_TRUNCATED)])),
         expect("rejections", json!([])),
     ]);
-    case(
-        SECTION,
-        slug,
-        1,
-        F,
-        description,
+    let requirements: &[&str] = if whole {
+        &["PRJ-RUI-FRAME-13", "RUI-FRAME-02", "CL-D07-5"]
+    } else {
         &[
             "CL-D07-4",
             "PRJ-RUI-FRAME-02",
             "PRJ-RUI-FRAME-08",
             "RUI-FRAME-02",
             "CL-D07-5",
-        ],
-    )
-    .steps(s.steps())
+        ]
+    };
+    case(SECTION, slug, 1, F, description, requirements)
+        .strictness(case_strictness)
+        .steps(s.steps())
 }
 
 fn not_json_with_lf() -> Case {

@@ -511,7 +511,10 @@ fn truncated_at_end(slug: &str, description: &str, tail: &[u8]) -> Case {
             &["PRJ-RUI-FRAME-12", "CL-D05-3", "CL-D05-7"],
         ),
         traced(
-            strict(expect("quarantine", json!([at(cut, code::FRAME_TRUNCATED)])), Strictness::Recommended),
+            strict(
+                expect("quarantine", json!([at(cut, code::FRAME_TRUNCATED)])),
+                Strictness::Recommended,
+            ),
             &["PRJ-RUI-FRAME-07"],
         ),
         expect("rejections", json!([])),

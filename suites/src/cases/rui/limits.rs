@@ -516,16 +516,23 @@ fn depth_past_limit_tree() -> Case {
         tx,
         code::LIMIT_DEPTH,
         commit_index,
-        &["PRJ-RUI-LIMIT-08"],
+        &["PRJ-RUI-LIMIT-12"],
     )
+    .strictness(Strictness::Recommended)
 }
 
 /// Root `r` lists `s` and then `a`; `a` lists `s` too, so `s` (the top of a chain `height` nodes
 /// long) is reached along two paths, the second one node deeper. The graph's depth is its longest
-/// path from the root (PRJ-RUI-LIMIT-08): `height + 2`, reached only through `a`.
+/// path from the root (PRJ-RUI-LIMIT-12, RECOMMENDED): `height + 2`, reached only through `a`.
 fn shared(height: u64) -> (Vec<Value>, State) {
     let chain: Vec<String> = (0..height)
-        .map(|i| if i == 0 { "s".to_string() } else { format!("m{i}") })
+        .map(|i| {
+            if i == 0 {
+                "s".to_string()
+            } else {
+                format!("m{i}")
+            }
+        })
         .collect();
     let mut tx = Tx::begin("t1", 0)
         .node("r", "Stack", json!({}), &["s", "a"])
@@ -535,7 +542,10 @@ fn shared(height: u64) -> (Vec<Value>, State) {
         ("a", n("Stack", json!({}), &["s"])),
     ];
     for (i, id) in chain.iter().enumerate() {
-        let children: Vec<&str> = chain.get(i + 1).map(|c| vec![c.as_str()]).unwrap_or_default();
+        let children: Vec<&str> = chain
+            .get(i + 1)
+            .map(|c| vec![c.as_str()])
+            .unwrap_or_default();
         tx = tx.node(id, "Stack", json!({}), &children);
         entries.push((id.as_str(), n("Stack", json!({}), &children)));
     }
@@ -565,13 +575,14 @@ fn depth_past_limit_shared() -> Case {
         tx,
         code::LIMIT_DEPTH,
         commit_index,
-        &["PRJ-RUI-LIMIT-08"],
+        &["PRJ-RUI-LIMIT-12"],
     )
+    .strictness(Strictness::Recommended)
 }
 
 /// Root `r` lists the leaf `s` and then `a`; `a` lists `b` and `b` lists `s`: `s` is one level
 /// below the root on the first path and three levels below it on the second, so the graph is
-/// `DEPTH_MAX + 1` deep (PRJ-RUI-LIMIT-08: the longest path from the root), reached only
+/// `DEPTH_MAX + 1` deep (PRJ-RUI-LIMIT-12: the longest path from the root), reached only
 /// through the longer approach to a leaf already visited.
 fn depth_past_limit_shared_leaf() -> Case {
     let tx = Tx::begin("t1", 0)
@@ -588,8 +599,9 @@ fn depth_past_limit_shared_leaf() -> Case {
         tx,
         code::LIMIT_DEPTH,
         commit_index,
-        &["PRJ-RUI-LIMIT-08"],
+        &["PRJ-RUI-LIMIT-12"],
     )
+    .strictness(Strictness::Recommended)
 }
 
 /// Node `r` then `count - 1` data records: `count` operations.

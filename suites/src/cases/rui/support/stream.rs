@@ -239,7 +239,8 @@ impl Script {
     pub fn flush(&mut self) {
         if !self.frames.is_empty() {
             let frames = std::mem::take(&mut self.frames);
-            self.steps.push(json!({ "feed": "records", "frames": frames }));
+            self.steps
+                .push(json!({ "feed": "records", "frames": frames }));
         }
         if !self.pending.is_empty() {
             let data = bytes_data(&self.pending);
