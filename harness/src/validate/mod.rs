@@ -65,10 +65,10 @@ impl Violation {
 /// The register entries that list each code (`codes` in `vectors/requirements.json`; a unit test
 /// keeps this table equal to the register).
 const CODE_REQUIREMENTS: &[(&str, &[&str])] = &[
-    ("FRAME_NOT_JSON", &["PRJ-RUI-FRAME-01"]),
-    ("FRAME_TRUNCATED", &["PRJ-RUI-FRAME-02"]),
+    ("FRAME_NOT_JSON", &["PRJ-RUI-FRAME-01", "PRJ-RUI-FRAME-14"]),
+    ("FRAME_TRUNCATED", &["PRJ-RUI-FRAME-02", "PRJ-RUI-FRAME-13", "PRJ-RUI-FRAME-14"]),
     ("RECORD_OUTSIDE_TRANSACTION", &["PRJ-RUI-REC-01"]),
-    ("RECORD_INVALID", &["PRJ-RUI-REC-02"]),
+    ("RECORD_INVALID", &["PRJ-RUI-REC-02", "PRJ-RUI-DATA-02"]),
     ("UNKNOWN_OPERATION", &["PRJ-RUI-REC-03"]),
     ("SEQUENCE_GAP", &["PRJ-RUI-TX-01"]),
     ("STALE_BASE_REVISION", &["PRJ-RUI-TX-02"]),
@@ -84,7 +84,7 @@ const CODE_REQUIREMENTS: &[(&str, &[&str])] = &[
     ("LIMIT_ID_LENGTH", &["PRJ-RUI-LIMIT-01"]),
     ("LIMIT_STRING_LENGTH", &["PRJ-RUI-LIMIT-02"]),
     ("LIMIT_ARRAY_LENGTH", &["PRJ-RUI-LIMIT-03"]),
-    ("LIMIT_DEPTH", &["PRJ-RUI-LIMIT-04"]),
+    ("LIMIT_DEPTH", &["PRJ-RUI-LIMIT-04", "PRJ-RUI-LIMIT-12"]),
     ("LIMIT_OPERATIONS", &["PRJ-RUI-LIMIT-05"]),
     ("LIMIT_TRANSACTION_BYTES", &["PRJ-RUI-LIMIT-06"]),
     ("UNKNOWN_COMPONENT", &["PRJ-RUI-CAT-01"]),
