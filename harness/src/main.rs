@@ -139,8 +139,9 @@ struct Subject {
     step_timeout: u64,
     /// Without --adapter: which behaviour the bundled reference takes where the texts leave a
     /// choice (`alternate`: the other admissible behaviour at every row of `reference-driver
-    /// --choices list`).
-    #[arg(long, value_name = "READING", default_value = "default", value_parser = ["default", "alternate"])]
+    /// --choices list`; `random:SEED`: each row drawn from the seed; `rows:NAME,...`: exactly
+    /// those rows).
+    #[arg(long, value_name = "READING", default_value = "default", value_parser = parse_choices)]
     reference_choices: String,
 }
 
@@ -160,13 +161,15 @@ impl Subject {
         Duration::from_millis(self.step_timeout.max(1))
     }
 
-    /// The reading of the bundled reference.
+    /// The reading of the bundled reference (the value was checked when parsed).
     fn choices(&self) -> Choices {
-        match self.reference_choices.as_str() {
-            "alternate" => Choices::alternate(),
-            _ => Choices::default(),
-        }
+        Choices::parse(&self.reference_choices).unwrap_or_default()
     }
+}
+
+/// `--reference-choices` is checked as it is parsed, so a misspelt reading is a usage error.
+fn parse_choices(text: &str) -> Result<String, String> {
+    Choices::parse(text).map(|_| text.to_string())
 }
 
 #[derive(Args)]

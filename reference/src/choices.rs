@@ -779,8 +779,6 @@ impl Fault {
     }
 }
 
-/// Which behaviour the reference takes at each open point: the default everywhere, or the
-/// alternate at the rows it names.
 /// The reference's configuration at its open points: the behaviour it takes at each row of
 /// [`TABLE`], and at most one injected [`Fault`] (ARCHITECTURE "Choices and faults in the
 /// reference": one value given at construction, consulted at named decision points).
@@ -805,6 +803,56 @@ impl Choices {
             alternate: choices.iter().copied().collect(),
             fault: None,
         }
+    }
+
+    /// Each row of [`TABLE`] takes its default or its alternate independently, drawn from `seed`
+    /// (issue 26 §3): rows that fail only in combination are tried by many seeds, and a seed
+    /// always draws the same rows, so a failing seed replays ([`Choices::spelling`] names them).
+    pub fn random(seed: u64) -> Choices {
+        let mut state = seed;
+        Choices {
+            alternate: TABLE.iter().filter(|_| splitmix64(&mut state) & 1 == 1).map(|row| row.choice).collect(),
+            fault: None,
+        }
+    }
+
+    /// The choices a `--choices` value names: `default`, `alternate`, `random:SEED` (SEED a
+    /// decimal `u64`) or `rows:NAME,NAME,...` (the alternate at exactly the named rows of
+    /// [`TABLE`]; `rows:` alone is the default). An unknown form or row name is an error that
+    /// says what is accepted.
+    pub fn parse(text: &str) -> Result<Choices, String> {
+        if text == "default" {
+            return Ok(Choices::default());
+        }
+        if text == "alternate" {
+            return Ok(Choices::alternate());
+        }
+        if let Some(seed) = text.strip_prefix("random:") {
+            return seed
+                .parse::<u64>()
+                .map(Choices::random)
+                .map_err(|_| format!("random:SEED needs a decimal seed from 0 to {}, not {seed:?}", u64::MAX));
+        }
+        if let Some(names) = text.strip_prefix("rows:") {
+            let mut alternate = BTreeSet::new();
+            for name in names.split(',').filter(|n| !n.is_empty()) {
+                match TABLE.iter().find(|row| row.name == name) {
+                    Some(row) => alternate.insert(row.choice),
+                    None => return Err(format!("unknown choice row {name:?} (reference-driver --choices list prints the table)")),
+                };
+            }
+            return Ok(Choices { alternate, fault: None });
+        }
+        Err(format!(
+            "unknown choices {text:?}: give default, alternate, random:SEED or rows:NAME,NAME,..."
+        ))
+    }
+
+    /// The `rows:` spelling of these choices (without the fault), in table order: what
+    /// [`Choices::parse`] reads back to the same choices.
+    pub fn spelling(&self) -> String {
+        let names: Vec<&str> = TABLE.iter().filter(|row| self.takes(row.choice)).map(|row| row.name).collect();
+        format!("rows:{}", names.join(","))
     }
 
     /// Whether the alternate behaviour is taken at `choice`.
@@ -833,9 +881,48 @@ impl Choices {
     }
 }
 
+/// SplitMix64 (Steele, Lea and Flood 2014): a small, well-mixed generator, so that consecutive
+/// seeds draw unrelated row sets; seeded, never from the clock.
+fn splitmix64(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_seed_draws_the_same_rows_every_time_and_its_spelling_replays_them() {
+        let mut sizes = BTreeSet::new();
+        let mut drawn = BTreeSet::new();
+        for seed in 0..16u64 {
+            let choices = Choices::random(seed);
+            assert_eq!(choices, Choices::random(seed));
+            assert_eq!(Choices::parse(&format!("random:{seed}")), Ok(choices.clone()));
+            assert_eq!(Choices::parse(&choices.spelling()), Ok(choices.clone()));
+            sizes.insert(choices.alternate.len());
+            drawn.insert(choices.spelling());
+        }
+        // Neither all-default nor all-alternate: seeds mix rows, and differ from each other.
+        assert!(!sizes.contains(&0) && !sizes.contains(&TABLE.len()), "{sizes:?}");
+        assert_eq!(drawn.len(), 16);
+    }
+
+    #[test]
+    fn the_choices_spellings_parse_and_nothing_else_does() {
+        assert_eq!(Choices::parse("default"), Ok(Choices::default()));
+        assert_eq!(Choices::parse("alternate"), Ok(Choices::alternate()));
+        assert_eq!(Choices::parse("rows:"), Ok(Choices::default()));
+        assert_eq!(Choices::parse("rows:own-id-format"), Ok(Choices::only(&[Choice::OwnIdFormat])));
+        assert_eq!(Choices::alternate().spelling().matches(',').count() + 1, TABLE.len());
+        for bad in ["", "Alternate", "random:", "random:-1", "random:x", "rows:no-such-row", "list"] {
+            assert!(Choices::parse(bad).is_err(), "{bad:?} parsed");
+        }
+    }
 
     #[test]
     fn every_choice_has_exactly_one_row_with_a_unique_name() {

@@ -98,6 +98,22 @@ fn codes_in(value: &Value, definite: bool, found: &mut Vec<(String, bool)>) {
     }
 }
 
+/// Codes that only IMPL-DEFINED entries list: never the one result of a case, always one of the
+/// accepted results, so their alternatives are what counts.
+fn open_codes() -> BTreeSet<String> {
+    let register = Register::load(&root().join("suites").join("register")).expect("register loads");
+    registered_codes()
+        .into_iter()
+        .filter(|code| {
+            register
+                .requirements
+                .iter()
+                .filter(|r| r.codes.contains(code))
+                .all(|r| r.strictness == "IMPL-DEFINED")
+        })
+        .collect()
+}
+
 fn registered_codes() -> BTreeSet<String> {
     let register = Register::load(&root().join("suites").join("register")).expect("register loads");
     register
@@ -111,6 +127,7 @@ fn registered_codes() -> BTreeSet<String> {
 #[test]
 fn every_stable_code_is_the_result_of_two_cases() {
     let registered = registered_codes();
+    let open = open_codes();
     assert!(
         registered.len() >= 30,
         "project-rui.toml lists {} codes",
@@ -133,7 +150,7 @@ fn every_stable_code_is_the_result_of_two_cases() {
                         case.id
                     );
                 }
-                if definite {
+                if definite || (upper && open.contains(&code)) {
                     cases_per_code
                         .entry(code)
                         .or_default()

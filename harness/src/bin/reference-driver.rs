@@ -4,7 +4,10 @@
 //!
 //! `--choices alternate` takes the other admissible behaviour at every open point of the texts
 //! (`reference::choices`, issue 12): CI runs the whole suite through it too and requires no
-//! `fail` and no `errored`. `--choices list` prints the table of choices. `--fault NAME` injects
+//! `fail` and no `errored`; `--choices random:SEED` draws each row independently (issue 26 §3,
+//! CI runs several seeds, `scripts/choice-seeds.sh`), `--choices rows:NAME,...` takes exactly
+//! the named rows and `--show-choices` prints the rows a value takes. `--choices list` prints the
+//! table of choices. `--fault NAME` injects
 //! one bug of the fault catalog (issue 13), `--fault list` prints it. An unknown argument or
 //! fault is a usage error (exit 2). A request that is not UTF-8 or not JSON gets an `error` reply;
 //! the driver goes on with the next line.
@@ -13,23 +16,13 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
 use std::process::ExitCode;
 
-use clap::{Parser, ValueEnum};
+use clap::Parser;
 use serde_json::Value;
 
 use harness::adapter::{Adapter, Protocol};
 use harness::adapters::reference::ReferenceAdapter;
 use harness::driver;
 use reference::choices::{Choices, Fault, FAULTS, TABLE};
-
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum Reading {
-    /// The reference's default behaviour at every open point.
-    Default,
-    /// The other admissible behaviour at every open point.
-    Alternate,
-    /// Print the table of choices and exit.
-    List,
-}
 
 #[derive(Parser)]
 #[command(
@@ -38,9 +31,15 @@ enum Reading {
     about = "The bundled RCIP / Rixx UI reference as a driver-protocol adapter (stdin/stdout)"
 )]
 struct Cli {
-    /// Which behaviour to take where the texts leave a choice.
-    #[arg(long, value_enum, default_value = "default")]
-    choices: Reading,
+    /// Which behaviour to take where the texts leave a choice: `default`, `alternate` (every
+    /// row), `random:SEED` (each row drawn independently from the seed), `rows:NAME,...` (the
+    /// alternate at exactly those rows); `list` prints the table.
+    #[arg(long, value_name = "READING", default_value = "default")]
+    choices: String,
+    /// Print the rows the `--choices` value takes, as `rows:NAME,...` (the spelling that
+    /// replays a random seed), and exit.
+    #[arg(long)]
+    show_choices: bool,
     /// Inject one realistic bug of the fault catalog (issue 13); `list` prints the catalog.
     #[arg(long, value_name = "NAME")]
     fault: Option<String>,
@@ -102,14 +101,21 @@ fn handle(adapter: &mut ReferenceAdapter, request: &Value) -> Option<Value> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let choices = match cli.choices {
-        Reading::List => {
-            print!("{}", choices_table());
-            return ExitCode::SUCCESS;
+    if cli.choices == "list" {
+        print!("{}", choices_table());
+        return ExitCode::SUCCESS;
+    }
+    let choices = match Choices::parse(&cli.choices) {
+        Ok(choices) => choices,
+        Err(e) => {
+            eprintln!("error: --choices: {e}");
+            return ExitCode::from(2);
         }
-        Reading::Default => Choices::default(),
-        Reading::Alternate => Choices::alternate(),
     };
+    if cli.show_choices {
+        println!("{}", choices.spelling());
+        return ExitCode::SUCCESS;
+    }
     let choices = match cli.fault.as_deref() {
         None => choices,
         Some("list") => {

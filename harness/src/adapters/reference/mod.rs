@@ -93,7 +93,9 @@ impl ReferenceAdapter {
         let name = match choices.fault() {
             Some(fault) => format!("reference (fault {})", fault.name()),
             None if choices.is_default() => "reference".to_string(),
-            None => "reference (alternate choices)".to_string(),
+            None if choices == Choices::alternate() => "reference (alternate choices)".to_string(),
+            // The spelling replays the run (`--choices rows:...`).
+            None => format!("reference (choices {})", choices.spelling()),
         };
         let mut profiles = BTreeSet::new();
         for profile in rcip::PROFILES.iter().chain(rui::PROFILES).chain(assist::PROFILES) {

@@ -6,7 +6,7 @@
 
 use serde_json::{json, Value};
 
-use super::support::observe::{aborted, committed, expect, logs, n, nodes, noted, rejected, State};
+use super::support::observe::{aborted, committed, expect, logs, n, nodes, noted, open_point_at, rejected, State};
 use super::support::setup::{action, scripted_decision, setup_with_policy};
 use super::support::stream::{Framing, Script};
 use super::support::tuples::Tx;
@@ -312,7 +312,7 @@ fn scripted(slug: &str, description: &str, decision: Value, result: Value) -> Ca
     } else {
         "PRJ-RUI-ACT-01"
     };
-    case(
+    let built = case(
         SECTION,
         slug,
         1,
@@ -321,7 +321,8 @@ fn scripted(slug: &str, description: &str, decision: Value, result: Value) -> Ca
         &["CL-D06-6", "RUI-INV-09", registered],
     )
     .setup(setup_with_policy(F, scripted_decision(decision)))
-    .steps(s.steps())
+    .steps(s.steps());
+    open_point_at(built, "PRJ-RUI-ACT-03", "dispatch")
 }
 
 fn policy_throws_gated() -> Case {
@@ -330,15 +331,19 @@ fn policy_throws_gated() -> Case {
     s.push(dispatch("d1", "b", "onPress"));
     s.push(json!({ "gate": "action-policy", "call": 1, "settle": { "throw": "error" } }));
     s.push(outcome("d1", evaluation_failed()));
-    case(
-        SECTION,
-        "policy-throws",
-        1,
-        F,
-        "a policy that throws gives POLICY_EVALUATION_FAILED",
-        &["CL-D06-6", "PRJ-RUI-ACT-03"],
+    open_point_at(
+        case(
+            SECTION,
+            "policy-throws",
+            1,
+            F,
+            "a policy that throws never dispatches the request",
+            &["CL-D06-6", "PRJ-RUI-ACT-03"],
+        )
+        .steps(s.steps()),
+        "PRJ-RUI-ACT-03",
+        "dispatch",
     )
-    .steps(s.steps())
 }
 
 fn policy_throws_scripted() -> Case {
@@ -347,19 +352,23 @@ fn policy_throws_scripted() -> Case {
     s.push(dispatch("d1", "b", "onPress"));
     s.push(outcome("d1", evaluation_failed()));
     s.push(calls(json!([call("b", "notes.save", json!({ "id": 1 }))])));
-    case(
-        SECTION,
-        "policy-throws-scripted",
-        1,
-        F,
-        "a scripted policy that throws fails evaluation at once",
-        &["CL-D06-6", "PRJ-RUI-ACT-03"],
+    open_point_at(
+        case(
+            SECTION,
+            "policy-throws-scripted",
+            1,
+            F,
+            "a scripted policy that throws fails evaluation at once",
+            &["CL-D06-6", "PRJ-RUI-ACT-03"],
+        )
+        .setup(setup_with_policy(
+            F,
+            json!({ "mode": "scripted", "settle": { "throw": "error" } }),
+        ))
+        .steps(s.steps()),
+        "PRJ-RUI-ACT-03",
+        "dispatch",
     )
-    .setup(setup_with_policy(
-        F,
-        json!({ "mode": "scripted", "settle": { "throw": "error" } }),
-    ))
-    .steps(s.steps())
 }
 
 fn two_dispatches_independent() -> Case {

@@ -5,7 +5,7 @@
 
 use serde_json::{json, Value};
 
-use super::support::observe::{committed, logs};
+use super::support::observe::{committed, logs, open_point_at};
 use super::support::stream::{Framing, Script};
 use super::support::tuples::Tx;
 use super::support::{base_state, base_tx, case, code, failing, failing_after, Found, Prior};
@@ -413,12 +413,16 @@ fn grandparent_missing() -> Case {
 }
 
 fn pointer_invalid(slug: &str, description: &str, pointer: &str) -> Case {
-    fails_on(
-        slug,
-        description,
-        pointer,
-        pointer_failure(),
-        &["CL-D01-4", "RUI-DATA-01", "PRJ-RUI-DATA-02"],
+    open_point_at(
+        fails_on(
+            slug,
+            description,
+            pointer,
+            pointer_failure(),
+            &["CL-D01-4", "RUI-DATA-01", "PRJ-RUI-DATA-02"],
+        ),
+        "PRJ-RUI-DATA-02",
+        "transactions",
     )
 }
 

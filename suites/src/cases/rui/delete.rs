@@ -4,7 +4,7 @@
 
 use serde_json::{json, Value};
 
-use super::support::observe::{committed, logs, n, nodes, State};
+use super::support::observe::{committed, logs, n, nodes, open_point_at, State};
 use super::support::stream::{Framing, Script};
 use super::support::tuples::Tx;
 use super::support::{base_state, base_tx, case, code, failing, failing_after, Found, Prior};
@@ -297,22 +297,26 @@ fn empty_pointer() -> Case {
 
 fn invalid_pointer() -> Case {
     let tx = Tx::begin("t1", 1).delete_data("title").commit(2, "r");
-    case(
-        SECTION,
-        "invalid-pointer",
-        1,
-        F,
-        "a delete data pointer without a leading slash is invalid",
-        &["PRJ-RUI-DATA-02", "CL-D01-6"],
+    open_point_at(
+        case(
+            SECTION,
+            "invalid-pointer",
+            1,
+            F,
+            "a delete data pointer without a leading slash is invalid",
+            &["PRJ-RUI-DATA-02", "CL-D01-6"],
+        )
+        .steps(failing(
+            F,
+            Prior::Base,
+            &tx,
+            "t1",
+            super::data::pointer_failure(),
+            Found::AtOrAfter(1),
+        )),
+        "PRJ-RUI-DATA-02",
+        "transactions",
     )
-    .steps(failing(
-        F,
-        Prior::Base,
-        &tx,
-        "t1",
-        super::data::pointer_failure(),
-        Found::AtOrAfter(1),
-    ))
 }
 
 fn referenced_node() -> Case {

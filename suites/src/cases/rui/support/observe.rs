@@ -28,6 +28,29 @@ pub fn traced(mut step: Value, requirements: &[&str]) -> Value {
     step
 }
 
+/// `case` with the IMPL-DEFINED entry `open_point` cited only by the checks it decides: the
+/// `expect: what` steps that accept several results (a `one-of`), which become IMPL-DEFINED
+/// checks tracing to it. Every other check of the case (the graph left unchanged, a request never
+/// dispatched) stays at the case's strictness and traces to the case's other ids, the sentences
+/// that force it, never to the open point.
+pub fn open_point_at(mut case: crate::case::Case, open_point: &str, what: &str) -> crate::case::Case {
+    case.requirements.retain(|id| id != open_point);
+    for step in &mut case.steps {
+        let alternatives = step.get("is").is_some_and(|is| is.to_string().contains("\"$match\":\"one-of\""));
+        if step.get("expect").and_then(Value::as_str) == Some(what) && alternatives {
+            let mut ids: Vec<Value> = step.get("requirements").and_then(Value::as_array).cloned().unwrap_or_default();
+            if !ids.iter().any(|id| id == open_point) {
+                ids.push(json!(open_point));
+            }
+            if let Some(object) = step.as_object_mut() {
+                object.insert("requirements".into(), Value::Array(ids));
+                object.entry("strictness").or_insert(json!(Strictness::ImplDefined.as_str()));
+            }
+        }
+    }
+    case
+}
+
 /// The step with a note for readers of the vector.
 pub fn noted(mut step: Value, note: &str) -> Value {
     if let Some(object) = step.as_object_mut() {
