@@ -4,8 +4,9 @@
 //! PROFILE check differed; RECOMMENDED differences are only `non-strict`). A fault no case
 //! catches means a vector is missing: it is written from the fault's sentence, never from the
 //! fault. The test prints the matrix fault -> failing case ids. Also: the alternate reference
-//! (`Choices::alternate`, issue 12 §3) fails nothing and errors nothing, and every requirement id
-//! a fault or a choice cites exists in the register.
+//! (`Choices::alternate`, issue 12 §3) fails nothing and errors nothing, every requirement id
+//! a fault or a choice cites exists in the register, and the register's `choices` links and the
+//! choices table name each other (issue 26 §2).
 
 use std::collections::BTreeSet;
 
@@ -81,4 +82,40 @@ fn every_choice_and_fault_cites_registered_requirements() {
     let cited = TABLE.iter().flat_map(|r| r.requirements.iter()).chain(FAULTS.iter().flat_map(|r| r.requirements.iter()));
     let unknown: Vec<&&str> = cited.filter(|id| !ids.contains(**id)).collect();
     assert!(unknown.is_empty(), "unregistered ids: {unknown:?}");
+}
+
+/// Every open point is data, both ways (issue 26 §2): each row of the choices table is named in
+/// `choices` by every register entry it cites that is an open point (IMPL-DEFINED or
+/// RECOMMENDED) and by at least one entry; each row an entry names exists and cites that entry.
+#[test]
+fn the_register_and_the_choices_table_name_each_other() {
+    let text = std::fs::read_to_string(harness::bundled_vectors().join("requirements.json")).expect("the register");
+    let register: Value = serde_json::from_str(&text).expect("JSON");
+    let entries = register["requirements"].as_array().expect("requirements");
+    let named = |entry: &Value, row: &str| entry["choices"].as_array().is_some_and(|names| names.iter().any(|n| n == row));
+    let mut problems = Vec::new();
+    for row in TABLE {
+        let citing: Vec<&Value> = entries.iter().filter(|e| row.requirements.contains(&e["id"].as_str().unwrap_or(""))).collect();
+        if !citing.iter().any(|e| named(e, row.name)) {
+            problems.push(format!("row {} is named by none of the entries it cites {:?}", row.name, row.requirements));
+        }
+        for entry in &citing {
+            let open = matches!(entry["strictness"].as_str(), Some("IMPL-DEFINED" | "RECOMMENDED"));
+            if open && !named(entry, row.name) {
+                problems.push(format!("row {} cites open point {} whose choices do not name it", row.name, entry["id"]));
+            }
+        }
+    }
+    for entry in entries {
+        for name in entry["choices"].as_array().into_iter().flatten().filter_map(Value::as_str) {
+            match TABLE.iter().find(|row| row.name == name) {
+                None => problems.push(format!("{} names unknown choice row {name}", entry["id"])),
+                Some(row) if !row.requirements.contains(&entry["id"].as_str().unwrap_or("")) => {
+                    problems.push(format!("{} names row {name}, which does not cite it", entry["id"]))
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

@@ -290,6 +290,22 @@ pub fn lint(
         "  {:<24} {covered:>4} / {total:<4} testable requirements covered ({uncovered_pending} pending in open issues)",
         "total"
     );
+    let open_points = register
+        .requirements
+        .iter()
+        .filter(|r| below_required(&r.strictness))
+        .count();
+    let without_row = register.pending_choice_rows();
+    let _ = writeln!(
+        coverage,
+        "  {:<24} {:>4} / {open_points:<4} open points (IMPL-DEFINED, RECOMMENDED) linked to a choice row or exempt ({} pending)",
+        "choices",
+        open_points - without_row.len(),
+        without_row.len()
+    );
+    for id in without_row {
+        report.notes.push(format!("{id}: open point without a choice row yet (choice_row_pending)"));
+    }
     let cases: usize = sections.iter().map(|s| s.cases.len()).sum();
     let _ = writeln!(
         coverage,

@@ -52,6 +52,14 @@ pub struct Requirement {
     /// decision (the derivation is in `reason`). Required when a `PRJ-*` entry is REQUIRED.
     #[serde(default, rename = "derives-from")]
     pub derives_from: Vec<String>,
+    /// The rows of the reference's choices table (`reference-driver --choices list`) that take
+    /// this entry's other admissible readings (issue 26 §2): every IMPL-DEFINED or RECOMMENDED
+    /// entry names them, says in `no_choice_row` why the reference cannot take another reading,
+    /// or names in `choice_row_pending` the open issue that will add the row.
+    #[serde(default)]
+    pub choices: Vec<String>,
+    pub no_choice_row: Option<String>,
+    pub choice_row_pending: Option<String>,
     /// The register file it came from (not in the TOML).
     #[serde(skip)]
     pub file: String,
@@ -105,6 +113,47 @@ impl Sources {
             texts,
         })
     }
+}
+
+/// Every open point is data (issue 26 §2): an IMPL-DEFINED or RECOMMENDED entry names exactly
+/// one of its choice rows, the reason the reference cannot take another reading, or the issue
+/// that will add the row. Rows are named as in the choices table (lowercase, hyphenated); that
+/// each named row exists and cites the entry back is checked against the table itself
+/// (`harness/tests/faults.rs`), which this crate does not depend on.
+fn choice_link_problems(r: &Requirement, at: &str) -> Vec<String> {
+    let mut problems = Vec::new();
+    let open = matches!(r.strictness.as_str(), "IMPL-DEFINED" | "RECOMMENDED");
+    let given = usize::from(!r.choices.is_empty())
+        + usize::from(r.no_choice_row.is_some())
+        + usize::from(r.choice_row_pending.is_some());
+    if open && given != 1 {
+        problems.push(format!(
+            "{at}: a {} entry names its choice rows (choices), or says why the reference cannot take              another reading (no_choice_row), or names the issue that adds the row (choice_row_pending):              exactly one of them",
+            r.strictness
+        ));
+    }
+    if !open && (r.no_choice_row.is_some() || r.choice_row_pending.is_some()) {
+        problems.push(format!(
+            "{at}: only IMPL-DEFINED and RECOMMENDED entries take no_choice_row or choice_row_pending"
+        ));
+    }
+    for text in [&r.no_choice_row, &r.choice_row_pending].into_iter().flatten() {
+        if text.trim().is_empty() {
+            problems.push(format!("{at}: no_choice_row and choice_row_pending must not be blank"));
+        }
+    }
+    let mut seen = BTreeSet::new();
+    for name in &r.choices {
+        let well_formed = !name.is_empty()
+            && name.split('-').all(|part| !part.is_empty() && part.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit()));
+        if !well_formed {
+            problems.push(format!("{at}: choices names {name:?}, not a row name of the choices table"));
+        }
+        if !seen.insert(name.as_str()) {
+            problems.push(format!("{at}: choices names {name} twice"));
+        }
+    }
+    problems
 }
 
 /// The register discipline of a project decision (issue 12): a decision the texts do not force is
@@ -261,8 +310,18 @@ impl Register {
                 }
             }
             problems.extend(derivation_problems(r, &at, &ids));
+            problems.extend(choice_link_problems(r, &at));
         }
         problems
+    }
+
+    /// The open points still waiting for a choice row (`choice_row_pending`), by id.
+    pub fn pending_choice_rows(&self) -> Vec<&str> {
+        self.requirements
+            .iter()
+            .filter(|r| r.choice_row_pending.is_some())
+            .map(|r| r.id.as_str())
+            .collect()
     }
 
     /// Number of `PRJ-*` entries per strictness, in the order of [`STRICTNESS`].
@@ -317,6 +376,15 @@ impl Register {
                     }
                     if !r.derives_from.is_empty() {
                         object.insert("derives-from".into(), json!(r.derives_from));
+                    }
+                    if !r.choices.is_empty() {
+                        object.insert("choices".into(), json!(r.choices));
+                    }
+                    if let Some(why) = &r.no_choice_row {
+                        object.insert("no_choice_row".into(), json!(why));
+                    }
+                    if let Some(issue) = &r.choice_row_pending {
+                        object.insert("choice_row_pending".into(), json!(issue));
                     }
                 }
                 entry

@@ -27,6 +27,9 @@ fn requirement(id: &str, quote: &str, testability: &str) -> Requirement {
         clarified_by: Vec::new(),
         codes: Vec::new(),
         derives_from: Vec::new(),
+        choices: Vec::new(),
+        no_choice_row: None,
+        choice_row_pending: None,
         file: "rcip-life.toml".into(),
     }
 }
@@ -46,6 +49,10 @@ fn decision(id: &str, strictness: &str, derives_from: &[&str]) -> Requirement {
         clarified_by: Vec::new(),
         codes: Vec::new(),
         derives_from: derives_from.iter().map(|d| d.to_string()).collect(),
+        // An open point names the choice row that takes its other reading (issue 26 §2).
+        choices: if strictness == "REQUIRED" { Vec::new() } else { vec!["demo-row".into()] },
+        no_choice_row: None,
+        choice_row_pending: None,
         file: "project-rcip.toml".into(),
     }
 }
@@ -421,4 +428,36 @@ fn a_required_check_pinning_a_member_only_weaker_sentences_decide_is_an_error() 
             "{id} not reported: {pins:#?}"
         );
     }
+}
+
+#[test]
+fn an_open_point_names_exactly_one_choice_row_link() {
+    let mut register = register();
+    let mut unlinked = decision("PRJ-DEMO-11", "IMPL-DEFINED", &[]);
+    unlinked.choices.clear();
+    let mut twice = decision("PRJ-DEMO-12", "RECOMMENDED", &[]);
+    twice.no_choice_row = Some("the reference has no such behaviour".into());
+    let mut exempt = decision("PRJ-DEMO-13", "RECOMMENDED", &[]);
+    exempt.choices.clear();
+    exempt.no_choice_row = Some("the reference has no such behaviour".into());
+    let mut pending = decision("PRJ-DEMO-14", "IMPL-DEFINED", &[]);
+    pending.choices.clear();
+    pending.choice_row_pending = Some("issue 26".into());
+    let mut required = decision("PRJ-DEMO-15", "REQUIRED", &["RCIP-LIFE-POLICY-01"]);
+    required.no_choice_row = Some("nothing is open".into());
+    let mut misnamed = decision("PRJ-DEMO-16", "IMPL-DEFINED", &[]);
+    misnamed.choices = vec!["Demo_Row".into()];
+    register.requirements.extend([unlinked, twice, exempt, pending, required, misnamed]);
+    let ids = ["PRJ-DEMO-11", "PRJ-DEMO-12", "PRJ-DEMO-13", "PRJ-DEMO-14", "PRJ-DEMO-15", "PRJ-DEMO-16"];
+    let cases = vec![good("rcip.demo.reuse.001").requirements(&ids)];
+    let found = errors(&section(cases), &register, SPEC, &[]);
+    let about = |id: &str| found.iter().filter(|e| e.contains(&format!("{id}:"))).count();
+    assert_eq!(about("PRJ-DEMO-11"), 1, "{found:#?}");
+    assert_eq!(about("PRJ-DEMO-12"), 1, "{found:#?}");
+    assert_eq!(about("PRJ-DEMO-13"), 0, "{found:#?}");
+    assert_eq!(about("PRJ-DEMO-14"), 0, "{found:#?}");
+    assert_eq!(about("PRJ-DEMO-15"), 1, "{found:#?}");
+    assert_eq!(about("PRJ-DEMO-16"), 1, "{found:#?}");
+    let report = lint(&register, &sources(SPEC), &section(vec![good("rcip.demo.reuse.001").requirements(&ids)]), &[], &BTreeSet::new());
+    assert!(report.notes.iter().any(|n| n.contains("PRJ-DEMO-14") && n.contains("choice_row_pending")), "{:?}", report.notes);
 }
