@@ -16,6 +16,7 @@ use std::collections::BTreeSet;
 pub enum Choice {
     AbortBeforeLookup,
     RecheckOrderReversed,
+    PolicyAnswerBeforeRecheck,
     ReorderIsNoChange,
     ConfirmAgainIsEvaluationFailure,
     ApprovalAtExpiryAccepted,
@@ -74,6 +75,13 @@ pub const TABLE: &[ChoiceRow] = &[
         requirements: &["CL-B05-3"],
         default: "after policy: abort, binding, context, availability, in that precedence",
         alternate: "after policy: availability, context, binding, abort, in that precedence",
+    },
+    ChoiceRow {
+        choice: Choice::PolicyAnswerBeforeRecheck,
+        name: "policy-answer-before-recheck",
+        requirements: &["PRJ-RCIP-POLICY-01"],
+        default: "a failing CL-B05 recheck decides after every policy answer, a deny or a throw included",
+        alternate: "a deny, a throw or a malformed answer is reported as such; only allow and confirm are rechecked",
     },
     ChoiceRow {
         choice: Choice::ReorderIsNoChange,

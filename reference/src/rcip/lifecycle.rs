@@ -494,22 +494,39 @@ impl Runtime {
     /// After the policy settled: the rechecks of CL-B05 (RCIP-LIFE-POLICY-04..07), then the
     /// decision.
     fn after_policy(&mut self, op: Operation, answer: PolicyAnswer) {
-        if let Some(code) = self.recheck(&op) {
-            return self.fail_op(op, code);
-        }
+        let refuses = |decision: &Option<Decision>| matches!(decision, None | Some(Decision::Deny));
+        let answer_first = self.choices.takes(Choice::PolicyAnswerBeforeRecheck);
         let result = match answer {
-            PolicyAnswer::Default(decision) => return self.decide(op, Some(decision)),
+            PolicyAnswer::Default(decision) => {
+                if let Some(code) = self.recheck(&op) {
+                    return self.fail_op(op, code);
+                }
+                return self.decide(op, Some(decision));
+            }
             PolicyAnswer::Host(result) => result,
         };
-        let decision = match &result {
+        // PRJ-RCIP-POLICY-01: a deny, a throw or a malformed answer already keeps the handler
+        // from running, so the alternate reports it even when a recheck would fail; an `allow`
+        // or a `confirm` is always rechecked first (CL-B05-1).
+        if !(answer_first && refuses(&self.host_decision(&result))) {
+            if let Some(code) = self.recheck(&op) {
+                return self.fail_op(op, code);
+            }
+        }
+        let decision = self.host_decision(&result);
+        self.decide(op, decision);
+    }
+
+    /// The decision a host policy's settlement carries (`None`: it threw or answered malformed).
+    fn host_decision(&self, result: &Result<HostValue, super::runtime::HostError>) -> Option<Decision> {
+        match result {
             Ok(value) if self.choices.injects(Fault::MalformedDecisionAllows) => {
                 parse_decision(value).or(Some(Decision::Allow))
             }
             Ok(value) => parse_decision(value),
             Err(_) if self.choices.injects(Fault::PolicyThrowDenied) => Some(Decision::Deny),
             Err(_) => None,
-        };
-        self.decide(op, decision);
+        }
     }
 
     /// Acts on a policy pass's decision (`None`: the policy threw or answered malformed).

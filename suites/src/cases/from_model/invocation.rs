@@ -21,11 +21,12 @@
 //!   failing catalog, binding, availability or input check may give either code;
 //! - an already-aborted signal is RECOMMENDED after the four CL-B03 checks (CL-B03-2), so
 //!   `EXECUTION_ABORTED` is also accepted in their place (RECOMMENDED check: their code);
-//! - the CL-B05 rechecks follow every policy decision (`allow`, `deny`, `throw`, `confirm`), and a
-//!   failing recheck decides the outcome (RCIP-LIFE-POLICY-04/05, CL-B05-1): the decision's own
-//!   outcome is not accepted when a fact changed, since it is what an implementation that skipped
-//!   the recheck gives (issue 13); several changed facts: any of their codes, RECOMMENDED the
-//!   CL-B05-3 precedence;
+//! - the CL-B05 rechecks follow every policy decision, and a failing recheck decides an `allow`
+//!   or a `confirm` (RCIP-LIFE-POLICY-04/05, CL-B05-1): their own outcome is not accepted when a
+//!   fact changed, since it is what an implementation that skipped the recheck gives (issue 13);
+//!   a `deny` or a `throw` may also give its own outcome (PRJ-RCIP-POLICY-01: no sentence orders
+//!   a refusing answer against the rechecks); several changed facts: any of their codes,
+//!   RECOMMENDED the CL-B05-3 precedence;
 //! - `confirm` on the confirmed pass: RECOMMENDED `POLICY_DENIED` (CL-B07-5), also
 //!   `POLICY_EVALUATION_FAILED` (the handler still does not run);
 //! - approval after an unbind or a changed context: `POLICY_DENIED` only (PRJ-RCIP-CONF-01;
@@ -503,6 +504,9 @@ struct Translator<'a> {
     /// Whether a policy or handler call has thrown (`new Error("host-secret-7f3a")`, the
     /// `error` settlement): from then on every settled outcome's text is checked for it.
     thrown: bool,
+    /// The IMPL-DEFINED entries whose readings an expectation of the path accepts: the case
+    /// cites them.
+    open_points: std::cell::RefCell<BTreeSet<&'static str>>,
 }
 
 impl<'a> Translator<'a> {
@@ -526,6 +530,7 @@ impl<'a> Translator<'a> {
             snapshots: 0,
             confirmations: 0,
             thrown: false,
+            open_points: Default::default(),
         }
     }
 
@@ -898,15 +903,25 @@ impl<'a> Translator<'a> {
             }
             return;
         }
-        // RCIP-LIFE-POLICY-04/05 and CL-B05-1: after awaiting policy, whatever it decided, the
-        // runtime rechecks, and a failing recheck decides the outcome; only which of several
-        // failing rechecks answers first is RECOMMENDED (CL-B05-3). The decision's own outcome
-        // (deny, throw, confirm) is not admissible: it is what an implementation that skipped
-        // the recheck would give (issue 13).
+        // RCIP-LIFE-POLICY-04/05 and CL-B05-1: after awaiting policy the runtime rechecks, and
+        // a failing recheck decides an `allow` or a `confirm`; which of several failing rechecks
+        // answers first is RECOMMENDED (CL-B05-3). A refusing answer (deny, throw) may also be
+        // reported as itself (PRJ-RCIP-POLICY-01, IMPL-DEFINED): no sentence orders it against
+        // the rechecks, and the handler does not run either way.
         let mut required = allowed.required.clone();
-        let recommended = allowed.required.clone();
+        let mut recommended = allowed.required.clone();
         for code in &failing {
             push_unique(&mut required, Shape::Error(*code));
+        }
+        let own = match decision {
+            Decision::Deny => Some(Code::PolicyDenied),
+            Decision::Throw => Some(Code::PolicyEvaluationFailed),
+            Decision::Allow | Decision::Confirm => None,
+        };
+        if let Some(code) = own {
+            push_unique(&mut required, Shape::Error(code));
+            push_unique(&mut recommended, Shape::Error(code));
+            self.open_points.borrow_mut().insert("PRJ-RCIP-POLICY-01");
         }
         if recommended.len() != required.len() {
             allowed.recommended = Some(recommended);
@@ -1221,8 +1236,14 @@ pub fn translate_timed(
         translator.apply(&state, action, &next);
         state = next;
     }
+    let mut cited: Vec<&str> = requirements.iter().map(String::as_str).collect();
+    for open_point in translator.open_points.borrow().iter() {
+        if !cited.contains(open_point) {
+            cited.push(open_point);
+        }
+    }
     let mut case = Case::new(id, description)
-        .requirements(&requirements.iter().map(String::as_str).collect::<Vec<_>>())
+        .requirements(&cited)
         .setup(setup(model, timing))
         .steps(translator.steps)
         .provenance(provenance);
