@@ -17,6 +17,7 @@ pub enum Choice {
     AbortBeforeLookup,
     RecheckOrderReversed,
     PolicyAnswerBeforeRecheck,
+    PlainJsonAtCapture,
     ReorderIsNoChange,
     ConfirmAgainIsEvaluationFailure,
     ApprovalAtExpiryAccepted,
@@ -82,6 +83,13 @@ pub const TABLE: &[ChoiceRow] = &[
         requirements: &["PRJ-RCIP-POLICY-01"],
         default: "a failing CL-B05 recheck decides after every policy answer, a deny or a throw included",
         alternate: "a deny, a throw or a malformed answer is reported as such; only allow and confirm are rechecked",
+    },
+    ChoiceRow {
+        choice: Choice::PlainJsonAtCapture,
+        name: "plain-json-at-capture",
+        requirements: &["PRJ-RCIP-INPUT-01"],
+        default: "the plain-JSON check of an input runs with its schema check, after catalog, binding and availability",
+        alternate: "the plain-JSON check runs as the request is captured, before the catalog lookup",
     },
     ChoiceRow {
         choice: Choice::ReorderIsNoChange,

@@ -204,6 +204,10 @@ impl Runtime {
         capability_id: &str,
         input: &HostValue,
     ) -> Result<CheckedRequest, RequestRejection> {
+        // PRJ-RCIP-INPUT-01 is IMPL-DEFINED: the alternate checks plain JSON on capture.
+        if self.choices.takes(Choice::PlainJsonAtCapture) && input.to_plain_json_with(self.plain_rules()).is_err() {
+            return Err((ErrorCode::InputInvalid, None));
+        }
         let Some(capability) = self.definition.capability(capability_id) else {
             return Err((ErrorCode::CapabilityNotFound, None));
         };

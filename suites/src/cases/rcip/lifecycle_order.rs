@@ -1,7 +1,9 @@
 //! Section `rcip.lifecycle-order`: the order of the checks of one invocation (RCIP-PROTO-LIFE-01..05,
 //! CL-B03-1): catalog lookup, live binding, availability, input schema, then policy; each failure
 //! wins over every later one and stops before policy. RECOMMENDED (CL-B03-2): an already-aborted
-//! signal is reported after those four and before policy runs.
+//! signal is reported after those four and before policy runs. Where the plain-JSON check of the
+//! input sits against the first three is open (PRJ-RCIP-INPUT-01): non-JSON input behind a
+//! failing earlier check accepts either code; the order against the input schema is REQUIRED.
 
 use serde_json::json;
 
@@ -13,6 +15,19 @@ const S: &str = "lifecycle-order";
 
 fn c(slug: &str, n: u32, description: &str) -> Case {
     case(S, slug, n, description)
+}
+
+/// An earlier CL-B03-1 check fails for a request whose input is not plain JSON: CL-B03-1 orders
+/// the input *schema* after catalog, binding and availability, but no sentence places the
+/// plain-JSON check of CL-B13 (it may run as the request is captured), so the earlier check's
+/// code or INPUT_INVALID (CL-B13-3) is accepted (PRJ-RCIP-INPUT-01, IMPL-DEFINED).
+fn before_or_plain_json(handle: &str, capability: &str, code: &str) -> serde_json::Value {
+    expect_outcome(
+        handle,
+        crate::pattern::one_of([failed(handle, capability, code), failed(handle, capability, "INPUT_INVALID")]),
+    )
+    .strict(Strictness::ImplDefined)
+    .reqs(&["CL-B03-1", "CL-B13-3", "PRJ-RCIP-INPUT-01"])
 }
 
 pub fn section() -> Section {
@@ -42,23 +57,35 @@ pub fn section() -> Section {
                     invoke("i1", "settings", json!({})),
                     expect_outcome("i1", failed("i1", "settings", "CAPABILITY_NOT_FOUND")),
                 ]),
-            c("not-found", 3, "Lookup fails before the input is looked at")
-                .requirements(&["RCIP-PROTO-LIFE-01", "CL-B03-1"])
+            c("not-found", 3, "Undeclared id with non-JSON input: either code, never policy")
+                .requirements(&["RCIP-PROTO-LIFE-01", "CL-B03-1", "CL-B13-3"])
                 .setup(setup())
                 .steps([
                     invoke("i1", "nothing.here", bad.clone()),
-                    expect_outcome("i1", failed("i1", "nothing.here", "CAPABILITY_NOT_FOUND")),
+                    before_or_plain_json("i1", "nothing.here", "CAPABILITY_NOT_FOUND"),
                     expect_policy_count(0),
                 ]),
             c(
                 "unbound-first",
                 1,
-                "An unbound capability fails before availability and input",
+                "Unbound with non-JSON input: either code, never policy",
             )
             .requirements(&["RCIP-PROTO-LIFE-02", "CL-B03-1"])
             .setup(setup())
             .steps([
                 invoke("i1", "notes.create", bad.clone()),
+                before_or_plain_json("i1", "notes.create", "CAPABILITY_UNBOUND"),
+                expect_policy_count(0),
+            ]),
+            c(
+                "unbound-first",
+                2,
+                "An unbound capability fails before its input schema is checked",
+            )
+            .requirements(&["RCIP-PROTO-LIFE-02", "CL-B03-1"])
+            .setup(setup())
+            .steps([
+                invoke("i1", "notes.create", json!({ "text": 5 })),
                 expect_outcome("i1", failed("i1", "notes.create", "CAPABILITY_UNBOUND")),
                 expect_policy_count(0),
             ]),
@@ -79,14 +106,15 @@ pub fn section() -> Section {
             c(
                 "unavailable-first",
                 2,
-                "An unavailable capability fails even with non-JSON input",
+                "Unavailable with non-JSON input: either code, never policy",
             )
             .requirements(&["RCIP-PROTO-LIFE-03", "CL-B03-1"])
             .setup(setup())
             .steps([
                 bind_avail("notes.create", "b1", returns(created()), unavailable()),
                 invoke("i1", "notes.create", bad.clone()),
-                expect_outcome("i1", failed("i1", "notes.create", "CAPABILITY_UNAVAILABLE")),
+                before_or_plain_json("i1", "notes.create", "CAPABILITY_UNAVAILABLE"),
+                expect_policy_count(0),
             ]),
             c(
                 "input-before-policy",
