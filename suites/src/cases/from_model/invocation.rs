@@ -1242,10 +1242,10 @@ pub fn translate_timed(
             cited.push(open_point);
         }
     }
-    let mut case = Case::new(id, description)
+    let mut case = crate::cases::rcip::support::listener_errors_may_surface(Case::new(id, description)
         .requirements(&cited)
         .setup(setup(model, timing))
-        .steps(translator.steps)
+        .steps(translator.steps))
         .provenance(provenance);
     if let Some(index) = truncated_at {
         case = case.notes(format!(

@@ -3,7 +3,7 @@
 //! `support` holds the shared definition builder, step helpers and outcome patterns. Project
 //! decisions the cases rely on are in `suites/register/project-rcip.toml` (PRJ-RCIP-*).
 
-mod support;
+pub(crate) mod support;
 
 mod abort;
 mod availability;

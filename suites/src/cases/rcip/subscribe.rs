@@ -124,7 +124,7 @@ pub fn section() -> Section {
                 expect_notifications("sub1", notifications_after_subscribe(0)),
                 expect_notifications("sub2", notifications_after_subscribe(1)),
             ]),
-            c(
+            listener_errors_may_surface(c(
                 "isolation",
                 1,
                 "A throwing listener neither breaks the bind nor other listeners",
@@ -138,7 +138,7 @@ pub fn section() -> Section {
                 refresh(),
                 expect_notifications("sub1", notifications_after_subscribe(2)),
                 expect_notifications("sub2", notifications_after_subscribe(2)),
-            ]),
+            ])),
             c(
                 "isolation",
                 2,

@@ -23,6 +23,30 @@ pub fn make_section(id: &str, title: &str, module: &str, cases: Vec<Case>) -> Se
     .cases(cases)
 }
 
+/// PRJ-RCIP-SUB-02 decides that a throwing listener neither stops the operation that published
+/// the revision nor other listeners; no sentence says whether `setContext`, `refresh` or an
+/// unbind call rethrows the listener's error once its work is done (a bind cannot: it returns
+/// the unbind function, CL-A04-1). So after a throwing listener is subscribed, each of those
+/// calls that does not already say otherwise may throw or not (`"throws": "may"`); what the call
+/// did is checked by the observations that follow.
+pub fn listener_errors_may_surface(mut case: Case) -> Case {
+    let mut throwing = false;
+    for step in &mut case.steps {
+        if step.get("client").and_then(Value::as_str) == Some("subscribe")
+            && step.get("listener").and_then(Value::as_str) == Some("throws")
+        {
+            throwing = true;
+        }
+        let surfaces = matches!(step.get("host").and_then(Value::as_str), Some("set-context" | "refresh" | "unbind"));
+        if throwing && surfaces {
+            if let Some(object) = step.as_object_mut() {
+                object.entry("throws").or_insert(json!("may"));
+            }
+        }
+    }
+    case
+}
+
 // ---------------------------------------------------------------------------------------------
 // Definitions (CL-A02)
 // ---------------------------------------------------------------------------------------------
