@@ -32,7 +32,6 @@ pub enum Choice {
     UndeclaredScopesDropped,
     DefaultPolicyConfirmsWrites,
     RequestedAtHandlerStart,
-    NoSignalWithoutCaller,
     RequestedAgainOnApproval,
     ListenersReverseOrder,
     ListenerCalledAtSubscribe,
@@ -190,13 +189,6 @@ pub const TABLE: &[ChoiceRow] = &[
         alternate: "ctx.requestedAt is the clock when the handler starts",
     },
     ChoiceRow {
-        choice: Choice::NoSignalWithoutCaller,
-        name: "no-signal-without-caller",
-        requirements: &["PRJ-RCIP-EXEC-02", "CL-A04-3"],
-        default: "a handler gets a fresh signal when the caller passed none",
-        alternate: "a handler's ctx has no signal when the caller passed none",
-    },
-    ChoiceRow {
         choice: Choice::RequestedAgainOnApproval,
         name: "requested-again-on-approval",
         requirements: &["CL-B23-1"],
@@ -341,6 +333,7 @@ pub enum Fault {
     PolicyThrowDenied,
     MalformedDecisionAllows,
     ThrowAfterAbortFailed,
+    HandlerSignalMissing,
     AvailabilityExtrasPublished,
     ConfirmationIdPublished,
     SnapshotNotCached,
@@ -547,6 +540,12 @@ pub const FAULTS: &[FaultRow] = &[
         name: "throw-after-abort-failed",
         requirements: &["CL-B11-5", "RCIP-LIFE-CANCEL-09"],
         description: "a handler throwing after an abort gives EXECUTION_FAILED",
+    },
+    FaultRow {
+        fault: Fault::HandlerSignalMissing,
+        name: "handler-signal-missing",
+        requirements: &["PRJ-RCIP-EXEC-02", "CL-A04-3"],
+        description: "a handler's ctx has no signal when the caller passed none (ctx.signal copied from the request)",
     },
     FaultRow {
         fault: Fault::AvailabilityExtrasPublished,

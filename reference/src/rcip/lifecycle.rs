@@ -696,7 +696,7 @@ impl Runtime {
             semantic_context: self.context.clone(),
             signal: match &op.signal {
                 Some(signal) => Some(signal.clone()),
-                None if self.choices.takes(Choice::NoSignalWithoutCaller) => None,
+                None if self.choices.injects(Fault::HandlerSignalMissing) => None,
                 None => Some(AbortSignal::new()),
             },
         };

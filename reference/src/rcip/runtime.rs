@@ -123,8 +123,8 @@ pub struct HandlerCall {
     pub invocation_id: String,
     pub requested_at: u64,
     pub semantic_context: SemanticContext,
-    /// The caller's signal, a fresh one when the caller gave none, or (the alternate reading,
-    /// `Choice::NoSignalWithoutCaller`) none.
+    /// The caller's signal, or a fresh one when the caller gave none (PRJ-RCIP-EXEC-02); `None`
+    /// only under the injected fault `Fault::HandlerSignalMissing`.
     pub signal: Option<AbortSignal>,
 }
 

@@ -72,7 +72,7 @@ pub fn section() -> Section {
                 1,
                 handler_context("i1", context(&["notes"], Some("notes"))),
             )
-            .note("no caller signal: ctx holds an unaborted signal or none (PRJ-RCIP-EXEC-02)"),
+            .note("no caller signal: ctx still holds an unaborted signal (PRJ-RCIP-EXEC-02)"),
             expect_requested_at(1, 250).note("policy allows at once: invoke and handler start are both at 250"),
         ]),
         c(

@@ -653,14 +653,14 @@ pub fn expect_handler_context(call: u32, is: Value) -> Value {
 }
 
 /// The `handler-context` of a call made without a caller signal: ctx holds an unaborted signal
-/// or none (PRJ-RCIP-EXEC-02, IMPL-DEFINED).
+/// of the runtime's own (PRJ-RCIP-EXEC-02, CL-A04-3).
 /// `requestedAt` is only required to be a number here (CL-A04-5); its instant is PRJ-RCIP-EXEC-01's
 /// (IMPL-DEFINED), checked in a step of its own ([`expect_requested_at`]).
 pub fn handler_context(invocation: &str, semantic_context: Value) -> Value {
     json!({
         "invocationId": invocation, "requestedAt": of_type("number"),
         "semanticContext": semantic_context,
-        "signalAborted": crate::pattern::one_of([json!(false), Value::Null])
+        "signalAborted": false
     })
 }
 
