@@ -60,7 +60,9 @@ impl FileError {
 /// What a path that is not a regular file is, for the refusal.
 fn kind_of(meta: &Metadata) -> &'static str {
     let kind = meta.file_type();
-    if kind.is_dir() {
+    if kind.is_file() {
+        "a regular file"
+    } else if kind.is_dir() {
         "a directory"
     } else if kind.is_fifo() {
         "a FIFO (named pipe)"
@@ -270,6 +272,36 @@ pub fn check_outputs(outputs: &[(&str, &Path)]) -> Result<(), String> {
     Ok(())
 }
 
+/// Checks, before a command does any work, that `dir` is a folder outputs can be written into,
+/// or one that can be created (its nearest existing ancestor is a writable folder). Nothing is
+/// created.
+pub fn check_output_dir(flag: &str, dir: &Path) -> Result<(), String> {
+    let mut at = dir.to_path_buf();
+    loop {
+        match std::fs::metadata(&at) {
+            Ok(meta) if meta.is_dir() => {
+                let (temporary, file) = create_temporary(&at.join("probe"))
+                    .map_err(|e| format!("{flag} {}: cannot be written in {}: {e}", dir.display(), at.display()))?;
+                drop(file);
+                let _ = std::fs::remove_file(temporary);
+                return Ok(());
+            }
+            Ok(meta) => return Err(format!("{flag} {}: {} is {}, not a directory", dir.display(), at.display(), kind_of(&meta))),
+            // Missing, or below a file (ENOTDIR): the ancestor that exists decides.
+            Err(e) if matches!(e.kind(), std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory) => {
+                if std::fs::symlink_metadata(&at).is_ok() {
+                    return Err(format!("{flag} {}: {} is a symlink to nothing", dir.display(), at.display()));
+                }
+                at = match at.parent() {
+                    Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+                    _ => PathBuf::from("."),
+                };
+            }
+            Err(e) => return Err(format!("{flag} {}: {}: {e}", dir.display(), at.display())),
+        }
+    }
+}
+
 /// Writes an output file: to a temporary file in its folder, synced, then renamed over `path`
 /// (a symlink is followed: its target is replaced). This is the only place the CLI writes a
 /// file.
@@ -456,6 +488,21 @@ mod tests {
         let file = dir.join("plain");
         std::fs::write(&file, "").unwrap();
         assert!(check_outputs(&[("--report", &file.join("r.json"))]).is_err());
+    }
+
+    #[test]
+    fn an_output_folder_is_checked_without_creating_it() {
+        let dir = scratch("out-dir");
+        check_output_dir("--out", &dir.join("a").join("b")).unwrap();
+        assert!(!dir.join("a").exists(), "nothing is created");
+        check_output_dir("--out", &dir).unwrap();
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0, "the probe is removed");
+        let file = dir.join("file");
+        std::fs::write(&file, "").unwrap();
+        let error = check_output_dir("--out", &file.join("rcip")).unwrap_err();
+        assert!(error.contains("is a regular file") || error.contains("not a directory"), "{error}");
+        assert!(check_output_dir("--out", &file).is_err());
+        assert!(check_output_dir("--out", Path::new("/dev/null/x")).is_err());
     }
 
     #[test]
