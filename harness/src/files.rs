@@ -43,6 +43,9 @@ pub struct FileError {
     pub path: PathBuf,
     /// What is wrong, as a phrase that follows the path ("is a FIFO ...").
     pub reason: String,
+    /// The path exists but is no regular file (a FIFO, device, directory or socket): a command
+    /// that reads standard input can tell the user to pipe it there instead.
+    pub special: bool,
 }
 
 impl fmt::Display for FileError {
@@ -53,7 +56,7 @@ impl fmt::Display for FileError {
 
 impl FileError {
     fn new(path: &Path, reason: impl Into<String>) -> FileError {
-        FileError { path: path.to_path_buf(), reason: reason.into() }
+        FileError { path: path.to_path_buf(), reason: reason.into(), special: false }
     }
 }
 
@@ -78,7 +81,7 @@ fn kind_of(meta: &Metadata) -> &'static str {
 }
 
 fn not_regular(path: &Path, meta: &Metadata) -> FileError {
-    FileError::new(path, format!("is {}, not a regular file: refused", kind_of(meta)))
+    FileError { special: true, ..FileError::new(path, format!("is {}, not a regular file: refused", kind_of(meta))) }
 }
 
 /// Opens an input file: a regular file only (a symlink to one included). This is the only
@@ -169,15 +172,21 @@ pub fn open_input(name: &str) -> Result<Input, FileError> {
 
 /// The whole of `name` (`-`: standard input) as text, at most `limit` bytes.
 pub fn read_input(name: &str, limit: u64) -> Result<String, FileError> {
-    let path = Path::new(name);
-    let bytes = match open_input(name)? {
-        Input::File(file) => {
-            drop(file);
-            read(path, limit)?
-        }
-        stdin => read_bounded(Path::new("(standard input)"), stdin, limit)?,
-    };
-    utf8(path, bytes)
+    if name == "-" {
+        let stdin = Path::new("(standard input)");
+        utf8(stdin, read_bounded(stdin, std::io::stdin(), limit)?)
+    } else {
+        read_string(Path::new(name), limit)
+    }
+}
+
+/// Whether two paths name one existing file (device and inode), whatever their spelling: an
+/// output that is one of a command's inputs would destroy it.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
+    }
 }
 
 /// Which file an output names, independent of its spelling.
@@ -412,6 +421,7 @@ mod tests {
         let error = receiver.recv_timeout(std::time::Duration::from_secs(5)).expect("a FIFO hangs the reader").unwrap_err();
         assert_eq!(error.path, path);
         assert!(error.to_string().contains("requirements.json is a FIFO"), "{error}");
+        assert!(error.special);
         // Also through a symlink, and when opened directly.
         let link = dir.join("link.json");
         std::os::unix::fs::symlink(&path, &link).unwrap();
@@ -429,6 +439,7 @@ mod tests {
         assert!(read(&socket, JSON_LIMIT).unwrap_err().reason.contains("is a socket"));
         let missing = read(&dir.join("missing.json"), JSON_LIMIT).unwrap_err();
         assert!(missing.to_string().contains("missing.json cannot be read"), "{missing}");
+        assert!(!missing.special);
     }
 
     #[test]

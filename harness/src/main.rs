@@ -194,7 +194,9 @@ struct RunArgs {
     #[arg(long)]
     quiet: bool,
     /// Write one trace per case run into DIR (`<case id>.jsonl`, the format `check-trace` reads:
-    /// every call with whether it threw, every observation with its value; RCIP and Rixx UI).
+    /// every call with whether it threw, every observation with its value; RCIP and Rixx UI). An
+    /// id with a byte other than letters, digits, `-`, `_` and inner `.`s is percent-encoded in
+    /// the file name, and one over 200 bytes is cut and ends in a hash of the id.
     #[arg(long, value_name = "DIR")]
     trace_dir: Option<PathBuf>,
 }
@@ -596,6 +598,12 @@ fn merge_reports(vectors: &Vectors, args: &ReportArgs) -> Result<ExitCode, ExitC
         ExitCode::from(2)
     };
     check_outputs(&args.outputs, &None).map_err(fail)?;
+    let outputs = [&args.outputs.report, &args.outputs.junit, &args.outputs.markdown, &args.outputs.html];
+    for input in args.merge.iter().chain(&args.from) {
+        if let Some(output) = outputs.iter().copied().flatten().find(|output| harness::files::same_file(input, output)) {
+            return Err(fail(format!("{} is the input report {}: writing it would destroy the input", output.display(), input.display())));
+        }
+    }
     let mut reports = Vec::new();
     for path in args.merge.iter().chain(&args.from) {
         let text = harness::files::read_string(path, harness::files::JSON_LIMIT).map_err(|e| fail(e.to_string()))?;
@@ -700,7 +708,7 @@ fn check_traces(vectors: &Vectors, args: &CheckTraceArgs) -> ExitCode {
         let text = match harness::files::read_input(name, harness::files::JSON_LIMIT) {
             Ok(text) => text,
             Err(e) => {
-                eprintln!("error: cannot read the trace: {e}");
+                eprintln!("error: cannot read the trace: {e}{}", pipe_hint(&e));
                 malformed += 1;
                 worst = 2;
                 continue;
@@ -757,6 +765,11 @@ fn write_traces(dir: &std::path::Path, results: &[CaseResult]) -> Result<usize, 
         written += 1;
     }
     Ok(written)
+}
+
+/// For an input that may be standard input: a pipe or FIFO is read from `-`, never by its path.
+fn pipe_hint(error: &harness::files::FileError) -> &'static str {
+    if error.special { " (to read a pipe, give - and redirect it to standard input)" } else { "" }
 }
 
 /// The hidden `generate-stream` command (see `harness::validate::generate`).
@@ -941,7 +954,7 @@ fn validate_stream(args: &ValidateArgs) -> ExitCode {
             (None, Some(input), Some(framing)) => {
                 // A stream is read as it comes, with the framing's own bounds: opened only.
                 let reader: Box<dyn std::io::Read> =
-                    Box::new(harness::files::open_input(input).map_err(|e| format!("cannot open the stream: {e}"))?);
+                    Box::new(harness::files::open_input(input).map_err(|e| format!("cannot open the stream: {e}{}", pipe_hint(&e)))?);
                 let source = if framing == "websocket" { Source::Messages(Box::new(std::io::BufReader::new(reader))) } else { Source::Bytes(reader) };
                 (framing.clone(), source)
             }

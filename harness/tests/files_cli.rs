@@ -116,6 +116,7 @@ fn a_fifo_or_a_device_as_any_input_is_refused_at_once() {
         refused(&output, special, phrase);
         let output = conformance(&["check-trace", text(special)]);
         refused(&output, special, phrase);
+        assert!(stderr(&output).contains("give -"), "{}", stderr(&output));
         let output = conformance(&["run", "--expectations", text(special), "--section", "rcip.policy-race", "--quiet"]);
         refused(&output, special, phrase);
         let output = conformance(&["report", text(special), "--html", text(&dir.join("r.html"))]);
@@ -194,6 +195,10 @@ fn one_output_file_under_two_spellings_is_refused_before_the_run() {
     // The same for `report`: checked before its inputs are read.
     let output = conformance(&["report", text(&report), "--html", text(&symlink), "--markdown", text(&report)]);
     refused(&output, &report, "the same path is given for two outputs");
+    assert_eq!(std::fs::read_to_string(&report).unwrap(), "previous");
+    // An output that is the input report would destroy it.
+    let output = conformance(&["report", text(&report), "--html", text(&symlink)]);
+    refused(&output, &symlink, "is the input report");
     assert_eq!(std::fs::read_to_string(&report).unwrap(), "previous");
     let _ = std::fs::remove_dir_all(&dir);
 }
