@@ -758,13 +758,11 @@ fn check_traces(vectors: &Vectors, args: &CheckTraceArgs) -> ExitCode {
 /// name (`harness::files::file_name`: a vector set's own schema may allow `/`, `..` or a
 /// 300-byte id, and each trace must still be written, inside DIR).
 fn write_traces(dir: &std::path::Path, results: &[CaseResult]) -> Result<usize, String> {
-    let mut written = 0;
-    for result in results.iter().filter(|r| !r.trace.is_empty()) {
-        let path = dir.join(harness::files::file_name(&result.id, ".jsonl"));
-        harness::files::write(&path, result.trace.as_bytes()).map_err(|e| format!("cannot write the trace of {}: {e}", result.id))?;
-        written += 1;
-    }
-    Ok(written)
+    let traced: Vec<&CaseResult> = results.iter().filter(|r| !r.trace.is_empty()).collect();
+    let paths: Vec<PathBuf> = traced.iter().map(|r| dir.join(harness::files::file_name(&r.id, ".jsonl"))).collect();
+    let files: Vec<(&std::path::Path, &[u8])> = paths.iter().zip(&traced).map(|(p, r)| (p.as_path(), r.trace.as_bytes())).collect();
+    harness::files::write_many(&files).map_err(|e| format!("cannot write the traces: {e}"))?;
+    Ok(files.len())
 }
 
 /// For an input that may be standard input: a pipe or FIFO is read from `-`, never by its path.
