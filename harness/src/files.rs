@@ -648,6 +648,6 @@ mod tests {
         let escapes = "/".repeat(300);
         let cut = file_name(&escapes, ".jsonl");
         assert!(cut.len() <= NAME_LIMIT && cut.contains('~'), "{cut}");
-        assert!(cut.split('~').next().unwrap().len() % 3 == 0, "an escape is never cut: {cut}");
+        assert!(cut.split('~').next().unwrap().len().is_multiple_of(3), "an escape is never cut: {cut}");
     }
 }

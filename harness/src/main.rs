@@ -416,7 +416,7 @@ fn load(path: &Option<PathBuf>) -> Result<Vectors, ExitCode> {
 
 /// Writes one output through `harness::files::write`: the previous file stays whole until the
 /// new one is complete on disk.
-fn write_file(path: &PathBuf, text: &str, what: &str) -> Result<(), ExitCode> {
+fn write_file(path: &std::path::Path, text: &str, what: &str) -> Result<(), ExitCode> {
     harness::files::write(path, text.as_bytes()).map_err(|e| {
         eprintln!("error: cannot write the {what}: {e}");
         ExitCode::from(2)
