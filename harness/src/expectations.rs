@@ -13,7 +13,6 @@
 //! reason = "no SSE transport in this build"
 //! ```
 
-use std::fs;
 use std::path::Path;
 
 use serde::Deserialize;
@@ -61,7 +60,7 @@ pub struct Expectations {
 
 impl Expectations {
     pub fn load(path: &Path) -> Result<Expectations, String> {
-        let text = fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = crate::files::read_string(path, crate::files::JSON_LIMIT).map_err(|e| e.to_string())?;
         let parsed: Expectations = toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
         for entry in parsed.xfail.iter().chain(&parsed.skip) {
             if entry.id.is_some() == entry.prefix.is_some() {

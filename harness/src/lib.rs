@@ -9,6 +9,7 @@ pub mod digest;
 pub mod driver;
 pub mod expectations;
 pub mod explain;
+pub mod files;
 pub mod framing;
 pub mod fuzz;
 pub mod handles;

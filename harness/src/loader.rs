@@ -319,7 +319,9 @@ fn digest_schemas(dir: &Path, digest: &mut crate::digest::Digest) {
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
         if name.ends_with(".schema.json") {
-            if let Ok(bytes) = fs::read(entry.path()) {
+            // FormatSchemas::load has read each already: a file that fails now changed meanwhile
+            // and fails the next load.
+            if let Ok(bytes) = crate::files::read(&entry.path(), crate::files::JSON_LIMIT) {
                 digest.add(&format!("schema/{name}"), &bytes);
             }
         }
@@ -403,11 +405,14 @@ fn case_files(root: &Path, protocol: Protocol, errors: &mut Vec<LoadError>) -> V
     files
 }
 
+/// A vector file or the register, through the one opener (`crate::files`): a regular file of at
+/// most `JSON_LIMIT` bytes, so a FIFO or device given as `requirements.json` is refused, never
+/// read.
 fn read_json(path: &Path) -> Result<(Vec<u8>, Value), LoadError> {
-    let bytes = fs::read(path).map_err(|e| LoadError {
+    let bytes = crate::files::read(path, crate::files::JSON_LIMIT).map_err(|e| LoadError {
         file: path.to_path_buf(),
         pointer: String::new(),
-        message: format!("cannot read: {e}"),
+        message: e.reason,
     })?;
     let document = serde_json::from_slice(&bytes).map_err(|e| LoadError {
         file: path.to_path_buf(),

@@ -182,8 +182,8 @@ struct RunArgs {
     /// (0: never stop).
     #[arg(long, value_name = "K", default_value_t = 5)]
     max_timeouts: usize,
-    /// Cases run in parallel (one adapter process each).
-    #[arg(long, short = 'j', value_name = "N", default_value_t = 1)]
+    /// Cases run in parallel (one adapter process each), 1 to 256.
+    #[arg(long, short = 'j', value_name = "N", default_value_t = 1, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_JOBS))]
     jobs: usize,
     /// Known failures and skips, each with a reason (TOML; see harness/README.md).
     #[arg(long, value_name = "FILE")]
@@ -197,7 +197,9 @@ struct RunArgs {
     #[arg(long)]
     quiet: bool,
     /// Write one trace per case run into DIR (`<case id>.jsonl`, the format `check-trace` reads:
-    /// every call with whether it threw, every observation with its value; RCIP and Rixx UI).
+    /// every call with whether it threw, every observation with its value; RCIP and Rixx UI). An
+    /// id with a byte other than letters, digits, `-`, `_` and inner `.`s is percent-encoded in
+    /// the file name, and one over 200 bytes is cut and ends in a hash of the id.
     #[arg(long, value_name = "DIR")]
     trace_dir: Option<PathBuf>,
 }
@@ -295,7 +297,7 @@ struct FuzzArgs {
     max_steps: Option<u64>,
     /// Stop drawing after S seconds (a stop condition only: the number of cases run then varies
     /// with the machine and is printed; case n is always the same case).
-    #[arg(long, value_name = "S")]
+    #[arg(long, value_name = "S", value_parser = positive_seconds)]
     budget_seconds: Option<f64>,
     /// Implementation runs the shrinker may spend.
     #[arg(long, value_name = "N", default_value_t = harness::fuzz::DEFAULT_SHRINK_RUNS)]
@@ -313,6 +315,32 @@ struct FuzzArgs {
     /// (`reference-driver --fault list`).
     #[arg(long, value_name = "NAME")]
     reference_fault: Option<String>,
+}
+
+/// The most adapter processes a run starts at once: far above the cores of any machine, far
+/// below what exhausts memory or process limits (`--jobs 2000` aborted on an allocation).
+const MAX_JOBS: u64 = 256;
+
+/// The longest time option: about 31 years. `Duration::from_secs_f64` panics on values it cannot
+/// hold (`1e300`, `inf`), so every time option is bounded when it is parsed.
+const MAX_SECONDS: f64 = 1e9;
+
+/// A time option in seconds: a finite number from 0 to [`MAX_SECONDS`].
+fn seconds(text: &str) -> Result<f64, String> {
+    let value: f64 = text.trim().parse().map_err(|_| format!("{text:?} is not a number of seconds"))?;
+    if !value.is_finite() || !(0.0..=MAX_SECONDS).contains(&value) {
+        return Err(format!("{text} seconds: give a finite number from 0 to {MAX_SECONDS:e}"));
+    }
+    Ok(value)
+}
+
+/// A time option that must be above 0 (a stall timeout, a budget).
+fn positive_seconds(text: &str) -> Result<f64, String> {
+    let value = seconds(text)?;
+    if value <= 0.0 {
+        return Err(format!("{text} seconds: give a number above 0 and at most {MAX_SECONDS:e}"));
+    }
+    Ok(value)
 }
 
 fn parse_seed(text: &str) -> Result<u64, String> {
@@ -337,10 +365,10 @@ struct ValidateArgs {
     #[arg(long, value_name = "URL", conflicts_with = "input")]
     url: Option<String>,
     /// Live mode: stop following the stream after this many seconds (not an error).
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", value_parser = seconds)]
     max_seconds: Option<f64>,
     /// Live mode: no byte for this many seconds is a stalled server (an error, exit 2); default 30.
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", value_parser = positive_seconds)]
     stall_seconds: Option<f64>,
     /// A limits profile (JSON file, as setup.limits); default: the minimum profile.
     #[arg(long, value_name = "L.json")]
@@ -389,17 +417,20 @@ fn load(path: &Option<PathBuf>) -> Result<Vectors, ExitCode> {
     Ok(vectors)
 }
 
-fn write_file(path: &PathBuf, text: &str, what: &str) -> Result<(), ExitCode> {
-    std::fs::write(path, text).map_err(|e| {
-        eprintln!("error: cannot write the {what} to {}: {e}", path.display());
+/// Writes one output through `harness::files::write`: the previous file stays whole until the
+/// new one is complete on disk.
+fn write_file(path: &std::path::Path, text: &str, what: &str) -> Result<(), ExitCode> {
+    harness::files::write(path, text.as_bytes()).map_err(|e| {
+        eprintln!("error: cannot write the {what}: {e}");
         ExitCode::from(2)
     })?;
     println!("{what} written to {}", path.display());
     Ok(())
 }
 
-/// Checks, before anything runs, that every output path can be written: an hour-long run must
-/// not end in "cannot write the report". A file that does not exist yet is created and removed.
+/// Checks, before anything runs, that every output path can be written and that no two name
+/// the same file under different spellings (`harness::files::check_outputs`): an hour-long run
+/// must not end in "cannot write the report", nor one report overwrite another.
 fn check_outputs(outputs: &Outputs, write_expectations: &Option<PathBuf>) -> Result<(), String> {
     let outputs = [
         (&outputs.report, "--report"),
@@ -408,35 +439,9 @@ fn check_outputs(outputs: &Outputs, write_expectations: &Option<PathBuf>) -> Res
         (&outputs.html, "--html"),
         (write_expectations, "--write-expectations"),
     ];
-    let mut seen: Vec<&PathBuf> = Vec::new();
-    for (path, flag) in outputs {
-        let Some(path) = path else { continue };
-        if seen.contains(&path) {
-            return Err(format!("{flag} {}: the same path is given for two outputs", path.display()));
-        }
-        seen.push(path);
-        if path.is_dir() {
-            return Err(format!("{flag} {}: is a directory", path.display()));
-        }
-        let parent = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
-        if !parent.is_dir() {
-            return Err(format!("{flag} {}: the directory {} does not exist", path.display(), parent.display()));
-        }
-        if path.exists() {
-            std::fs::OpenOptions::new()
-                .append(true)
-                .open(path)
-                .map_err(|e| format!("{flag} {}: cannot be written: {e}", path.display()))?;
-        } else {
-            std::fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(path)
-                .map_err(|e| format!("{flag} {}: cannot be created: {e}", path.display()))?;
-            let _ = std::fs::remove_file(path);
-        }
-    }
-    Ok(())
+    let given: Vec<(&str, &std::path::Path)> =
+        outputs.iter().filter_map(|(path, flag)| path.as_ref().map(|p| (*flag, p.as_path()))).collect();
+    harness::files::check_outputs(&given)
 }
 
 fn run(vectors: &Vectors, args: &RunArgs) -> Result<ExitCode, ExitCode> {
@@ -449,6 +454,10 @@ fn run(vectors: &Vectors, args: &RunArgs) -> Result<ExitCode, ExitCode> {
         ExitCode::from(2)
     })?;
     if let Some(dir) = &args.trace_dir {
+        harness::files::check_output_dir("--trace-dir", dir).map_err(|e| {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        })?;
         std::fs::create_dir_all(dir).map_err(|e| {
             eprintln!("error: --trace-dir {}: {e}", dir.display());
             ExitCode::from(2)
@@ -592,9 +601,15 @@ fn merge_reports(vectors: &Vectors, args: &ReportArgs) -> Result<ExitCode, ExitC
         ExitCode::from(2)
     };
     check_outputs(&args.outputs, &None).map_err(fail)?;
+    let outputs = [&args.outputs.report, &args.outputs.junit, &args.outputs.markdown, &args.outputs.html];
+    for input in args.merge.iter().chain(&args.from) {
+        if let Some(output) = outputs.iter().copied().flatten().find(|output| harness::files::same_file(input, output)) {
+            return Err(fail(format!("{} is the input report {}: writing it would destroy the input", output.display(), input.display())));
+        }
+    }
     let mut reports = Vec::new();
     for path in args.merge.iter().chain(&args.from) {
-        let text = std::fs::read_to_string(path).map_err(|e| fail(format!("{}: {e}", path.display())))?;
+        let text = harness::files::read_string(path, harness::files::JSON_LIMIT).map_err(|e| fail(e.to_string()))?;
         let report: serde_json::Value =
             serde_json::from_str(&text).map_err(|e| fail(format!("{}: not JSON: {e}", path.display())))?;
         reports.push((path.as_path(), report));
@@ -693,16 +708,10 @@ fn check_traces(vectors: &Vectors, args: &CheckTraceArgs) -> ExitCode {
     let mut worst = 0u8;
     let (mut explained, mut rejected, mut outside, mut malformed) = (0, 0, 0, 0);
     for name in &args.traces {
-        let text = if name == "-" {
-            let mut text = String::new();
-            std::io::Read::read_to_string(&mut std::io::stdin(), &mut text).map(|_| text)
-        } else {
-            std::fs::read_to_string(name)
-        };
-        let text = match text {
+        let text = match harness::files::read_input(name, harness::files::JSON_LIMIT) {
             Ok(text) => text,
             Err(e) => {
-                eprintln!("error: cannot read the trace {name}: {e}");
+                eprintln!("error: cannot read the trace: {e}{}", pipe_hint(&e));
                 malformed += 1;
                 worst = 2;
                 continue;
@@ -748,23 +757,30 @@ fn check_traces(vectors: &Vectors, args: &CheckTraceArgs) -> ExitCode {
     ExitCode::from(worst)
 }
 
-/// Writes each case's trace (RCIP and Rixx UI) as `DIR/<case id>.jsonl`.
+/// Writes each case's trace (RCIP and Rixx UI) as `DIR/<case id>.jsonl`, the id made a safe file
+/// name (`harness::files::file_name`: a vector set's own schema may allow `/`, `..` or a
+/// 300-byte id, and each trace must still be written, inside DIR).
 fn write_traces(dir: &std::path::Path, results: &[CaseResult]) -> Result<usize, String> {
-    let mut written = 0;
-    for result in results.iter().filter(|r| !r.trace.is_empty()) {
-        let path = dir.join(format!("{}.jsonl", result.id));
-        std::fs::write(&path, &result.trace).map_err(|e| format!("cannot write the trace {}: {e}", path.display()))?;
-        written += 1;
-    }
-    Ok(written)
+    let traced: Vec<&CaseResult> = results.iter().filter(|r| !r.trace.is_empty()).collect();
+    let paths: Vec<PathBuf> = traced.iter().map(|r| dir.join(harness::files::file_name(&r.id, ".jsonl"))).collect();
+    let files: Vec<(&std::path::Path, &[u8])> = paths.iter().zip(&traced).map(|(p, r)| (p.as_path(), r.trace.as_bytes())).collect();
+    harness::files::write_many(&files).map_err(|e| format!("cannot write the traces: {e}"))?;
+    Ok(files.len())
+}
+
+/// For an input that may be standard input: a pipe or FIFO is read from `-`, never by its path.
+fn pipe_hint(error: &harness::files::FileError) -> &'static str {
+    if error.special { " (to read a pipe, give - and redirect it to standard input)" } else { "" }
 }
 
 /// The hidden `generate-stream` command (see `harness::validate::generate`).
 fn generate_stream(framing: &str, bytes: u64, catalog_out: Option<PathBuf>) -> ExitCode {
     use harness::validate::generate;
     if let Some(path) = catalog_out {
-        if let Err(e) = std::fs::write(&path, generate::catalog().to_string()) {
-            eprintln!("error: cannot write {}: {e}", path.display());
+        let written = harness::files::check_outputs(&[("--catalog-out", &path)])
+            .and_then(|()| harness::files::write(&path, generate::catalog().to_string().as_bytes()).map_err(|e| format!("cannot write {e}")));
+        if let Err(e) = written {
+            eprintln!("error: {e}");
             return ExitCode::from(2);
         }
     }
@@ -805,11 +821,12 @@ fn fuzz(args: &FuzzArgs, vectors: &std::path::Path) -> Result<ExitCode, ExitCode
     if targets.is_empty() {
         targets = Target::ALL.to_vec();
     }
-    let budget = match args.budget_seconds {
-        Some(s) if !(s.is_finite() && s > 0.0) => return Err(usage(format!("--budget-seconds {s}: give a positive number"))),
-        Some(s) => Some(Duration::from_secs_f64(s)),
-        None => None,
-    };
+    // Bounded by its parser (`positive_seconds`), so the conversion cannot panic.
+    let budget = args.budget_seconds.map(Duration::from_secs_f64);
+    // The finding is written at the end of a long search: where it goes is checked first.
+    for protocol in ["rcip", "rui"] {
+        harness::files::check_output_dir("--out", &args.out.join(protocol)).map_err(usage)?;
+    }
     if args.cases == 0 {
         return Err(usage("--cases 0 runs nothing".into()));
     }
@@ -915,7 +932,7 @@ fn fuzz(args: &FuzzArgs, vectors: &std::path::Path) -> Result<ExitCode, ExitCode
 fn validate_stream(args: &ValidateArgs) -> ExitCode {
     use harness::validate::{live, Reporter, Validator};
     let read_json = |path: &PathBuf, what: &str| -> Result<serde_json::Value, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read the {what} {}: {e}", path.display()))?;
+        let text = harness::files::read_string(path, harness::files::JSON_LIMIT).map_err(|e| format!("cannot read the {what}: {e}"))?;
         serde_json::from_str(&text).map_err(|e| format!("the {what} {} is not JSON: {e}", path.display()))
     };
     enum Source {
@@ -931,19 +948,14 @@ fn validate_stream(args: &ValidateArgs) -> ExitCode {
                 return Err("--max-seconds and --stall-seconds apply to --url only".into());
             }
             (Some(url), _, _) => {
-                let stall = args.stall_seconds.unwrap_or(30.0);
-                if stall.is_nan() || stall <= 0.0 || args.max_seconds.is_some_and(|s| s.is_nan() || s < 0.0) {
-                    return Err("--stall-seconds must be positive and --max-seconds not negative".into());
-                }
+                // --stall-seconds and --max-seconds are bounded by their parsers.
                 let endpoint = live::Endpoint::parse(url).map_err(|e| e.0)?;
                 (endpoint.framing.to_string(), Source::Live(endpoint))
             }
             (None, Some(input), Some(framing)) => {
-                let reader: Box<dyn std::io::Read> = if input == "-" {
-                    Box::new(std::io::stdin())
-                } else {
-                    Box::new(std::fs::File::open(input).map_err(|e| format!("cannot open the stream {input}: {e}"))?)
-                };
+                // A stream is read as it comes, with the framing's own bounds: opened only.
+                let reader: Box<dyn std::io::Read> =
+                    Box::new(harness::files::open_input(input).map_err(|e| format!("cannot open the stream: {e}{}", pipe_hint(&e)))?);
                 let source = if framing == "websocket" { Source::Messages(Box::new(std::io::BufReader::new(reader))) } else { Source::Bytes(reader) };
                 (framing.clone(), source)
             }

@@ -58,7 +58,7 @@ impl FormatSchemas {
         names.sort();
         for name in &names {
             let path = dir.join(name);
-            let text = fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let text = crate::files::read_string(&path, crate::files::JSON_LIMIT).map_err(|e| e.to_string())?;
             let schema: Value =
                 serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
             by_uri.insert(format!("{SCHEMA_BASE}{name}"), schema);

@@ -38,7 +38,7 @@ pub struct Sentence {
 /// The requirement register of a vector directory (`requirements.json`), by id.
 pub fn register(vectors: &Path) -> Result<BTreeMap<String, Sentence>, String> {
     let path = vectors.join("requirements.json");
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = crate::files::read_string(&path, crate::files::JSON_LIMIT).map_err(|e| e.to_string())?;
     let document: Value = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     let text_of = |entry: &Value, key: &str| entry.get(key).and_then(Value::as_str).unwrap_or_default().to_string();
     Ok(document
@@ -140,7 +140,7 @@ impl Finding {
         let name = id.split_once('.').map(|(_, rest)| rest).unwrap_or(&id).trim_end_matches(".001").to_string();
         let path = dir.join(self.protocol()).join(format!("{name}.json"));
         let text = serde_json::to_string_pretty(&self.vector_file(implementation, command)).unwrap_or_default() + "\n";
-        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        crate::files::write(&path, text.as_bytes()).map_err(|e| format!("cannot write {e}"))?;
         Ok(path)
     }
 

@@ -111,8 +111,13 @@ enum Wait {
 
 impl Clock {
     fn new(options: &Options) -> Clock {
-        let stall = Duration::from_secs_f64(options.stall_seconds.max(0.001));
-        let deadline = options.max_seconds.map(|s| Instant::now() + Duration::from_secs_f64(s.max(0.0)));
+        // Any f64 is held without a panic: NaN or below a millisecond is a millisecond, a time
+        // too long for a Duration or an Instant is no limit (the CLI bounds both at parsing).
+        let stall = Duration::try_from_secs_f64(options.stall_seconds.max(0.001)).unwrap_or(Duration::MAX);
+        let deadline = options
+            .max_seconds
+            .and_then(|s| Duration::try_from_secs_f64(s.max(0.0)).ok())
+            .and_then(|d| Instant::now().checked_add(d));
         Clock { stall, deadline }
     }
 
@@ -420,6 +425,18 @@ fn follow_websocket(endpoint: &Endpoint, stream: TcpStream, clock: &Clock, valid
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn any_time_option_makes_a_clock_without_a_panic() {
+        for (max, stall) in [(Some(f64::INFINITY), 1e300), (Some(1e300), f64::NAN), (None, f64::INFINITY), (None, -1.0)] {
+            let clock = Clock::new(&Options { max_seconds: max, stall_seconds: stall });
+            assert!(clock.stall >= Duration::from_millis(1));
+            assert!(matches!(clock.next(), Wait::For(_)), "a deadline too far is none: {max:?} {stall}");
+        }
+        // A deadline of NaN or below zero is at once.
+        let clock = Clock::new(&Options { max_seconds: Some(f64::NAN), stall_seconds: 1.0 });
+        assert!(matches!(clock.next(), Wait::Over));
+    }
 
     #[test]
     fn urls_name_their_framing_and_nothing_else_is_accepted() {
