@@ -4,9 +4,11 @@
 //! or its handler), during a delay, while a confirmation is pending. Whether a summarize call
 //! still follows (PRJ-ASSIST-CANCEL-01) and whether the action in progress is aborted too
 //! (PRJ-ASSIST-CANCEL-02) are left open; stopping the other waits at once is RECOMMENDED
-//! (PRJ-ASSIST-CANCEL-03).
+//! (PRJ-ASSIST-CANCEL-03). Each case also observes the orchestrator's own `invoke` calls
+//! (`assist-invocations`): an action starts through `client.invoke` (CL-C02-1), so an orchestrator
+//! that still calls it for the next action fails even when the runtime refuses the aborted request.
 
-use serde_json::json;
+use serde_json::{json, Value};
 
 use super::support::*;
 use crate::case::{Case, Section, Strictness};
@@ -18,6 +20,18 @@ fn c(slug: &str, n: u32, description: &str) -> Case {
     case(S, slug, n, description)
 }
 
+/// The orchestrator's `invoke` calls for turn `of` are exactly those it made before the abort
+/// (`before`, each with the proposed input `{}`): an action starts through `client.invoke`
+/// (CL-C02-1), so calling it for the next action is starting that action after the cancellation
+/// (CL-C06-1), even when the runtime then refuses the aborted request and no policy or handler
+/// call shows it.
+fn no_invoke_after_cancel(of: &str, before: &[&str]) -> Value {
+    let calls: Vec<(&str, Value)> = before.iter().map(|id| (*id, json!({}))).collect();
+    expect_invocations(of, &calls)
+        .reqs(&["CL-C06-1", "CL-C02-1"])
+        .note("no invoke call after the abort, not even one the runtime would refuse")
+}
+
 pub fn section() -> Section {
     make_section(
         S,
@@ -25,7 +39,7 @@ pub fn section() -> Section {
         "cancel",
         vec![
             c("decide", 1, "Cancelled during decide: the batch answered later never runs")
-                .requirements(&["RCIP-PROTO-ASSIST-08", "CL-C06-1", "PRJ-ASSIST-CANCEL-01"])
+                .requirements(&["RCIP-PROTO-ASSIST-08", "CL-C06-1", "CL-C02-1", "PRJ-ASSIST-CANCEL-01"])
                 .setup(Setup::allow().to_json())
                 .steps(bind_all())
                 .steps([
@@ -40,10 +54,11 @@ pub fn section() -> Section {
                     expect_handler_order(&[]),
                     advance(20000),
                     expect_handler_order(&[]),
+                    no_invoke_after_cancel("t1", &[]),
                     expect_turn("t1", cancelled(decide_any(), vec![json!([])])),
                 ]),
             c("action", 1, "Cancelled during a handler: no later action starts")
-                .requirements(&["RCIP-PROTO-ASSIST-08", "CL-C06-1", "PRJ-ASSIST-CANCEL-01", "PRJ-ASSIST-CANCEL-02"])
+                .requirements(&["RCIP-PROTO-ASSIST-08", "CL-C06-1", "CL-C02-1", "PRJ-ASSIST-CANCEL-01", "PRJ-ASSIST-CANCEL-02"])
                 .setup(Setup::allow().to_json())
                 .steps(bind_all_but(&[("notes.list", gated())]))
                 .steps([
@@ -56,10 +71,11 @@ pub fn section() -> Section {
                     expect_handler_order(&["notes.list"]),
                     advance(20000),
                     expect_handler_order(&["notes.list"]),
+                    no_invoke_after_cancel("t1", &["notes.list"]),
                     expect_turn("t1", cancelled(decide_any(), vec![json!([]), json!([any()])])),
                 ]),
             c("action", 2, "Cancelled during an action's policy wait: no later action starts")
-                .requirements(&["RCIP-PROTO-ASSIST-08", "CL-C06-1", "PRJ-ASSIST-CANCEL-02"])
+                .requirements(&["RCIP-PROTO-ASSIST-08", "CL-C06-1", "CL-C02-1", "PRJ-ASSIST-CANCEL-02"])
                 .setup(Setup::gated_policy().to_json())
                 .steps(bind_all())
                 .steps([
@@ -73,12 +89,13 @@ pub fn section() -> Section {
                     advance(20000),
                     expect_no_policy_call("notes.search"),
                     expect_no_handler_call("notes.search"),
+                    no_invoke_after_cancel("t1", &["notes.list"]),
                     expect_turn("t1", cancelled(decide_any(), vec![json!([]), json!([any()])]))
                         .reqs(&["PRJ-ASSIST-CANCEL-01", "CL-C06-1", "CL-C04-1"])
                         .note("summarize or not (CANCEL-01); never more than one (CL-C04-1); no later action (CL-C06-1)"),
                 ]),
             c("delay", 1, "Cancelled during a delay: the delay ends and nothing follows")
-                .requirements(&["RCIP-PROTO-ASSIST-08", "CL-C06-2", "CL-C06-1", "PRJ-ASSIST-CANCEL-01"])
+                .requirements(&["RCIP-PROTO-ASSIST-08", "CL-C06-2", "CL-C06-1", "CL-C02-1", "PRJ-ASSIST-CANCEL-01"])
                 .setup(Setup::allow().test_delays().to_json())
                 .steps(bind_all())
                 .steps([
@@ -92,9 +109,10 @@ pub fn section() -> Section {
                     advance(LONG * 10),
                     expect_handler_order(&["notes.list"]),
                     expect_no_policy_call("notes.search"),
+                    no_invoke_after_cancel("t1", &["notes.list"]),
                 ]),
             c("confirmation", 1, "Cancelled while a confirmation is pending: nothing follows")
-                .requirements(&["RCIP-PROTO-ASSIST-08", "CL-C06-1", "PRJ-ASSIST-CANCEL-02"])
+                .requirements(&["RCIP-PROTO-ASSIST-08", "CL-C06-1", "CL-C02-1", "PRJ-ASSIST-CANCEL-02"])
                 .setup(Setup::default_policy().to_json())
                 .steps(bind_all())
                 .steps([
@@ -111,6 +129,7 @@ pub fn section() -> Section {
                     advance(20000),
                     expect_no_policy_call("notes.list"),
                     expect_no_handler_call("notes.list"),
+                    no_invoke_after_cancel("t1", &["notes.delete"]),
                     expect_turn("t1", cancelled(decide_any(), vec![json!([]), json!([any()])]))
                         .reqs(&["PRJ-ASSIST-CANCEL-01", "CL-C06-1", "CL-C04-1"])
                         .note("summarize or not (CANCEL-01); never more than one (CL-C04-1); no later action (CL-C06-1)"),

@@ -21,8 +21,9 @@
 //! unknown proposal names `notes.missing<i>`, which the catalog does not declare. Every entry of a
 //! batch carries a symbolic delay, the last one too (never waited, CL-C03-2). After every step
 //! the case expects what the model's state says: the turn (`assist-turn`: result and callback
-//! calls), the policy and handler calls (nothing starts after a non-success or a cancellation,
-//! nothing is invoked for a local rejection) and the outcome of each host-UI resolution; a case
+//! calls), the policy and handler calls and the orchestrator's own `invoke` calls
+//! (`assist-invocations`: nothing starts after a non-success or a cancellation, nothing is invoked
+//! for a local rejection) and the outcome of each host-UI resolution; a case
 //! whose last state has nothing due then lets 10 s pass and checks all of it again.
 //!
 //! Readings where the texts leave room, and so the expectations accept every one: after a
@@ -457,6 +458,23 @@ fn handler_calls(state: &TurnState) -> Value {
     }
 }
 
+/// Every `invoke` call the orchestrator made so far (`assist-invocations`), in order: one per
+/// entry the model invoked, with the proposed input. An action starts through `client.invoke`
+/// (CL-C02-1), never after a non-success (CL-C02-2) or a cancellation (CL-C06-1), and a local
+/// rejection makes no call (CL-C05-2). Unlike the policy and handler calls, this list also shows
+/// a call the runtime refuses at once (an aborted signal, CL-B03), so an orchestrator that goes
+/// on invoking after the abort fails even when the runtime saves it.
+fn invocations(state: &TurnState) -> Value {
+    let calls: Vec<Value> = state
+        .entries
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| e.invoked)
+        .map(|(i, e)| json!({ "capabilityId": capability(i, e.proposal), "input": {} }))
+        .collect();
+    Value::Array(calls)
+}
+
 fn resolution_handle(i: usize) -> String {
     format!("r{}", i + 1)
 }
@@ -467,6 +485,10 @@ fn expectations(model: &AssistModel, state: &TurnState) -> Vec<Value> {
         json!({ "expect": "assist-turn", "of": TURN, "is": turn_pattern(model, state, false, true) }),
         json!({ "expect": "policy-calls", "is": policy_calls(state) }),
         json!({ "expect": "handler-calls", "is": handler_calls(state) }),
+        json!({
+            "expect": "assist-invocations", "of": TURN, "is": invocations(state),
+            "requirements": ["CL-C02-1", "CL-C02-2", "CL-C05-2", "CL-C06-1"]
+        }),
     ];
     let flying = in_flight(state);
     for (i, e) in state.entries.iter().enumerate() {

@@ -4,7 +4,11 @@
 //! recheck, the handler or the approval sees. (The pending-confirmation variant is in
 //! `rcip.confirmation`, slug `captures`.) The other direction (CL-B14-2, RCIP-LIFE-JSON-04/05): a
 //! handler mutating the input it received leaves the caller's object (`caller-input`) and later
-//! handler calls as they were (slug `handler-copy`).
+//! handler calls as they were (slug `handler-copy`). The request object itself is caller-owned
+//! mutable data too (RCIP-PROTO-LIFE-12): a caller rewriting its `capabilityId` or `invocationId`
+//! after `invoke` (step `mutate-request`), during the policy wait, the handler or a pending
+//! confirmation, changes neither the outcome nor what the policy, the handler or the id reservation
+//! (CL-B04-1) work with (slug `request`).
 
 use serde_json::{json, Value};
 
@@ -29,6 +33,15 @@ fn mutating(mut settle: Value, mutations: &[(&str, Value)]) -> Value {
     }
     settle
 }
+
+/// The caller sets `member` of the request object it passed to invoke `of` (after the call).
+fn mutate_request(of: &str, member: &str, value: &str) -> Value {
+    json!({ "client": "mutate-request", "of": of, "member": member, "value": value })
+}
+
+/// The request is detached when invoke accepts it (RCIP-PROTO-LIFE-12): what a step observes is
+/// the request as it was at the call, whatever the caller wrote into its object since.
+const REQUEST: [&str; 1] = ["RCIP-PROTO-LIFE-12"];
 
 fn c(slug: &str, n: u32, description: &str) -> Case {
     case(S, slug, n, description)
@@ -299,6 +312,119 @@ pub fn section() -> Section {
                     handler_call("notes.delete", json!({ "id": "keep" }), "i2", any()),
                 ]),
             ),
+        ]),
+        c(
+            "request",
+            1,
+            "A caller rewriting capabilityId during the policy wait changes nothing",
+        )
+        .requirements(&["RCIP-PROTO-LIFE-12", "CL-A06-1"])
+        .setup(setup())
+        .steps([
+            bind("notes.create", "b1", returns(created())),
+            bind("notes.delete", "b2", returns(json!({ "deleted": true }))),
+            invoke("i1", "notes.create", json!({ "text": "original" })),
+            mutate_request("i1", "capabilityId", "notes.delete")
+                .note("a capability that is bound too, so a runtime reading the request again runs it"),
+            gate_policy(1, ret(allow())),
+            expect_outcome("i1", succeeded("i1", "notes.create", created()))
+                .reqs(&["RCIP-PROTO-LIFE-12", "CL-A06-1"])
+                .note("the outcome names the capability the request named at invoke"),
+            expect_policy_calls(
+                None,
+                json!([policy_call("notes.create", json!({ "text": "original" }), any(), false)]),
+            )
+            .reqs(&REQUEST),
+            expect_handler_calls(
+                None,
+                json!([handler_call("notes.create", json!({ "text": "original" }), "i1", any())]),
+            )
+            .reqs(&REQUEST),
+        ]),
+        c(
+            "request",
+            2,
+            "A caller rewriting invocationId during the policy wait changes nothing",
+        )
+        .requirements(&["RCIP-PROTO-LIFE-12", "CL-A06-1", "CL-B04-1", "CL-B04-3", "CL-B04-5"])
+        .setup(setup())
+        .steps([
+            bind("notes.create", "b1", returns(created())),
+            invoke_id("i1", "notes.create", json!({ "text": "original" }), "req-1"),
+            mutate_request("i1", "invocationId", "req-2"),
+            invoke_id("i2", "notes.create", json!({ "text": "second" }), "req-1"),
+            expect_outcome("i2", failed("req-1", "notes.create", "INVOCATION_ALREADY_ACTIVE"))
+                .reqs(&["RCIP-PROTO-LIFE-12", "CL-B04-1", "CL-B04-3"])
+                .note("the id invoke accepted stays reserved through the policy wait"),
+            gate_policy(1, ret(allow())),
+            expect_outcome("i1", succeeded("req-1", "notes.create", created()))
+                .reqs(&["RCIP-PROTO-LIFE-12", "CL-A06-1"]),
+            expect_handler_calls(
+                None,
+                json!([handler_call("notes.create", json!({ "text": "original" }), "req-1", any())]),
+            )
+            .reqs(&REQUEST),
+            invoke_id("i3", "notes.create", json!({ "text": "third" }), "req-1"),
+            gate_policy(2, ret(allow())),
+            expect_outcome("i3", succeeded("req-1", "notes.create", created()))
+                .reqs(&["RCIP-PROTO-LIFE-12", "CL-B04-5"])
+                .note("settlement released the id invoke accepted, not the one the caller wrote later"),
+        ]),
+        c(
+            "request",
+            3,
+            "A caller rewriting its request while the handler runs changes nothing",
+        )
+        .requirements(&["RCIP-PROTO-LIFE-12", "CL-A06-1"])
+        .setup(Setup::new(&notes()).policy(allow()).to_json())
+        .steps([
+            bind("notes.create", "b1", gated()),
+            bind("notes.delete", "b2", returns(json!({ "deleted": true }))),
+            invoke("i1", "notes.create", json!({ "text": "original" })),
+            mutate_request("i1", "capabilityId", "notes.delete"),
+            mutate_request("i1", "invocationId", "changed"),
+            gate_handler(1, ret(created())),
+            expect_outcome("i1", succeeded("i1", "notes.create", created()))
+                .reqs(&["RCIP-PROTO-LIFE-12", "CL-A06-1"]),
+            expect_handler_calls(
+                None,
+                json!([handler_call("notes.create", json!({ "text": "original" }), "i1", any())]),
+            )
+            .reqs(&REQUEST),
+        ]),
+        c(
+            "request",
+            4,
+            "A caller rewriting its request during a confirmation changes nothing",
+        )
+        .requirements(&["RCIP-PROTO-LIFE-12", "RCIP-LIFE-CONF-01", "CL-A06-1"])
+        .setup(setup())
+        .steps([
+            bind("notes.delete", "b1", returns(json!({ "deleted": true }))),
+            bind("notes.create", "b2", returns(created())),
+            invoke("i1", "notes.delete", json!({ "id": "keep" })),
+            gate_policy(1, ret(confirm())),
+            expect_outcome("i1", confirmation_any("i1", "notes.delete")),
+            mutate_request("i1", "capabilityId", "notes.create"),
+            mutate_request("i1", "invocationId", "other"),
+            resolve("r1", "i1", true),
+            gate_policy(2, ret(allow())),
+            expect_outcome("r1", succeeded("i1", "notes.delete", json!({ "deleted": true })))
+                .reqs(&["RCIP-PROTO-LIFE-12", "RCIP-LIFE-CONF-01", "CL-A06-1"])
+                .note("the confirmation captured the original operation, not the caller's object"),
+            expect_policy_calls(
+                None,
+                json!([
+                    policy_call("notes.delete", json!({ "id": "keep" }), any(), false),
+                    policy_call("notes.delete", json!({ "id": "keep" }), any(), true),
+                ]),
+            )
+            .reqs(&["RCIP-PROTO-LIFE-12", "RCIP-LIFE-CONF-01"]),
+            expect_handler_calls(
+                None,
+                json!([handler_call("notes.delete", json!({ "id": "keep" }), "i1", any())]),
+            )
+            .reqs(&["RCIP-PROTO-LIFE-12", "RCIP-LIFE-CONF-01"]),
         ]),
     ];
     make_section(S, "Detached requests", "detachment", cases)

@@ -107,21 +107,53 @@ fn revisions() -> Vec<Case> {
             get_snapshot("s2"),
             expect_relation("s1", "s2", false, "greater"),
         ]),
+        // CL-B20-3 makes an unbind function idempotent: a second call has no effect beyond the
+        // first's, so the revision (published state, observed by listeners) stays where the
+        // first call left it, and CL-B15-5 then keeps the very snapshot object. REQUIRED: the
+        // sentence is; this case was RECOMMENDED before issue 25 with no reason recorded.
         c(
             "revision-unbind",
             2,
             "A repeated unbind changes nothing, not even the revision",
         )
         .requirements(&["CL-B20-3", "CL-B15-5"])
-        .strictness(Strictness::Recommended)
         .setup(setup())
         .steps([
             bind("notes.list", "b1", returns(json!({ "items": [] }))),
             unbind("b1"),
             get_snapshot("s1"),
+            subscribe("sub1", "records"),
             unbind("b1"),
             get_snapshot("s2"),
-            expect_relation("s1", "s2", true, "equal"),
+            expect_relation("s1", "s2", true, "equal").reqs(&["CL-B20-3", "CL-B15-5"]),
+            expect_notifications("sub1", notifications_after_subscribe(0))
+                .reqs(&["CL-B20-3"])
+                .note("no new revision, so nothing for a listener to observe"),
+        ]),
+        // CL-B20-2: "a stale unbind after a rebind does nothing": not the newer binding's
+        // removal (rcip.binding.stale-unbind.001), and no revision either.
+        c(
+            "revision-unbind",
+            3,
+            "A stale unbind after a rebind changes nothing, not even the revision",
+        )
+        .requirements(&["CL-B20-2", "CL-B15-5"])
+        .setup(setup())
+        .steps([
+            bind("notes.list", "b1", returns(json!({ "items": [] }))),
+            unbind("b1"),
+            bind("notes.list", "b2", returns(json!({ "items": [] }))),
+            get_snapshot("s1"),
+            subscribe("sub1", "records"),
+            unbind("b1"),
+            get_snapshot("s2"),
+            expect_relation("s1", "s2", true, "equal").reqs(&["CL-B20-2", "CL-B15-5"]),
+            expect_notifications("sub1", notifications_after_subscribe(0))
+                .reqs(&["CL-B20-2"])
+                .note("no new revision, so nothing for a listener to observe"),
+            unbind("b1").note("and again: still stale"),
+            get_snapshot("s3"),
+            expect_relation("s1", "s3", true, "equal").reqs(&["CL-B20-2", "CL-B20-3", "CL-B15-5"]),
         ]),
         c("revision-refresh", 1, "refresh increases the revision")
             .requirements(&["CL-B15-3", "RCIP-PROTO-SURF-10", "CL-A04-9"])
