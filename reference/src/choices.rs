@@ -163,7 +163,7 @@ pub const TABLE: &[ChoiceRow] = &[
     ChoiceRow {
         choice: Choice::ScopeHierarchyRelevance,
         name: "scope-hierarchy-relevance",
-        requirements: &["CL-B16-3"],
+        requirements: &["CL-B16-3", "PRJ-RCIP-SCOPE-01"],
         default: "relevance ignores parentId",
         alternate: "a capability is current when an ancestor of one of its scopes is active",
     },

@@ -20,6 +20,7 @@ fn expect_current_list(of: &str, flat: &[&str], by_hierarchy: &[&str]) -> [Value
     let expanded: Vec<&str> = flat.iter().chain(by_hierarchy).copied().collect();
     [
         json!({ "expect": "list", "of": of, "is": one_of([as_set(flat), as_set(&expanded)]) })
+            .reqs(&["CL-B16-1", "PRJ-RCIP-SCOPE-01"])
             .note(
             "the scope hierarchy may add capabilities of related scopes (CL-B16-3 is RECOMMENDED)",
         ),
