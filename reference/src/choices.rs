@@ -21,6 +21,7 @@ pub enum Choice {
     ReorderIsNoChange,
     ConfirmAgainIsEvaluationFailure,
     ApprovalAtExpiryAccepted,
+    TtlFromInvoke,
     ReceiptAnswersUntilEvicted,
     AbortErrorIsAborted,
     NegativeZeroKept,
@@ -34,6 +35,7 @@ pub enum Choice {
     RequestedAtHandlerStart,
     RequestedAgainOnApproval,
     ListenersReverseOrder,
+    ListReversed,
     ListenerCalledAtSubscribe,
     OwnIdFormat,
     AssistBatchBound,
@@ -110,6 +112,13 @@ pub const TABLE: &[ChoiceRow] = &[
         requirements: &["CL-B08-4"],
         default: "a confirmation expires when the clock reaches expiresAt",
         alternate: "a confirmation expires only once the clock passes expiresAt",
+    },
+    ChoiceRow {
+        choice: Choice::TtlFromInvoke,
+        name: "ttl-from-invoke",
+        requirements: &["PRJ-RCIP-CONF-04"],
+        default: "a confirmation's TTL runs from the confirm decision",
+        alternate: "a confirmation's TTL runs from the invoke call",
     },
     ChoiceRow {
         choice: Choice::ReceiptAnswersUntilEvicted,
@@ -201,6 +210,13 @@ pub const TABLE: &[ChoiceRow] = &[
         requirements: &["RCIP-PROTO-SURF-04"],
         default: "listeners are notified in subscription order",
         alternate: "listeners are notified in reverse subscription order",
+    },
+    ChoiceRow {
+        choice: Choice::ListReversed,
+        name: "list-reversed",
+        requirements: &["PRJ-RCIP-LIST-01"],
+        default: "listCapabilities returns the matching capabilities in catalog order",
+        alternate: "listCapabilities returns them in reverse catalog order",
     },
     ChoiceRow {
         choice: Choice::ListenerCalledAtSubscribe,

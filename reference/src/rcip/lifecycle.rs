@@ -594,12 +594,15 @@ impl Runtime {
         let id = self.make_id("confirmation");
         // A 32-bit timer cannot hold 2^31 ms or more: the faulty runtime fires at once.
         let overflowed = self.ttl_ms >= 1 << 31 && self.choices.injects(Fault::TtlTimerOverflow);
+        // PRJ-RCIP-CONF-04 is IMPL-DEFINED: the TTL runs from the confirm decision (now) or,
+        // in the alternate, from the invoke call.
+        let issued = if self.choices.takes(Choice::TtlFromInvoke) { op.requested_at } else { self.now };
         let expires_at = if overflowed {
-            self.now
+            issued
         } else if self.choices.injects(Fault::ExpiryOneMsLate) {
-            self.now.saturating_add(self.ttl_ms).saturating_add(1)
+            issued.saturating_add(self.ttl_ms).saturating_add(1)
         } else {
-            self.now.saturating_add(self.ttl_ms)
+            issued.saturating_add(self.ttl_ms)
         };
         let seq = self.next_confirmation_seq;
         self.next_confirmation_seq += 1;

@@ -547,12 +547,17 @@ impl Runtime {
     /// in catalog order (CL-A03-2..5).
     pub fn list_capabilities(&mut self, filter: &ListFilter) -> Vec<Value> {
         let snapshot = self.get_snapshot();
-        snapshot
+        let mut listed: Vec<Value> = snapshot
             .capabilities()
             .iter()
             .filter(|entry| filter.matches(entry))
             .cloned()
-            .collect()
+            .collect();
+        // PRJ-RCIP-LIST-01: the order is the runtime's; the alternate lists in reverse.
+        if self.choices.takes(Choice::ListReversed) {
+            listed.reverse();
+        }
+        listed
     }
 
     /// `client.subscribe(listener)`: the listener is called with the new snapshot after every
