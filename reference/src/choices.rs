@@ -38,6 +38,7 @@ pub enum Choice {
     ListReversed,
     ListenerCalledAtSubscribe,
     OwnIdFormat,
+    OneIdNamespace,
     AssistBatchBound,
     AssistDelayDurations,
     AssistSummarizeWithoutActions,
@@ -231,6 +232,13 @@ pub const TABLE: &[ChoiceRow] = &[
         requirements: &["CL-A01-6"],
         default: "without createId, ids are <prefix>-<n>",
         alternate: "without createId, ids are rt_<prefix>_<n>",
+    },
+    ChoiceRow {
+        choice: Choice::OneIdNamespace,
+        name: "one-id-namespace",
+        requirements: &["PRJ-RCIP-ID-01"],
+        default: "application, scope and capability ids have a namespace each: a capability id equal to a scope or the application id is accepted",
+        alternate: "one namespace for every kind: such a capability id makes creation throw IDENTIFIER_DUPLICATE",
     },
     ChoiceRow {
         choice: Choice::AssistBatchBound,

@@ -255,6 +255,16 @@ impl Definition {
         })))
     }
 
+    /// The path of the first capability id that is also a scope id or the application id
+    /// (PRJ-RCIP-ID-01: whether that is a duplicate is the implementation's choice).
+    pub fn id_shared_across_kinds(&self) -> Option<String> {
+        let application = self.0.application.get("id").and_then(Value::as_str);
+        self.0.capabilities.iter().position(|c| {
+            Some(c.id()) == application || self.0.scopes.iter().any(|scope| scope.id == c.id())
+        })
+        .map(|index| format!("/capabilities/{index}/id"))
+    }
+
     /// The catalog's own capability object for `id`.
     pub fn capability(&self, id: &str) -> Option<CapabilityHandle> {
         self.0.capabilities.iter().find(|c| c.id() == id).cloned()
@@ -690,6 +700,17 @@ mod tests {
             Definition::define(&value).map(|_| ()).map_err(|e| e.code()),
             Err("DEFINITION_NOT_PLAIN_JSON")
         );
+    }
+
+    // PRJ-RCIP-ID-01: a capability id equal to a scope id or the application id is found.
+    #[test]
+    fn ids_shared_across_kinds_are_found() {
+        let Ok(distinct) = Definition::from_json(&base()) else { panic!("valid") };
+        assert_eq!(distinct.id_shared_across_kinds(), None);
+        let mut shared = base();
+        shared["capabilities"][0]["id"] = json!("notes");
+        let Ok(shared) = Definition::from_json(&shared) else { panic!("valid under separate namespaces") };
+        assert_eq!(shared.id_shared_across_kinds().as_deref(), Some("/capabilities/0/id"));
     }
 
     // CL-A04-2: identity, not structure.

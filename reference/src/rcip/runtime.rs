@@ -250,6 +250,12 @@ impl Runtime {
                 option: "confirmationTtlMs".into(),
             });
         }
+        // PRJ-RCIP-ID-01 is IMPL-DEFINED: the alternate keeps one id namespace for every kind.
+        if options.choices.takes(Choice::OneIdNamespace) {
+            if let Some(path) = definition.id_shared_across_kinds() {
+                return Err(ConfigError::DuplicateId { path });
+            }
+        }
         Ok(Runtime {
             definition: definition.clone(),
             policy: options.policy,
