@@ -101,13 +101,25 @@ pub struct Receipt {
     pub kind: ReceiptKind,
 }
 
-/// The default policy of CL-B22 (RECOMMENDED), or with `confirm_writes` the alternate
-/// (`Choice::DefaultPolicyConfirmsWrites`): every non-read effect needs confirmation.
-fn default_decision(effect: Effect, confirmed: bool, confirm_writes: bool) -> Decision {
-    if confirmed {
+/// Which alternates of the default policy's rows (CL-B22, RECOMMENDED throughout) are taken.
+struct DefaultPolicyReading {
+    /// `Choice::DefaultPolicyConfirmsWrites`: every non-read effect needs confirmation.
+    confirm_writes: bool,
+    /// `Choice::DefaultPolicyConfirmsReads`: a read needs confirmation too (CL-B22-1).
+    confirm_reads: bool,
+    /// `Choice::DefaultPolicyRejudgesConfirmedPass`: the confirmed pass applies the same table
+    /// instead of allowing (CL-B22-4), so a `confirm` there is answered again (CL-B07-5).
+    rejudge_confirmed: bool,
+}
+
+/// The default policy of CL-B22 (RECOMMENDED), or the alternates `reading` takes.
+fn default_decision(effect: Effect, confirmed: bool, reading: &DefaultPolicyReading) -> Decision {
+    if confirmed && !reading.rejudge_confirmed {
         return Decision::Allow;
     }
+    let confirm_writes = reading.confirm_writes;
     match effect {
+        Effect::Read if reading.confirm_reads => Decision::Confirm,
         Effect::Read => Decision::Allow,
         Effect::Destructive => Decision::Confirm,
         Effect::Write | Effect::External if confirm_writes => Decision::Confirm,
@@ -464,7 +476,11 @@ impl Runtime {
             false => PolicyAnswer::Default(default_decision(
                 op.capability.def().effect,
                 op.confirmed,
-                self.choices.takes(Choice::DefaultPolicyConfirmsWrites),
+                &DefaultPolicyReading {
+                    confirm_writes: self.choices.takes(Choice::DefaultPolicyConfirmsWrites),
+                    confirm_reads: self.choices.takes(Choice::DefaultPolicyConfirmsReads),
+                    rejudge_confirmed: self.choices.takes(Choice::DefaultPolicyRejudgesConfirmedPass),
+                },
             )),
             true => {
                 let call = self.new_call();

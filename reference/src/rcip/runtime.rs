@@ -442,7 +442,8 @@ impl Runtime {
                     scope: scope.to_string(),
                 });
             }
-            if !active.iter().any(|seen| seen == scope) {
+            // CL-B21-3 is RECOMMENDED: the alternate keeps a repeated id as given.
+            if !active.iter().any(|seen| seen == scope) || self.choices.takes(Choice::DuplicateScopesKept) {
                 active.push(scope.to_string());
             }
         }
