@@ -37,6 +37,13 @@ pub enum AnswerError {
 
 /// Reads a decide answer against the declared bound.
 pub fn read_decide(answer: &Value, bound: usize) -> Result<Proposal, AnswerError> {
+    read_decide_with(answer, bound, false)
+}
+
+/// [`read_decide`]; with `unknown_delay_ignored` (the alternate of PRJ-ASSIST-BATCH-02,
+/// RECOMMENDED), a `delay` that is not one of the three symbols is read as no delay instead of
+/// making the answer malformed.
+pub fn read_decide_with(answer: &Value, bound: usize, unknown_delay_ignored: bool) -> Result<Proposal, AnswerError> {
     let object = answer.as_object().ok_or(AnswerError::Malformed)?;
     if object.len() != 1 {
         return Err(AnswerError::Malformed);
@@ -56,7 +63,7 @@ pub fn read_decide(answer: &Value, bound: usize) -> Result<Proposal, AnswerError
     }
     let actions = items
         .iter()
-        .map(read_action)
+        .map(|item| read_action(item, unknown_delay_ignored))
         .collect::<Option<Vec<_>>>()
         .ok_or(AnswerError::Malformed)?;
     if actions.len() > bound {
@@ -68,7 +75,7 @@ pub fn read_decide(answer: &Value, bound: usize) -> Result<Proposal, AnswerError
     Ok(Proposal::Batch(actions))
 }
 
-fn read_action(item: &Value) -> Option<ProposedAction> {
+fn read_action(item: &Value, unknown_delay_ignored: bool) -> Option<ProposedAction> {
     let object: &Map<String, Value> = item.as_object()?;
     if object
         .keys()
@@ -80,6 +87,7 @@ fn read_action(item: &Value) -> Option<ProposedAction> {
     let input = object.get("input")?.clone();
     let delay = match object.get("delay") {
         None => None,
+        Some(symbol) if unknown_delay_ignored => symbol.as_str().and_then(Delay::parse),
         Some(symbol) => Some(Delay::parse(symbol.as_str()?)?),
     };
     Some(ProposedAction {

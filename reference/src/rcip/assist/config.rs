@@ -31,6 +31,8 @@ pub const DEFAULT_MEDIUM_MS: u64 = 750;
 pub const DEFAULT_LONG_MS: u64 = 1500;
 /// The clamp of every delay amount (CL-C03-4).
 pub const MAX_DELAY_MS: u64 = 10_000;
+/// The upper clamp of the alternate reading (`Choice::AssistDelayClampWider`).
+const ALTERNATE_MAX_DELAY_MS: u64 = 60_000;
 
 /// A symbolic delay (CL-C03-1): the pause after an action before the next one starts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,6 +82,8 @@ pub struct AssistConfig {
     /// CL-C05-3 (RECOMMENDED denied `POLICY_DENIED`): the alternate fails the local rejection
     /// with `CAPABILITY_NOT_FOUND`.
     read_only_rejection_not_found: bool,
+    /// PRJ-ASSIST-BATCH-02 (RECOMMENDED malformed): the alternate reads an unknown delay as none.
+    unknown_delay_ignored: bool,
     /// At most one injected fault of the catalog (`crate::choices::FAULTS`).
     fault: Option<Fault>,
 }
@@ -110,6 +114,9 @@ impl AssistConfig {
         } else {
             [DEFAULT_SHORT_MS, DEFAULT_MEDIUM_MS, DEFAULT_LONG_MS]
         };
+        // CL-C03-4 is RECOMMENDED: the alternate clamps requested amounts to a wider range.
+        let max = if choices.takes(Choice::AssistDelayClampWider) { ALTERNATE_MAX_DELAY_MS } else { MAX_DELAY_MS };
+        let clamp_delay = |requested: i64| clamp_delay(requested, max);
         AssistConfig {
             batch_bound: batch_bound.map_or(default_bound, clamp_bound),
             short_ms: delays.short.map_or(short, clamp_delay),
@@ -117,8 +124,14 @@ impl AssistConfig {
             long_ms: delays.long.map_or(long, clamp_delay),
             summarize_without_actions: choices.takes(Choice::AssistSummarizeWithoutActions),
             read_only_rejection_not_found: choices.takes(Choice::AssistReadOnlyRejectionFailed),
+            unknown_delay_ignored: choices.takes(Choice::AssistUnknownDelayIgnored),
             fault: choices.fault(),
         }
+    }
+
+    /// Whether a `delay` that is not a symbol is read as no delay (PRJ-ASSIST-BATCH-02).
+    pub fn unknown_delay_ignored(&self) -> bool {
+        self.unknown_delay_ignored
     }
 
     /// Whether `fault` is injected.
@@ -157,8 +170,8 @@ fn clamp_bound(requested: i64) -> usize {
     usize::try_from(clamped).unwrap_or(DEFAULT_BATCH_BOUND)
 }
 
-fn clamp_delay(requested: i64) -> u64 {
-    u64::try_from(requested.clamp(0, MAX_DELAY_MS as i64)).unwrap_or(0)
+fn clamp_delay(requested: i64, max: u64) -> u64 {
+    u64::try_from(requested.clamp(0, i64::try_from(max).unwrap_or(i64::MAX))).unwrap_or(0)
 }
 
 #[cfg(test)]

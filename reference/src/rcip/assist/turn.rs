@@ -28,7 +28,7 @@
 
 use serde_json::Value;
 
-use super::answer::{read_decide, read_summarize, AnswerError, Proposal, ProposedAction};
+use super::answer::{read_decide_with, read_summarize, AnswerError, Proposal, ProposedAction};
 use super::config::AssistConfig;
 use crate::choices::Fault;
 use crate::rcip::{ErrorCode, Outcome, OutcomeBody, Status};
@@ -253,7 +253,7 @@ impl Turn {
         match self.state {
             State::Answer(Phase::Decide) => match answer {
                 Err(()) => self.fail(AssistError::CallbackFailed),
-                Ok(value) => match read_decide(&value, self.decide_bound()) {
+                Ok(value) => match read_decide_with(&value, self.decide_bound(), self.config.unknown_delay_ignored()) {
                     Ok(Proposal::Text(text)) => self.finish(Some(text)),
                     Ok(Proposal::Batch(actions)) => {
                         self.batch = actions;
