@@ -42,6 +42,7 @@ pub enum Choice {
     ListenerCalledAtSubscribe,
     OwnIdFormat,
     OneIdNamespace,
+    IdentifierRunsRefused,
     AssistBatchBound,
     AssistDelayDurations,
     AssistDelayClampWider,
@@ -265,6 +266,13 @@ pub const TABLE: &[ChoiceRow] = &[
         requirements: &["PRJ-RCIP-ID-01"],
         default: "application, scope and capability ids have a namespace each: a capability id equal to a scope or the application id is accepted",
         alternate: "one namespace for every kind: such a capability id makes creation throw IDENTIFIER_DUPLICATE",
+    },
+    ChoiceRow {
+        choice: Choice::IdentifierRunsRefused,
+        name: "identifier-runs-refused",
+        requirements: &["CL-B18-9"],
+        default: "runs of capitals or digits inside an id segment (getURL, v22) are accepted",
+        alternate: "such an id makes creation throw IDENTIFIER_INVALID",
     },
     ChoiceRow {
         choice: Choice::AssistBatchBound,

@@ -255,6 +255,22 @@ impl Definition {
         })))
     }
 
+    /// Every id of the catalog with the path where it was given: the application's, then each
+    /// scope's, then each capability's.
+    pub fn ids(&self) -> Vec<(String, String)> {
+        let mut ids = Vec::new();
+        if let Some(id) = self.0.application.get("id").and_then(Value::as_str) {
+            ids.push(("/application/id".to_string(), id.to_string()));
+        }
+        for (index, scope) in self.0.scopes.iter().enumerate() {
+            ids.push((format!("/scopes/{index}/id"), scope.id.clone()));
+        }
+        for (index, capability) in self.0.capabilities.iter().enumerate() {
+            ids.push((format!("/capabilities/{index}/id"), capability.id().to_string()));
+        }
+        ids
+    }
+
     /// The path of the first capability id that is also a scope id or the application id
     /// (PRJ-RCIP-ID-01: whether that is a duplicate is the implementation's choice).
     pub fn id_shared_across_kinds(&self) -> Option<String> {

@@ -3,7 +3,8 @@
 //! `-`, each separator followed by a lowercase ASCII letter; segment characters ASCII letters and
 //! digits; case-sensitive. CL-B18-9 (IMPL-DEFINED, chosen): runs of capitals or digits inside a
 //! segment (`getURL`, `v2beta`, `notes2`) are accepted, since the grammar's character class
-//! admits them.
+//! admits them; the alternate (`Choice::IdentifierRunsRefused`) refuses runs of two or more
+//! capitals or digits at creation.
 
 /// Whether `id` is a valid RCIP identifier.
 pub fn is_identifier(id: &str) -> bool {
@@ -30,9 +31,25 @@ pub fn is_identifier(id: &str) -> bool {
     !after_separator
 }
 
+/// Whether a segment of `id` holds a run of two or more capitals or of two or more digits
+/// (`getURL`, `v22`): what the other reading of CL-B18-9 refuses.
+pub fn has_capital_or_digit_run(id: &str) -> bool {
+    id.as_bytes().windows(2).any(|pair| {
+        (pair[0].is_ascii_uppercase() && pair[1].is_ascii_uppercase())
+            || (pair[0].is_ascii_digit() && pair[1].is_ascii_digit())
+    })
+}
+
 #[cfg(test)]
 mod tests {
-    use super::is_identifier;
+    use super::{has_capital_or_digit_run, is_identifier};
+
+    // CL-B18-9: the runs the alternate reading refuses.
+    #[test]
+    fn runs_of_capitals_or_digits_are_found() {
+        assert!(has_capital_or_digit_run("getURL") && has_capital_or_digit_run("v22.x"));
+        assert!(!has_capital_or_digit_run("getUrl") && !has_capital_or_digit_run("v2beta.x2"));
+    }
 
     // RCIP-PROTO-ID-01..03, CL-B18-1..3: the spec's own example and each separator.
     #[test]

@@ -250,6 +250,13 @@ impl Runtime {
                 option: "confirmationTtlMs".into(),
             });
         }
+        // CL-B18-9 is IMPL-DEFINED: the alternate refuses runs of capitals or digits in an id.
+        if options.choices.takes(Choice::IdentifierRunsRefused) {
+            let refused = definition.ids().into_iter().find(|(_, id)| super::ident::has_capital_or_digit_run(id));
+            if let Some((path, _)) = refused {
+                return Err(ConfigError::IdentifierInvalid { path });
+            }
+        }
         // PRJ-RCIP-ID-01 is IMPL-DEFINED: the alternate keeps one id namespace for every kind.
         if options.choices.takes(Choice::OneIdNamespace) {
             if let Some(path) = definition.id_shared_across_kinds() {
