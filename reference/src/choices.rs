@@ -29,6 +29,7 @@ pub enum Choice {
     NullPrototypeRejected,
     FailedInvocationBumpsRevision,
     IdenticalContextBumpsRevision,
+    FirstScopeActiveAtStart,
     ScopeHierarchyRelevance,
     UndeclaredScopesDropped,
     DuplicateScopesKept,
@@ -175,6 +176,13 @@ pub const TABLE: &[ChoiceRow] = &[
         requirements: &["CL-B15-9"],
         default: "setContext with an identical value publishes nothing",
         alternate: "setContext with an identical value publishes a new revision",
+    },
+    ChoiceRow {
+        choice: Choice::FirstScopeActiveAtStart,
+        name: "first-scope-active-at-start",
+        requirements: &["PRJ-RCIP-CTX-01"],
+        default: "a new runtime starts with no active scope and no primary scope",
+        alternate: "a new runtime starts with the first declared scope active and primary",
     },
     ChoiceRow {
         choice: Choice::ScopeHierarchyRelevance,

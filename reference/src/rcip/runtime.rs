@@ -263,6 +263,7 @@ impl Runtime {
                 return Err(ConfigError::DuplicateId { path });
             }
         }
+        let context = initial_context(definition, &options.choices);
         Ok(Runtime {
             definition: definition.clone(),
             policy: options.policy,
@@ -273,7 +274,7 @@ impl Runtime {
             choices: options.choices,
             observer_threw: false,
             now: 0,
-            context: SemanticContext::default(),
+            context,
             bindings: BTreeMap::new(),
             next_binding: 1,
             revision: 0,
@@ -797,5 +798,18 @@ fn read_published(binding: &mut Binding, extras: bool) -> LiveStatus {
             Ok(value) => PublishedAvailability::from_host(&value),
             Err(_) => PublishedAvailability::unavailable(),
         }),
+    }
+}
+
+/// The semantic context a new runtime starts with: no active scope and no primary one
+/// (PRJ-RCIP-CTX-01, RECOMMENDED), or in the alternate reading (`Choice::FirstScopeActiveAtStart`)
+/// the first declared scope active and primary.
+fn initial_context(definition: &Definition, choices: &Choices) -> SemanticContext {
+    match definition.scopes().first() {
+        Some(first) if choices.takes(Choice::FirstScopeActiveAtStart) => SemanticContext {
+            active_scope_ids: vec![first.id.clone()],
+            primary_scope_id: Some(first.id.clone()),
+        },
+        _ => SemanticContext::default(),
     }
 }
