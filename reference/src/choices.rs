@@ -48,6 +48,7 @@ pub enum Choice {
     AssistDelayDurations,
     AssistDelayClampWider,
     AssistUnknownDelayIgnored,
+    AssistCancelLeavesInvocation,
     AssistSummarizeWithoutActions,
     AssistReadOnlyRejectionFailed,
     RuiArrayAppend,
@@ -309,6 +310,13 @@ pub const TABLE: &[ChoiceRow] = &[
         requirements: &["PRJ-ASSIST-BATCH-02"],
         default: "an action whose delay is not short, medium or long makes the decide answer malformed",
         alternate: "such a delay is read as no delay and the batch runs",
+    },
+    ChoiceRow {
+        choice: Choice::AssistCancelLeavesInvocation,
+        name: "assist-cancel-leaves-invocation",
+        requirements: &["PRJ-ASSIST-CANCEL-02"],
+        default: "the turn's signal reaches invoke: cancelling a turn aborts its invocation in progress",
+        alternate: "invoke gets no signal: the invocation in progress finishes, and no later action starts",
     },
     ChoiceRow {
         choice: Choice::AssistSummarizeWithoutActions,

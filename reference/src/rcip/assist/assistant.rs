@@ -10,7 +10,8 @@
 //! changed the runtime (a gate settled, a signal aborted, the clock moved), [`Assistant::pump`]
 //! lets every turn react; [`Assistant::advance`] moves the clock, stopping at each pause's end so
 //! the next action starts at exactly that virtual time (CL-C03-1). The turn's signal is passed to
-//! `invoke`, so cancelling a turn also aborts its invocation in progress (PRJ-ASSIST-CANCEL-02).
+//! `invoke`, so cancelling a turn also aborts its invocation in progress (PRJ-ASSIST-CANCEL-02;
+//! the alternate reading, `Choice::AssistCancelLeavesInvocation`, passes no signal).
 
 use serde_json::Value;
 
@@ -274,11 +275,14 @@ impl Assistant {
                 } => {
                     slot.invocations
                         .push((capability_id.clone(), input.clone()));
+                    // PRJ-ASSIST-CANCEL-02 is IMPL-DEFINED: the alternate keeps the turn's signal
+                    // from `invoke`, so a cancellation lets the invocation in progress finish.
+                    let signal = if self.config.cancel_leaves_invocation() { None } else { slot.signal.clone() };
                     let ticket = runtime.invoke(InvokeRequest {
                         capability_id,
                         input: HostValue::from_json(&input),
                         invocation_id: None,
-                        signal: slot.signal.clone(),
+                        signal,
                     });
                     match runtime.outcome(ticket).cloned() {
                         Some(outcome) => slot.turn.settled(outcome, &mut Live(runtime)),

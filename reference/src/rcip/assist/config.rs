@@ -84,6 +84,8 @@ pub struct AssistConfig {
     read_only_rejection_not_found: bool,
     /// PRJ-ASSIST-BATCH-02 (RECOMMENDED malformed): the alternate reads an unknown delay as none.
     unknown_delay_ignored: bool,
+    /// PRJ-ASSIST-CANCEL-02 (IMPL-DEFINED): the alternate does not pass the turn's signal to invoke.
+    cancel_leaves_invocation: bool,
     /// At most one injected fault of the catalog (`crate::choices::FAULTS`).
     fault: Option<Fault>,
 }
@@ -125,6 +127,7 @@ impl AssistConfig {
             summarize_without_actions: choices.takes(Choice::AssistSummarizeWithoutActions),
             read_only_rejection_not_found: choices.takes(Choice::AssistReadOnlyRejectionFailed),
             unknown_delay_ignored: choices.takes(Choice::AssistUnknownDelayIgnored),
+            cancel_leaves_invocation: choices.takes(Choice::AssistCancelLeavesInvocation),
             fault: choices.fault(),
         }
     }
@@ -132,6 +135,11 @@ impl AssistConfig {
     /// Whether a `delay` that is not a symbol is read as no delay (PRJ-ASSIST-BATCH-02).
     pub fn unknown_delay_ignored(&self) -> bool {
         self.unknown_delay_ignored
+    }
+
+    /// Whether a cancelled turn leaves its invocation in progress running (PRJ-ASSIST-CANCEL-02).
+    pub fn cancel_leaves_invocation(&self) -> bool {
+        self.cancel_leaves_invocation
     }
 
     /// Whether `fault` is injected.
