@@ -82,6 +82,7 @@ const BEYOND_BUDGET: &[(&str, &str)] = &[];
 const OUT_OF_REACH: &[(&str, &str)] = &[
     ("receipt-capacity-small", "model paths hold at most three confirmations, against a receipt bound of 256 (model/README.md); padding with filler receipts would not emulate a smaller bound (the fillers, older, are evicted first)"),
     ("observer-throw-fails-invocation", "onEvent observers (profile events, CL-B23) are not modelled: the model has no lifecycle events, so its cases declare no events profile and install no observer"),
+    ("handler-signal-missing", "every modelled invoke passes a signal of its own (the translator gives each invocation one), so no path calls a handler without a caller signal; rcip.abort.signal.003 and rcip.handler-context.ctx.001 catch it (PRJ-RCIP-EXEC-02)"),
     ("events-out-of-order", "lifecycle events (profile events, PRJ-RCIP-EVT-01) are not modelled: the model does not say which events a path emits in which order"),
     ("react-ref-updated-in-render", "the React binding (hooks, providers, renders, profile react) is not modelled"),
     ("react-bind-in-render", "the React binding (hooks, providers, renders, profile react) is not modelled"),

@@ -179,10 +179,11 @@ fn an_expired_confirmation_gives_its_receipt_once() {
 }
 
 #[test]
-fn a_denial_racing_an_unbind_pins_the_recheck() {
-    // CL-B05-1, RCIP-LIFE-POLICY-04/05: after awaiting policy, whatever it decided, the changed
-    // binding gives CAPABILITY_UNBOUND; the denial's own outcome is what a runtime that skipped
-    // the recheck reports, and is not accepted (issue 13).
+fn a_denial_racing_an_unbind_accepts_the_recheck_or_the_denial() {
+    // CL-B05-1, RCIP-LIFE-POLICY-04/05 against CL-A05-3: no sentence orders a refusing answer
+    // against the rechecks, so the changed binding's CAPABILITY_UNBOUND and the denial's own
+    // POLICY_DENIED are both accepted (PRJ-RCIP-POLICY-01, issue 26); an `allow` racing the
+    // unbind stays pinned to the recheck (the next test's subject in issue 13).
     let case = translate(
         0,
         &[
@@ -194,9 +195,19 @@ fn a_denial_racing_an_unbind_pins_the_recheck() {
     assert_eq!(
         outcomes(&case, "i0").last(),
         Some(&(
-            failed(json!("inv"), json!("tasks.purge"), "CAPABILITY_UNBOUND"),
+            json!({ "$match": "one-of", "options": [
+                failed(json!("inv"), json!("tasks.purge"), "CAPABILITY_UNBOUND"),
+                json!({ "status": "denied", "invocationId": "inv", "capabilityId": "tasks.purge",
+                        "code": "POLICY_DENIED", "validationIssues": { "$match": "any" } }),
+            ] }),
             None
         ))
+    );
+    assert!(case.requirements.iter().any(|id| id == "PRJ-RCIP-POLICY-01"));
+    let allowed = translate(0, &[Invoke(0, Request::Valid), Unbind(0), PolicySettles(0, Decision::Allow)]);
+    assert_eq!(
+        outcomes(&allowed, "i0").last(),
+        Some(&(failed(json!("inv"), json!("tasks.purge"), "CAPABILITY_UNBOUND"), None))
     );
     let last_handlers = case
         .steps

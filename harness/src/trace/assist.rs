@@ -11,7 +11,7 @@
 //!   (an answer after a cancellation changes nothing: the model's turn is no longer waiting). A
 //!   batch (1..N well-formed items, CL-C01-2) is `Decide(Batch(k))`, its entries' proposals read
 //!   from the setup's definition (`read` effect, another effect, undeclared); an empty batch, a
-//!   malformed item or delay, a malformed answer or a throw is `Decide(Malformed)` (CL-C01-4,
+//!   malformed item (or, PRJ-ASSIST-BATCH-02 RECOMMENDED, an unknown delay), a malformed answer or a throw is `Decide(Malformed)` (CL-C01-4,
 //!   PRJ-ASSIST-BATCH-01/02); over the bound `Decide(OverBoundBatch)`. Without `assist.batchBound`
 //!   the bound is the implementation's own (unknown): a batch of up to 32 items is either.
 //! - The RCIP runtime behind `client.invoke` is what the model makes it: a gate that may settle
@@ -21,7 +21,7 @@
 //!   at the time of the record being processed or in the cascade of a timer; policy and handler
 //!   gates, `policy-calls` and `handler-calls` are the invocation model's business and are counted
 //!   as not judged here. The observed outcomes then decide which settlement happened.
-//! - Time: a delay (`assist.delays`, clamped to 0..10000 ms, CL-C03-4; an item without `delay`
+//! - Time: a delay (`assist.delays`, clamped to 0..10000 ms, CL-C03-4, RECOMMENDED: past 10000 the amount is the implementation's own; an item without `delay`
 //!   waits 0 ms, PRJ-ASSIST-DELAY-01; the last item's delay is never waited, CL-C03-2) elapses
 //!   exactly when its amount has passed, and a turn never rests in a delay that is over; without
 //!   `assist.delays` the amounts are the implementation's own, so a delay may end at any time. A
@@ -125,8 +125,8 @@ struct Names {
     effects: BTreeMap<String, String>,
     /// `assist.batchBound` after the clamp; `None`: the implementation's own.
     bound: Option<u8>,
-    /// `assist.delays` after the clamp (micro-ms of short, medium, long).
-    delays: Option<[i64; 3]>,
+    /// `assist.delays` (micro-ms of short, medium, long; `None` past the RECOMMENDED clamp).
+    delays: Option<[Option<i64>; 3]>,
     ttl: i64,
     /// Resolution handles named by `resolve-confirmation` calls of a turn's action.
     resolution_handles: BTreeSet<String>,
@@ -180,7 +180,12 @@ impl Checker {
             .collect();
         let bound = setup.pointer("/assist/batchBound").and_then(Value::as_f64).map(|b| (b.floor() as i64).clamp(BOUND_CLAMP.0, BOUND_CLAMP.1) as u8);
         let delays = setup.pointer("/assist/delays").map(|d| {
-            let amount = |symbol: &str| micros(d.get(symbol).and_then(Value::as_f64).unwrap_or(0.0).clamp(0.0, DELAY_MAX_MS));
+            // CL-C03-4's clamp is RECOMMENDED: past it, a runtime may wait the clamp or more,
+            // so that amount is the implementation's own.
+            let amount = |symbol: &str| {
+                let requested = d.get(symbol).and_then(Value::as_f64).unwrap_or(0.0);
+                (requested <= DELAY_MAX_MS).then(|| micros(requested.max(0.0)))
+            };
             [amount("short"), amount("medium"), amount("long")]
         });
         let ttl = micros(setup.pointer("/options/confirmationTtlMs").and_then(Value::as_f64).unwrap_or(DEFAULT_TTL_MS));
@@ -393,7 +398,7 @@ impl Checker {
     fn delay_amount(&self, turn: &Turn) -> Option<i64> {
         let item = turn.plan.get(turn.state.entries.len().checked_sub(1)?)?;
         match item.delay {
-            Some(symbol) => self.names.delays.map(|d| d[symbol as usize]),
+            Some(symbol) => self.names.delays.and_then(|d| d[symbol as usize]),
             None => Some(0),
         }
     }
@@ -538,6 +543,9 @@ impl Checker {
             Answer::Batch(items) => items,
         };
         let mut plan = Vec::new();
+        // PRJ-ASSIST-BATCH-02 is RECOMMENDED: an unknown delay makes the answer malformed, or
+        // (departing) is read as no delay.
+        let mut unknown_delay = false;
         for item in &items {
             let Some(capability) = item.get("capabilityId").and_then(Value::as_str) else { return malformed };
             let delay = match item.get("delay") {
@@ -545,7 +553,10 @@ impl Checker {
                 Some(Value::String(s)) if s == "short" => Some(0),
                 Some(Value::String(s)) if s == "medium" => Some(1),
                 Some(Value::String(s)) if s == "long" => Some(2),
-                Some(_) => return malformed,
+                Some(_) => {
+                    unknown_delay = true;
+                    None
+                }
             };
             plan.push(Item {
                 capability: capability.to_string(),
@@ -566,12 +577,16 @@ impl Checker {
             .collect();
         let over = vec![(DecideAnswer::OverBoundBatch, Vec::new(), Vec::new(), None)];
         let within = |plan: Vec<Item>| (DecideAnswer::Batch(proposals.len() as u8), plan, proposals.clone(), None);
-        match self.names.bound {
+        let mut decisions = match self.names.bound {
             Some(bound) if plan.len() <= bound as usize => vec![within(plan)],
             Some(_) => over,
             None if plan.len() <= BOUND_CLAMP.1 as usize => vec![within(plan), over[0].clone()],
             None => over,
+        };
+        if unknown_delay {
+            decisions.insert(0, malformed[0].clone());
         }
+        decisions
     }
 
     fn resolve(&self, path: &Path, call: &Value, now: i64) -> Vec<Path> {

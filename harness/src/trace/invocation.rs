@@ -23,7 +23,9 @@
 //!   vector translator `suites/src/cases/from_model/invocation.rs` accepts with `one-of`): id
 //!   check before or after the CL-B03 checks; an already-aborted signal in place of a CL-B03 code
 //!   (departing from RECOMMENDED CL-B03-2); any code of several changed facts after policy
-//!   (CL-B05-3 RECOMMENDED precedence; the decision's own outcome is not admissible, issue 13);
+//!   (CL-B05-3 RECOMMENDED precedence; the own outcome of an allow or a confirm is not
+//!   admissible, issue 13, that of a deny or a throw is, PRJ-RCIP-POLICY-01); INPUT_INVALID in
+//!   place of a CL-B03 code for an input that may not be plain JSON (PRJ-RCIP-INPUT-01);
 //!   POLICY_EVALUATION_FAILED for a `confirm` on the confirmed pass (departing from RECOMMENDED
 //!   CL-B07-5); at approval, POLICY_DENIED (changed binding or context, PRJ-RCIP-CONF-01,
 //!   CL-B07-4) or CAPABILITY_UNAVAILABLE when both apply; an invalid output after an abort as OUTPUT_INVALID or EXECUTION_ABORTED; an
@@ -438,6 +440,15 @@ impl Checker {
     }
 }
 
+/// Whether `value` holds a `$value` escape (vectors/README.md "Values JSON cannot carry").
+fn holds_escape(value: &Value) -> bool {
+    match value {
+        Value::Object(map) => map.contains_key("$value") || map.values().any(holds_escape),
+        Value::Array(items) => items.iter().any(holds_escape),
+        _ => false,
+    }
+}
+
 /// A call the model judges, decoded.
 #[derive(Debug, Clone)]
 enum CallKind {
@@ -446,7 +457,8 @@ enum CallKind {
     SetAvailability { binding: String, available: bool },
     SetContext(Value),
     Resolve { handle: String, target: Target, approved: bool },
-    Invoke { handle: String, undeclared: bool },
+    /// `escaped`: the input holds a `$value` escape, so it may not be plain JSON.
+    Invoke { handle: String, undeclared: bool, escaped: bool },
     Abort,
     PolicyGate { call: usize, decision: Decision },
     HandlerGate { call: usize, settle: Value },
@@ -681,6 +693,7 @@ impl Checker {
                 "invoke" => Some(CallKind::Invoke {
                     handle: text("as"),
                     undeclared: !self.names.capabilities.contains(&text("capability")),
+                    escaped: call.get("input").is_some_and(holds_escape),
                 }),
                 "abort" => Some(CallKind::Abort),
                 _ => None,
@@ -797,7 +810,7 @@ impl Checker {
                     results.extend(self.set_context(path, context).map_err(out)?);
                 }
             }
-            CallKind::Invoke { handle, undeclared } => {
+            CallKind::Invoke { handle, undeclared, escaped } => {
                 let slot = self.names.invokes[handle];
                 let mut start = path.clone();
                 if self.names.pre_aborted.contains(&index) {
@@ -809,7 +822,7 @@ impl Checker {
                     if next.rt.invocations[slot].captured.is_some() {
                         next.invoked_at.insert(slot, micros(now));
                     }
-                    results.extend(self.invoke_readings(&start, &next, slot, request));
+                    results.extend(self.invoke_readings(&start, &next, slot, request, *escaped));
                     results.push(next);
                 }
             }
@@ -980,8 +993,8 @@ impl Checker {
         Ok(results)
     }
 
-    /// The other readings of an invoke's rejection.
-    fn invoke_readings(&self, start: &Path, next: &Path, slot: Slot, request: Request) -> Vec<Path> {
+    /// The other readings of an invoke's rejection (`escaped`: its input may not be plain JSON).
+    fn invoke_readings(&self, start: &Path, next: &Path, slot: Slot, request: Request, escaped: bool) -> Vec<Path> {
         let Some(Outcome::Failed(code)) = next.rt.invocations[slot].invoke_outcome else { return Vec::new() };
         let capability = self.model.capability_of(slot);
         let catalog = if request == Request::UndeclaredCapability {
@@ -1009,6 +1022,11 @@ impl Checker {
             }
         } else if catalog == Some(code) && aborted {
             alternatives.push(self.with_outcome(next, slot, Pass::Initial, Code::ExecutionAborted, Some("CL-B03-2")));
+        }
+        // PRJ-RCIP-INPUT-01 (IMPL-DEFINED): an input that is not plain JSON may be refused as the
+        // request is captured, before the catalog, binding and availability checks.
+        if escaped && catalog == Some(code) && code != Code::InputInvalid {
+            alternatives.push(self.with_outcome(next, slot, Pass::Initial, Code::InputInvalid, None));
         }
         alternatives
     }
@@ -1041,10 +1059,19 @@ impl Checker {
             return results;
         }
         // Any code of several changed facts (CL-B05-3 RECOMMENDED precedence: the model's). The
-        // decision's own outcome (deny, throw, confirm) is not admissible: it is what a runtime
-        // that skipped the recheck gives (RCIP-LIFE-POLICY-04/05, CL-B05-1, issue 13).
+        // own outcome of an `allow` or a `confirm` is not admissible: it is what a runtime that
+        // skipped the recheck gives (RCIP-LIFE-POLICY-04/05, CL-B05-1, issue 13); a deny or a
+        // throw may give its own (PRJ-RCIP-POLICY-01, IMPL-DEFINED).
         for &code in &facts[1..] {
             results.push(self.with_outcome(&next, slot, pass, code, Some("CL-B05-3")));
+        }
+        let own = match decision {
+            Decision::Deny => Some(Code::PolicyDenied),
+            Decision::Throw => Some(Code::PolicyEvaluationFailed),
+            Decision::Allow | Decision::Confirm => None,
+        };
+        if let Some(code) = own.filter(|code| !facts.contains(code)) {
+            results.push(self.with_outcome(&next, slot, pass, code, None));
         }
         results
     }

@@ -862,6 +862,13 @@ impl<'a> Translator<'a> {
         if let Some(code) = b03 {
             push_unique(&mut required, Shape::Error(code));
         }
+        // PRJ-RCIP-INPUT-01 (IMPL-DEFINED): an input that is not plain JSON (`invalid_input`
+        // of every slot but 0) may be refused as the request is captured, before the catalog,
+        // binding and availability checks.
+        if request == Request::InvalidInput && slot != 0 && b03.is_some_and(|code| code != Code::InputInvalid) {
+            push_unique(&mut required, Shape::Error(Code::InputInvalid));
+            self.open_points.borrow_mut().insert("PRJ-RCIP-INPUT-01");
+        }
         let recommended: Vec<Shape> = required.clone();
         if aborted {
             push_unique(&mut required, Shape::Error(Code::ExecutionAborted));

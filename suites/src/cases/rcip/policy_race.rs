@@ -2,7 +2,8 @@
 //! (RCIP-LIFE-POLICY-04..07, RCIP-PROTO-LIFE-13, CL-B05, CL-B06, CL-B11): unbind, rebind, context
 //! change (by value: identical re-publication and change-and-back are no change; reordering is
 //! IMPL-DEFINED), availability loss and abort, with the handler never running; and the
-//! RECOMMENDED precedence abort > binding > context > availability when several changed.
+//! RECOMMENDED precedence abort > binding > context > availability when several changed. A deny
+//! or a throwing policy racing an unbind may report itself or the recheck (PRJ-RCIP-POLICY-01).
 
 use serde_json::{json, Value};
 
@@ -387,6 +388,38 @@ pub fn section() -> Section {
             vec![
                 expect_outcome("i1", ctx_denied.clone()),
                 expect_handler_count(None, 0),
+            ],
+        )),
+        c(
+            "refusal-vs-recheck",
+            1,
+            "A deny racing an unbind: denied or unbound, handler idle",
+        )
+        .requirements(&["PRJ-RCIP-POLICY-01", "CL-A05-3", "CL-B05-1", "CL-B05-2"])
+        .strictness(Strictness::ImplDefined)
+        .setup(setup())
+        .steps(with(
+            pending(&["notes"]),
+            vec![unbind("b1"), gate_policy(1, ret(deny()))],
+            vec![
+                expect_outcome("i1", one_of([unbound.clone(), denied("i1", CAP, "POLICY_DENIED")])),
+                expect_handler_count(None, 0).strict(Strictness::Required).reqs(&["CL-B05-2"]),
+            ],
+        )),
+        c(
+            "refusal-vs-recheck",
+            2,
+            "A throwing policy racing an unbind: either code, handler idle",
+        )
+        .requirements(&["PRJ-RCIP-POLICY-01", "CL-B12-3", "CL-B05-1", "CL-B05-2"])
+        .strictness(Strictness::ImplDefined)
+        .setup(setup())
+        .steps(with(
+            pending(&["notes"]),
+            vec![unbind("b1"), gate_policy(1, throw_error())],
+            vec![
+                expect_outcome("i1", one_of([unbound.clone(), failed("i1", CAP, "POLICY_EVALUATION_FAILED")])),
+                expect_handler_count(None, 0).strict(Strictness::Required).reqs(&["CL-B05-2"]),
             ],
         )),
     ];
