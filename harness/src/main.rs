@@ -441,7 +441,11 @@ fn check_outputs(outputs: &Outputs, write_expectations: &Option<PathBuf>) -> Res
     ];
     let given: Vec<(&str, &std::path::Path)> =
         outputs.iter().filter_map(|(path, flag)| path.as_ref().map(|p| (*flag, p.as_path()))).collect();
-    harness::files::check_outputs(&given)
+    harness::files::check_outputs(&given)?;
+    // From here on, SIGINT or SIGTERM removes each output not yet written by this command: an
+    // earlier run's report must not be left looking like this run's (harness::interrupt).
+    harness::interrupt::claim_outputs(&given.iter().map(|(_, path)| *path).collect::<Vec<_>>());
+    Ok(())
 }
 
 fn run(vectors: &Vectors, args: &RunArgs) -> Result<ExitCode, ExitCode> {
@@ -651,6 +655,9 @@ fn explain(vectors: &Vectors, id: &str, with_model: bool) -> ExitCode {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // SIGINT and SIGTERM kill every adapter's process group, remove partial and stale outputs
+    // and exit 130 or 143 (harness::interrupt).
+    harness::interrupt::install();
     // Checking a stream needs no vector set: it starts without loading (and schema-checking) one.
     match cli.command {
         Some(Command::Validate(args)) => return validate_stream(&args),

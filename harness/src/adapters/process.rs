@@ -46,15 +46,17 @@ struct Running {
 impl Running {
     fn launch(argv: &[String]) -> Result<Running, String> {
         let (program, args) = argv.split_first().ok_or("the adapter command is empty")?;
-        let mut child = Command::new(program)
+        let mut command = Command::new(program);
+        command
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             // A group of its own: everything the adapter starts can be ended with it.
-            .process_group(0)
-            .spawn()
-            .map_err(|e| format!("cannot start adapter {program:?}: {e}"))?;
+            .process_group(0);
+        // Registered as a live group, so SIGINT or SIGTERM to the harness ends it (`interrupt`).
+        let mut child =
+            crate::interrupt::spawn_group(&mut command).map_err(|e| format!("cannot start adapter {program:?}: {e}"))?;
         let stdin = child.stdin.take().ok_or("no stdin pipe")?;
         // Writes never block: a request to an adapter that stopped reading waits in poll(2) for
         // the request's deadline instead (`write_all_within`).
@@ -77,8 +79,7 @@ impl Running {
     /// Ends the adapter's whole process group (the adapter and everything it started that did
     /// not leave the group), then reaps the adapter.
     fn kill_group(&mut self) {
-        let pid = rustix::process::Pid::from_child(&self.child);
-        let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+        crate::interrupt::kill_group(self.child.id() as i32);
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
