@@ -9,8 +9,12 @@
 //! Exit codes of `run`: 0 no unexpected failure; 1 a case failed or errored and is not listed as a
 //! known failure; 2 bad usage, a vector file that does not load, or an adapter that cannot start;
 //! 3 no unexpected failure, but the expectations file is stale (a listed case did not fail, or an
-//! entry matches no case). A selection with no case, an output path that cannot be written
-//! (checked before the run), and a run stopped by the circuit breaker (`--max-timeouts`) exit 2.
+//! entry matches no case); 4 no case was judged (every selected case `unsupported` or `skip`, as
+//! with an adapter declaring no protocol) and `--allow-nothing-judged` was not given. A selection
+//! with no case, an output path that cannot be written (checked before the run), a handshake
+//! naming an unknown profile, and a run stopped by the circuit breaker (`--max-timeouts`) or by
+//! its overall budget (`--max-run-seconds`) exit 2. SIGINT and SIGTERM exit 130 and 143
+//! (`harness::interrupt`).
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -202,6 +206,15 @@ struct RunArgs {
     /// the file name, and one over 200 bytes is cut and ends in a hash of the id.
     #[arg(long, value_name = "DIR")]
     trace_dir: Option<PathBuf>,
+    /// An overall budget for the run, in seconds: when it passes, the request in progress is cut
+    /// (its case `errored`), the cases not run are `errored` ("not run: ..."), the reports are
+    /// written and the run exits 2.
+    #[arg(long, value_name = "SECONDS", value_parser = positive_seconds)]
+    max_run_seconds: Option<f64>,
+    /// Exit 0 even when no case was judged (every selected case `unsupported` or `skip`, e.g. an
+    /// adapter declaring no protocol); without it such a run exits 4.
+    #[arg(long)]
+    allow_nothing_judged: bool,
 }
 
 impl Default for RunArgs {
@@ -217,6 +230,8 @@ impl Default for RunArgs {
             outputs: Outputs::default(),
             quiet: false,
             trace_dir: None,
+            max_run_seconds: None,
+            allow_nothing_judged: false,
         }
     }
 }
@@ -477,11 +492,14 @@ fn run(vectors: &Vectors, args: &RunArgs) -> Result<ExitCode, ExitCode> {
     let timeout = args.subject.timeout();
     let argv = args.subject.command.clone();
     let choices = args.subject.choices();
+    // Bounded by its parser (`positive_seconds`), so the conversion cannot panic; the budget
+    // counts from here, the handshake included.
+    let deadline = args.max_run_seconds.and_then(|s| std::time::Instant::now().checked_add(Duration::from_secs_f64(s)));
     let factory = move || -> Result<Box<dyn Adapter>, String> {
         if argv.is_empty() {
             Ok(Box::new(ReferenceAdapter::with_choices(choices.clone())))
         } else {
-            Ok(Box::new(ProcessAdapter::launch(argv.clone(), timeout)?))
+            Ok(Box::new(ProcessAdapter::launch_until(argv.clone(), timeout, deadline)?))
         }
     };
     // One adapter up front: its handshake says what the implementation declares, and a broken
@@ -517,7 +535,7 @@ fn run(vectors: &Vectors, args: &RunArgs) -> Result<ExitCode, ExitCode> {
         None => {}
     };
     let record = args.trace_dir.is_some();
-    let session = run_cases_recorded(&cases, args.jobs, args.max_timeouts, &factory, &skip, &on_done, record).map_err(|e| {
+    let session = run_cases_recorded(&cases, args.jobs, args.max_timeouts, &factory, &skip, &on_done, record, deadline).map_err(|e| {
         eprintln!("error: {e}");
         ExitCode::from(2)
     })?;
@@ -560,13 +578,37 @@ fn run(vectors: &Vectors, args: &RunArgs) -> Result<ExitCode, ExitCode> {
         eprintln!("{} vector file problem(s): see the errors above", vectors.errors.len());
         return Ok(ExitCode::from(2));
     }
-    Ok(if run.failed() {
-        ExitCode::from(1)
-    } else if !stale.is_empty() {
-        ExitCode::from(3)
+    if run.failed() {
+        return Ok(ExitCode::from(1));
+    }
+    if let Some(why) = nothing_judged(&run) {
+        if !args.allow_nothing_judged {
+            eprintln!("error: {why}; a run that judged nothing does not pass (give --allow-nothing-judged to accept it)");
+            return Ok(ExitCode::from(4));
+        }
+        eprintln!("warning: {why} (accepted: --allow-nothing-judged)");
+    }
+    Ok(if !stale.is_empty() { ExitCode::from(3) } else { ExitCode::SUCCESS })
+}
+
+/// Why no case of `run` was judged, if none was: every case is `unsupported` or `skip`. A CI
+/// gate on the exit code must not pass such a run (issue 28).
+fn nothing_judged(run: &Run<'_>) -> Option<String> {
+    let count = |verdict: Verdict| run.results.iter().filter(|(_, r)| r.verdict == verdict).count();
+    let (unsupported, skipped) = (count(Verdict::Unsupported), count(Verdict::Skip));
+    if unsupported + skipped < run.results.len() {
+        return None;
+    }
+    let why = if run.implementation.protocols.is_empty() {
+        " (the handshake declares no protocol)".to_string()
     } else {
-        ExitCode::SUCCESS
-    })
+        run.results
+            .iter()
+            .find_map(|(_, r)| (r.verdict == Verdict::Unsupported).then_some(r.reason.as_deref()).flatten())
+            .map(|reason| format!(" (the first: {reason})"))
+            .unwrap_or_default()
+    };
+    Some(format!("no case was judged: of {} selected, {unsupported} unsupported{why} and {skipped} skipped", run.results.len()))
 }
 
 /// Prints the summary and certification lines and writes the requested reports.

@@ -236,20 +236,28 @@ pub struct ProcessAdapter {
     next_step: usize,
     /// The current case failed because a request's deadline passed.
     timed_out: bool,
+    /// The run's overall deadline (`run --max-run-seconds`): no request waits past it.
+    run_deadline: Option<Instant>,
 }
 
 impl ProcessAdapter {
     /// Launches the adapter and performs the handshake. An adapter that cannot start or answer
     /// the handshake is an error for the whole run.
     pub fn launch(argv: Vec<String>, timeout: Duration) -> Result<ProcessAdapter, String> {
-        let (running, implementation) = Self::start_process(&argv, timeout).map_err(|(e, _)| e)?;
-        Ok(ProcessAdapter { argv, timeout, implementation, running: Some(running), next_step: 0, timed_out: false })
+        Self::launch_until(argv, timeout, None)
+    }
+
+    /// [`launch`](Self::launch), no request (the handshake included) waiting past `run_deadline`:
+    /// a request cut by it is an error saying so, its case `errored`.
+    pub fn launch_until(argv: Vec<String>, timeout: Duration, run_deadline: Option<Instant>) -> Result<ProcessAdapter, String> {
+        let (running, implementation) = Self::start_process(&argv, timeout, run_deadline).map_err(|(e, _)| e)?;
+        Ok(ProcessAdapter { argv, timeout, implementation, running: Some(running), next_step: 0, timed_out: false, run_deadline })
     }
 
     /// `Err((message, timed out))`.
-    fn start_process(argv: &[String], timeout: Duration) -> Result<(Running, Implementation), (String, bool)> {
+    fn start_process(argv: &[String], timeout: Duration, run_deadline: Option<Instant>) -> Result<(Running, Implementation), (String, bool)> {
         let mut running = Running::launch(argv).map_err(|e| (e, false))?;
-        let answer = exchange(&mut running, &driver::hello(), timeout);
+        let answer = exchange(&mut running, &driver::hello(), timeout, run_deadline);
         let implementation = answer.and_then(|line| driver::decode_hello(&line));
         match implementation {
             Ok(implementation) => Ok((running, implementation)),
@@ -264,7 +272,7 @@ impl ProcessAdapter {
         if self.running.is_some() {
             return Ok(());
         }
-        let (running, implementation) = Self::start_process(&self.argv, self.timeout).map_err(|(e, timed_out)| {
+        let (running, implementation) = Self::start_process(&self.argv, self.timeout, self.run_deadline).map_err(|(e, timed_out)| {
             self.timed_out |= timed_out;
             AdapterError(format!("restarting the adapter: {e}"))
         })?;
@@ -282,7 +290,7 @@ impl ProcessAdapter {
         let Some(running) = self.running.as_mut() else {
             return Err(AdapterError("adapter is not running".into()));
         };
-        let result = exchange(running, message, self.timeout).and_then(|line| driver::decode_reply(&line));
+        let result = exchange(running, message, self.timeout, self.run_deadline).and_then(|line| driver::decode_reply(&line));
         match result {
             Ok(reply) => Ok(reply),
             Err(e) => {
@@ -303,15 +311,24 @@ fn with_stderr(message: String, tail: &str) -> String {
     }
 }
 
-/// One request and its response, both within `timeout` from now.
-fn exchange(running: &mut Running, message: &driver::Request<'_>, timeout: Duration) -> Result<String, String> {
+/// One request and its response, both within `timeout` from now and before `run_deadline`.
+fn exchange(running: &mut Running, message: &driver::Request<'_>, timeout: Duration, run_deadline: Option<Instant>) -> Result<String, String> {
     running.timed_out = false;
     running.check_quiet()?;
-    let deadline = Instant::now() + timeout;
+    let own = Instant::now() + timeout;
+    let (deadline, cut) = match run_deadline {
+        Some(at) if at < own => (at, true),
+        _ => (own, false),
+    };
     let mut line = serde_json::to_string(message).map_err(|e| e.to_string())?;
     line.push('\n');
-    running.write_all_within(line.as_bytes(), deadline, timeout)?;
-    running.read_line(deadline, timeout)
+    let result = running.write_all_within(line.as_bytes(), deadline, timeout).and_then(|()| running.read_line(deadline, timeout));
+    match result {
+        Err(_) if cut && running.timed_out => {
+            Err("the run's overall deadline (--max-run-seconds) passed before the adapter answered: the case is not finished".into())
+        }
+        other => other,
+    }
 }
 
 impl Adapter for ProcessAdapter {
