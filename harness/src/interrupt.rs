@@ -1,8 +1,8 @@
-//! SIGINT and SIGTERM end a command cleanly (issue 28: "signals end the adapter group and leave
+//! SIGINT, SIGTERM (and SIGHUP, a closed terminal) end a command cleanly (issue 28: "signals end the adapter group and leave
 //! reports either complete or absent"): every adapter's process group is killed, the temporary
 //! files of outputs being written are removed, and every output the command claimed but has not
 //! yet written completely is removed, so a report from an earlier run is never left looking like
-//! this run's. The command then exits with 128 + the signal's number (130, 143).
+//! this run's. The command then exits with 128 + the signal's number (130, 143; 129).
 //!
 //! The signal handler only writes the signal's number to a pipe (`write(2)` is async-signal-safe);
 //! a watcher thread reads it and does the work. One lock guards the registry of live adapter
@@ -105,7 +105,7 @@ pub fn claim_outputs(paths: &[&Path]) {
     state.unwritten.extend(paths.iter().map(|p| p.to_path_buf()));
 }
 
-/// Installs the handlers for SIGINT and SIGTERM and starts the watcher (once per process).
+/// Installs the handlers for SIGINT, SIGTERM and SIGHUP and starts the watcher (once per process).
 pub fn install() {
     INSTALL.call_once(|| {
         let Ok((reader, writer)) = UnixStream::pair() else { return };
@@ -118,7 +118,7 @@ pub fn install() {
         if watcher.is_err() {
             return;
         }
-        for signal in [libc::SIGINT, libc::SIGTERM] {
+        for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
             // SAFETY: `on_signal` only loads an atomic and calls write(2), both async-signal-safe;
             // the sigaction struct is zeroed (an empty mask) before its fields are set.
             unsafe {
@@ -172,7 +172,11 @@ fn watch(mut reader: UnixStream) {
             removed.push(output.display().to_string());
         }
     }
-    let name = if signal == libc::SIGINT { "SIGINT" } else { "SIGTERM" };
+    let name = match signal {
+        libc::SIGINT => "SIGINT",
+        libc::SIGHUP => "SIGHUP",
+        _ => "SIGTERM",
+    };
     let mut message = format!("\ninterrupted by {name}: {groups} adapter process group(s) killed; no further report is written");
     if !removed.is_empty() {
         message.push_str(&format!("; removed the outputs of an earlier run: {}", removed.join(", ")));

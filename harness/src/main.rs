@@ -13,8 +13,8 @@
 //! with an adapter declaring no protocol) and `--allow-nothing-judged` was not given. A selection
 //! with no case, an output path that cannot be written (checked before the run), a handshake
 //! naming an unknown profile, and a run stopped by the circuit breaker (`--max-timeouts`) or by
-//! its overall budget (`--max-run-seconds`) exit 2. SIGINT and SIGTERM exit 130 and 143
-//! (`harness::interrupt`).
+//! its overall budget (`--max-run-seconds`) exit 2. SIGINT, SIGTERM and SIGHUP exit 130, 143 and
+//! 129, every command (`harness::interrupt`).
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -126,6 +126,10 @@ struct ReportArgs {
     from: Option<PathBuf>,
     #[command(flatten)]
     outputs: Outputs,
+    /// Exit 0 even when the reports judged no case (every case `unsupported` or `skip`); without
+    /// it such a run exits 4, as `run` does.
+    #[arg(long)]
+    allow_nothing_judged: bool,
 }
 
 /// The implementation a command judges: a process behind the driver protocol, or the bundled
@@ -581,14 +585,21 @@ fn run(vectors: &Vectors, args: &RunArgs) -> Result<ExitCode, ExitCode> {
     if run.failed() {
         return Ok(ExitCode::from(1));
     }
-    if let Some(why) = nothing_judged(&run) {
-        if !args.allow_nothing_judged {
-            eprintln!("error: {why}; a run that judged nothing does not pass (give --allow-nothing-judged to accept it)");
-            return Ok(ExitCode::from(4));
-        }
-        eprintln!("warning: {why} (accepted: --allow-nothing-judged)");
+    if let Some(code) = accept_nothing_judged(&run, args.allow_nothing_judged) {
+        return Ok(code);
     }
     Ok(if !stale.is_empty() { ExitCode::from(3) } else { ExitCode::SUCCESS })
+}
+
+/// Exit 4 for a run that judged nothing, unless the user allowed it (then a warning only).
+fn accept_nothing_judged(run: &Run<'_>, allowed: bool) -> Option<ExitCode> {
+    let why = nothing_judged(run)?;
+    if allowed {
+        eprintln!("warning: {why} (accepted: --allow-nothing-judged)");
+        return None;
+    }
+    eprintln!("error: {why}; a run that judged nothing does not pass (give --allow-nothing-judged to accept it)");
+    Some(ExitCode::from(4))
 }
 
 /// Why no case of `run` was judged, if none was: every case is `unsupported` or `skip`. A CI
@@ -674,7 +685,10 @@ fn merge_reports(vectors: &Vectors, args: &ReportArgs) -> Result<ExitCode, ExitC
     if !vectors.errors.is_empty() {
         return Ok(ExitCode::from(2));
     }
-    Ok(if run.failed() { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    if run.failed() {
+        return Ok(ExitCode::from(1));
+    }
+    Ok(accept_nothing_judged(&run, args.allow_nothing_judged).unwrap_or(ExitCode::SUCCESS))
 }
 
 fn explain(vectors: &Vectors, id: &str, with_model: bool) -> ExitCode {
@@ -697,8 +711,8 @@ fn explain(vectors: &Vectors, id: &str, with_model: bool) -> ExitCode {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    // SIGINT and SIGTERM kill every adapter's process group, remove partial and stale outputs
-    // and exit 130 or 143 (harness::interrupt).
+    // SIGINT, SIGTERM and SIGHUP kill every adapter's process group, remove partial and stale
+    // outputs and exit 128 + the signal (harness::interrupt).
     harness::interrupt::install();
     // Checking a stream needs no vector set: it starts without loading (and schema-checking) one.
     match cli.command {

@@ -71,3 +71,22 @@ fn a_run_that_judged_something_is_unaffected() {
         .expect("runs");
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
 }
+
+#[test]
+fn the_reports_of_a_run_that_judged_nothing_exit_4_too() {
+    let dir = std::env::temp_dir().join(format!("harness-exit-codes-report-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let report = dir.join("report.json");
+    let report_text = report.to_str().unwrap();
+    let output = run_with(&hello("[]", "[]"), &["--filter", "rcip.policy-race.", "--allow-nothing-judged", "--report", report_text]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let from = |extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_conformance")).arg("report").arg(&report).args(extra).output().expect("runs")
+    };
+    let output = from(&[]);
+    assert_eq!(output.status.code(), Some(4), "{}", stderr(&output));
+    assert!(stderr(&output).contains("no case was judged"), "{}", stderr(&output));
+    assert_eq!(from(&["--allow-nothing-judged"]).status.code(), Some(0));
+    let _ = std::fs::remove_dir_all(&dir);
+}

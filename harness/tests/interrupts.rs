@@ -1,4 +1,4 @@
-//! SIGINT and SIGTERM to `conformance run` (issue 28): the adapter's whole process group is
+//! SIGINT and SIGTERM to `conformance run` and `fuzz` (issue 28): the adapter's whole process group is
 //! killed, its children and an adapter that ignores the end of its stdin included; no report is
 //! left half-written, and a report of an earlier run is removed rather than left looking
 //! current; the exit code is 128 + the signal (130, 143).
@@ -52,6 +52,15 @@ impl Drop for Reaper {
 /// hangs after the handshake; sends `signal` to the run once every adapter has shaken hands;
 /// returns the run's exit code and stderr.
 fn interrupt_run(dir: &Path, signal: rustix::process::Signal, jobs: usize, report: &Path) -> (Option<i32>, String, Vec<String>) {
+    let jobs_text = jobs.to_string();
+    let args = ["run", "--quiet", "--step-timeout", "60000", "--jobs", &jobs_text, "--report", report.to_str().unwrap()];
+    // The handshake adapter of the run, then one per job.
+    interrupt(dir, signal, &args, 1 + jobs)
+}
+
+/// `conformance ARGS --adapter -- <the adapter above>`, interrupted by `signal` once `adapters`
+/// adapters have shaken hands.
+fn interrupt(dir: &Path, signal: rustix::process::Signal, args: &[&str], adapters: usize) -> (Option<i32>, String, Vec<String>) {
     let pids = dir.join("pids");
     let ready = dir.join("ready");
     let _reaper = Reaper(pids.clone());
@@ -62,8 +71,7 @@ fn interrupt_run(dir: &Path, signal: rustix::process::Signal, jobs: usize, repor
         r = ready.display()
     );
     let mut child = Command::new(env!("CARGO_BIN_EXE_conformance"))
-        .args(["run", "--quiet", "--step-timeout", "60000", "--jobs", &jobs.to_string(), "--report"])
-        .arg(report)
+        .args(args)
         .args(["--adapter", "--", "sh", "-c", &adapter])
         .env("NO_COLOR", "1")
         .stdin(Stdio::null())
@@ -71,9 +79,8 @@ fn interrupt_run(dir: &Path, signal: rustix::process::Signal, jobs: usize, repor
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    // The handshake adapter of the run, then one per job.
     let started = Instant::now();
-    while lines(&ready).len() < 1 + jobs {
+    while lines(&ready).len() < adapters {
         assert!(started.elapsed() < Duration::from_secs(60), "the adapters never shook hands");
         std::thread::sleep(Duration::from_millis(20));
     }
@@ -90,7 +97,7 @@ fn interrupt_run(dir: &Path, signal: rustix::process::Signal, jobs: usize, repor
     }
     let output = child.wait_with_output().unwrap();
     let groups = lines(&pids);
-    assert_eq!(groups.len(), 1 + jobs, "one adapter per job and the handshake's");
+    assert_eq!(groups.len(), adapters, "every adapter started is accounted for");
     // SIGKILL is delivered at once, but a dying process leaves /proc a moment later.
     let started = Instant::now();
     let mut live = live_members(&groups);
@@ -134,5 +141,17 @@ fn sigterm_kills_the_adapter_group_and_removes_an_earlier_report() {
     assert!(live.is_empty(), "adapter processes survived the interrupt: {live:?}");
     assert!(!report.exists(), "the earlier run's report must not be left looking current");
     assert!(temporaries(&dir).is_empty(), "{:?}", temporaries(&dir));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_interrupted_fuzz_kills_its_adapter_group_and_writes_no_finding() {
+    let dir = scratch("fuzz");
+    let out = dir.join("findings");
+    let args = ["fuzz", "--step-timeout", "60000", "--out", out.to_str().unwrap()];
+    let (code, err, live) = interrupt(&dir, rustix::process::Signal::INT, &args, 1);
+    assert_eq!(code, Some(130), "{err}");
+    assert!(live.is_empty(), "adapter processes survived the interrupt: {live:?}");
+    assert!(!out.exists(), "nothing is written");
     let _ = std::fs::remove_dir_all(&dir);
 }
