@@ -8,7 +8,9 @@
 //! under the same deadline as its response (an adapter that stopped reading cannot block the
 //! harness however large the request); the adapter runs in a process group of its own, and the
 //! whole group is killed on timeout, crash and at the end of the run, so nothing it started
-//! outlives it; a response that is not UTF-8 is a protocol violation.
+//! outlives it; a response that is not UTF-8 is a protocol violation. Each group is registered
+//! with `interrupt` from its spawn to its end, so SIGINT or SIGTERM to the harness kills it too.
+//! A request never waits past the run's overall deadline (`run --max-run-seconds`).
 
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
@@ -57,14 +59,28 @@ impl Running {
         // Registered as a live group, so SIGINT or SIGTERM to the harness ends it (`interrupt`).
         let mut child =
             crate::interrupt::spawn_group(&mut command).map_err(|e| format!("cannot start adapter {program:?}: {e}"))?;
-        let stdin = child.stdin.take().ok_or("no stdin pipe")?;
-        // Writes never block: a request to an adapter that stopped reading waits in poll(2) for
-        // the request's deadline instead (`write_all_within`).
-        let flags = rustix::fs::fcntl_getfl(&stdin).map_err(|e| format!("cannot configure the adapter's stdin: {e}"))?;
-        rustix::fs::fcntl_setfl(&stdin, flags | rustix::fs::OFlags::NONBLOCK)
-            .map_err(|e| format!("cannot configure the adapter's stdin: {e}"))?;
-        let stdout = BufReader::with_capacity(STDOUT_BUFFER_BYTES, child.stdout.take().ok_or("no stdout pipe")?);
-        let stderr_pipe = child.stderr.take().ok_or("no stderr pipe")?;
+        let pipes = (|| {
+            let stdin = child.stdin.take().ok_or("no stdin pipe")?;
+            // Writes never block: a request to an adapter that stopped reading waits in poll(2)
+            // for the request's deadline instead (`write_all_within`).
+            let flags = rustix::fs::fcntl_getfl(&stdin).map_err(|e| format!("cannot configure the adapter's stdin: {e}"))?;
+            rustix::fs::fcntl_setfl(&stdin, flags | rustix::fs::OFlags::NONBLOCK)
+                .map_err(|e| format!("cannot configure the adapter's stdin: {e}"))?;
+            let stdout = child.stdout.take().ok_or("no stdout pipe")?;
+            let stderr = child.stderr.take().ok_or("no stderr pipe")?;
+            Ok::<_, String>((stdin, stdout, stderr))
+        })();
+        let (stdin, stdout, stderr_pipe) = match pipes {
+            Ok(pipes) => pipes,
+            Err(e) => {
+                // Started but unusable: ended and unregistered like any other adapter.
+                crate::interrupt::kill_group(child.id() as i32);
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(e);
+            }
+        };
+        let stdout = BufReader::with_capacity(STDOUT_BUFFER_BYTES, stdout);
         let stderr = Arc::new(Mutex::new(VecDeque::new()));
         let tail = stderr.clone();
         let stderr_reader = thread::spawn(move || keep_tail(stderr_pipe, tail));
