@@ -35,6 +35,12 @@ pub fn spin_until_readable(fd: impl std::os::fd::AsFd) -> bool {
     false
 }
 
+/// The profiles of the driver protocol (`harness/driver/README.md`, "profiles"; the `profiles`
+/// enum of `vectors/schema/case.schema.json`): the optional features and the Rixx UI framings. A
+/// handshake declaring another name is refused: a misspelt `event` would otherwise turn every
+/// case needing `events` into `unsupported` without a word.
+pub const PROFILES: [&str; 8] = ["events", "preflight", "assist", "react", "jsonl", "sse", "websocket", "json-seq"];
+
 /// A response line longer than this is a protocol violation.
 pub const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
 
@@ -141,6 +147,11 @@ pub fn decode_hello(line: &str) -> Result<Implementation, String> {
             other => return Err(format!("unknown protocol {other:?} in handshake")),
         };
     }
+    let profiles = strings("profiles")?;
+    if let Some(unknown) = profiles.iter().find(|p| !PROFILES.contains(&p.as_str())) {
+        let shown: String = unknown.chars().take(64).collect();
+        return Err(format!("unknown profile {shown:?} in handshake; the known profiles are {}", PROFILES.join(", ")));
+    }
     let limits = match object.get("limits") {
         Some(Value::Null) => None,
         Some(Value::Object(l)) => Some(Value::Object(l.clone())),
@@ -155,7 +166,7 @@ pub fn decode_hello(line: &str) -> Result<Implementation, String> {
         name: string_field(implementation, "name")?.to_string(),
         version: string_field(implementation, "version")?.to_string(),
         protocols,
-        profiles: strings("profiles")?,
+        profiles,
         rui_limits: limits,
         assist_batch_bound,
     })
@@ -182,5 +193,45 @@ pub fn encode_reply(reply: Result<Reply, String>) -> Value {
         Ok(Reply::Observed(value)) => json!({ "reply": "observed", "value": value }),
         Ok(Reply::Unsupported(reason)) => json!({ "reply": "unsupported", "reason": reason }),
         Err(message) => json!({ "reply": "error", "message": message }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::adapter::Adapter;
+
+    fn hello_with(profiles: Value) -> String {
+        json!({
+            "reply": "hello", "protocol": DRIVER_PROTOCOL, "implementation": {"name": "x", "version": "1"},
+            "protocols": ["rcip"], "profiles": profiles, "limits": null, "assistBatchBound": null,
+        })
+        .to_string()
+    }
+
+    #[test]
+    fn an_unknown_or_misspelt_profile_is_refused_naming_the_known_ones() {
+        for wrong in ["event", "json1", "EVENTS", ""] {
+            let error = decode_hello(&hello_with(json!(["sse", wrong]))).unwrap_err();
+            assert!(error.contains(&format!("unknown profile {wrong:?}")), "{error}");
+            assert!(error.contains("events, preflight, assist, react, jsonl, sse, websocket, json-seq"), "{error}");
+        }
+        let declared = decode_hello(&hello_with(json!(PROFILES))).unwrap();
+        assert_eq!(declared.profiles.len(), PROFILES.len());
+    }
+
+    #[test]
+    fn the_known_profiles_are_those_of_the_case_format_and_of_the_reference() {
+        let schema: Value =
+            serde_json::from_str(&std::fs::read_to_string(crate::bundled_vectors().join("schema/case.schema.json")).unwrap()).unwrap();
+        let mut in_schema: Vec<&str> =
+            schema["properties"]["profiles"]["items"]["enum"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+        let mut known = PROFILES.to_vec();
+        in_schema.sort_unstable();
+        known.sort_unstable();
+        assert_eq!(in_schema, known);
+        let reference = crate::adapters::reference::ReferenceAdapter::new();
+        let declared: Vec<&str> = reference.implementation().profiles.iter().map(String::as_str).collect();
+        assert_eq!(declared, known, "the reference declares every profile");
     }
 }

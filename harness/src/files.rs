@@ -14,7 +14,9 @@
 //! inode of an existing file; of the canonical folder plus the name for one not yet written), not
 //! by spelling, so a symlink, a hard link or `../d/x` naming the same file is refused. [`write`]
 //! writes to a temporary file in the target's folder, syncs it and renames it over the target: a
-//! failed write (a full disk) leaves the previous file intact and no partial file.
+//! failed write (a full disk) leaves the previous file intact and no partial file. Temporary
+//! files and renames go through `interrupt`, so SIGINT or SIGTERM removes the temporary files
+//! and no rename happens after it.
 //!
 //! [`file_name`] turns an untrusted name (a case id) into a file name that stays inside its
 //! folder.
@@ -241,16 +243,19 @@ fn resolve(path: &Path) -> Result<(PathBuf, Identity), String> {
 fn create_temporary(target: &Path) -> std::io::Result<(PathBuf, File)> {
     let folder = target.parent().unwrap_or(Path::new("."));
     let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let mut attempt = 0u32;
-    loop {
-        let suffix = if attempt == 0 { String::new() } else { format!(".{attempt}") };
-        let temporary = folder.join(format!(".{name}.{}{suffix}.tmp", std::process::id()));
-        match OpenOptions::new().write(true).create_new(true).mode(0o666).open(&temporary) {
-            Ok(file) => return Ok((temporary, file)),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && attempt < 100 => attempt += 1,
-            Err(e) => return Err(e),
+    // Registered for removal on SIGINT or SIGTERM (`interrupt`), which refuses it after one.
+    crate::interrupt::create_temporary(|| {
+        let mut attempt = 0u32;
+        loop {
+            let suffix = if attempt == 0 { String::new() } else { format!(".{attempt}") };
+            let temporary = folder.join(format!(".{name}.{}{suffix}.tmp", std::process::id()));
+            match OpenOptions::new().write(true).create_new(true).mode(0o666).open(&temporary) {
+                Ok(file) => return Ok((temporary, file)),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && attempt < 100 => attempt += 1,
+                Err(e) => return Err(e),
+            }
         }
-    }
+    })
 }
 
 /// Checks, before a command does any work, that each output (`(flag, path)`) can be written and
@@ -276,7 +281,7 @@ pub fn check_outputs(outputs: &[(&str, &Path)]) -> Result<(), String> {
         let (temporary, file) =
             create_temporary(&target).map_err(|e| format!("{flag} {}: cannot be created: {e}", path.display()))?;
         drop(file);
-        let _ = std::fs::remove_file(temporary);
+        crate::interrupt::discard_temporary(&temporary);
     }
     Ok(())
 }
@@ -292,7 +297,7 @@ pub fn check_output_dir(flag: &str, dir: &Path) -> Result<(), String> {
                 let (temporary, file) = create_temporary(&at.join("probe"))
                     .map_err(|e| format!("{flag} {}: cannot be written in {}: {e}", dir.display(), at.display()))?;
                 drop(file);
-                let _ = std::fs::remove_file(temporary);
+                crate::interrupt::discard_temporary(&temporary);
                 return Ok(());
             }
             Ok(meta) => return Err(format!("{flag} {}: {} is {}, not a directory", dir.display(), at.display(), kind_of(&meta))),
@@ -337,7 +342,7 @@ fn write_each(paths: &[&Path], mut fill: impl FnMut(usize, &mut File) -> std::io
     let mut sync_handles: Vec<(u64, usize, File)> = Vec::new();
     let clean = |pending: &[(PathBuf, PathBuf)]| {
         for (temporary, _) in pending {
-            let _ = std::fs::remove_file(temporary);
+            crate::interrupt::discard_temporary(temporary);
         }
     };
     let written = |e: std::io::Error, path: &Path| FileError::new(path, format!("cannot be written: {e}"));
@@ -388,7 +393,7 @@ fn write_each(paths: &[&Path], mut fill: impl FnMut(usize, &mut File) -> std::io
     drop(sync_handles);
     let mut folders: Vec<PathBuf> = Vec::new();
     for (i, (temporary, target)) in pending.iter().enumerate() {
-        if let Err(e) = std::fs::rename(temporary, target) {
+        if let Err(e) = crate::interrupt::commit_temporary(temporary, target, paths[i]) {
             clean(&pending[i..]);
             return Err(written(e, paths[i]));
         }

@@ -14,6 +14,7 @@ pub mod framing;
 pub mod fuzz;
 pub mod handles;
 pub mod html;
+pub mod interrupt;
 pub mod junit;
 pub mod loader;
 pub mod matching;

@@ -9,8 +9,12 @@
 //! Exit codes of `run`: 0 no unexpected failure; 1 a case failed or errored and is not listed as a
 //! known failure; 2 bad usage, a vector file that does not load, or an adapter that cannot start;
 //! 3 no unexpected failure, but the expectations file is stale (a listed case did not fail, or an
-//! entry matches no case). A selection with no case, an output path that cannot be written
-//! (checked before the run), and a run stopped by the circuit breaker (`--max-timeouts`) exit 2.
+//! entry matches no case); 4 no case was judged (every selected case `unsupported` or `skip`, as
+//! with an adapter declaring no protocol) and `--allow-nothing-judged` was not given. A selection
+//! with no case, an output path that cannot be written (checked before the run), a handshake
+//! naming an unknown profile, and a run stopped by the circuit breaker (`--max-timeouts`) or by
+//! its overall budget (`--max-run-seconds`) exit 2. SIGINT, SIGTERM and SIGHUP exit 130, 143 and
+//! 129, every command (`harness::interrupt`).
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -122,6 +126,10 @@ struct ReportArgs {
     from: Option<PathBuf>,
     #[command(flatten)]
     outputs: Outputs,
+    /// Exit 0 even when the reports judged no case (every case `unsupported` or `skip`); without
+    /// it such a run exits 4, as `run` does.
+    #[arg(long)]
+    allow_nothing_judged: bool,
 }
 
 /// The implementation a command judges: a process behind the driver protocol, or the bundled
@@ -202,6 +210,15 @@ struct RunArgs {
     /// the file name, and one over 200 bytes is cut and ends in a hash of the id.
     #[arg(long, value_name = "DIR")]
     trace_dir: Option<PathBuf>,
+    /// An overall budget for the run, in seconds: when it passes, the request in progress is cut
+    /// (its case `errored`), the cases not run are `errored` ("not run: ..."), the reports are
+    /// written and the run exits 2.
+    #[arg(long, value_name = "SECONDS", value_parser = positive_seconds)]
+    max_run_seconds: Option<f64>,
+    /// Exit 0 even when no case was judged (every selected case `unsupported` or `skip`, e.g. an
+    /// adapter declaring no protocol); without it such a run exits 4.
+    #[arg(long)]
+    allow_nothing_judged: bool,
 }
 
 impl Default for RunArgs {
@@ -217,6 +234,8 @@ impl Default for RunArgs {
             outputs: Outputs::default(),
             quiet: false,
             trace_dir: None,
+            max_run_seconds: None,
+            allow_nothing_judged: false,
         }
     }
 }
@@ -441,7 +460,11 @@ fn check_outputs(outputs: &Outputs, write_expectations: &Option<PathBuf>) -> Res
     ];
     let given: Vec<(&str, &std::path::Path)> =
         outputs.iter().filter_map(|(path, flag)| path.as_ref().map(|p| (*flag, p.as_path()))).collect();
-    harness::files::check_outputs(&given)
+    harness::files::check_outputs(&given)?;
+    // From here on, SIGINT or SIGTERM removes each output not yet written by this command: an
+    // earlier run's report must not be left looking like this run's (harness::interrupt).
+    harness::interrupt::claim_outputs(&given.iter().map(|(_, path)| *path).collect::<Vec<_>>());
+    Ok(())
 }
 
 fn run(vectors: &Vectors, args: &RunArgs) -> Result<ExitCode, ExitCode> {
@@ -473,11 +496,14 @@ fn run(vectors: &Vectors, args: &RunArgs) -> Result<ExitCode, ExitCode> {
     let timeout = args.subject.timeout();
     let argv = args.subject.command.clone();
     let choices = args.subject.choices();
+    // Bounded by its parser (`positive_seconds`), so the conversion cannot panic; the budget
+    // counts from here, the handshake included.
+    let deadline = args.max_run_seconds.and_then(|s| std::time::Instant::now().checked_add(Duration::from_secs_f64(s)));
     let factory = move || -> Result<Box<dyn Adapter>, String> {
         if argv.is_empty() {
             Ok(Box::new(ReferenceAdapter::with_choices(choices.clone())))
         } else {
-            Ok(Box::new(ProcessAdapter::launch(argv.clone(), timeout)?))
+            Ok(Box::new(ProcessAdapter::launch_until(argv.clone(), timeout, deadline)?))
         }
     };
     // One adapter up front: its handshake says what the implementation declares, and a broken
@@ -513,7 +539,7 @@ fn run(vectors: &Vectors, args: &RunArgs) -> Result<ExitCode, ExitCode> {
         None => {}
     };
     let record = args.trace_dir.is_some();
-    let session = run_cases_recorded(&cases, args.jobs, args.max_timeouts, &factory, &skip, &on_done, record).map_err(|e| {
+    let session = run_cases_recorded(&cases, args.jobs, args.max_timeouts, &factory, &skip, &on_done, record, deadline).map_err(|e| {
         eprintln!("error: {e}");
         ExitCode::from(2)
     })?;
@@ -556,13 +582,44 @@ fn run(vectors: &Vectors, args: &RunArgs) -> Result<ExitCode, ExitCode> {
         eprintln!("{} vector file problem(s): see the errors above", vectors.errors.len());
         return Ok(ExitCode::from(2));
     }
-    Ok(if run.failed() {
-        ExitCode::from(1)
-    } else if !stale.is_empty() {
-        ExitCode::from(3)
+    if run.failed() {
+        return Ok(ExitCode::from(1));
+    }
+    if let Some(code) = accept_nothing_judged(&run, args.allow_nothing_judged) {
+        return Ok(code);
+    }
+    Ok(if !stale.is_empty() { ExitCode::from(3) } else { ExitCode::SUCCESS })
+}
+
+/// Exit 4 for a run that judged nothing, unless the user allowed it (then a warning only).
+fn accept_nothing_judged(run: &Run<'_>, allowed: bool) -> Option<ExitCode> {
+    let why = nothing_judged(run)?;
+    if allowed {
+        eprintln!("warning: {why} (accepted: --allow-nothing-judged)");
+        return None;
+    }
+    eprintln!("error: {why}; a run that judged nothing does not pass (give --allow-nothing-judged to accept it)");
+    Some(ExitCode::from(4))
+}
+
+/// Why no case of `run` was judged, if none was: every case is `unsupported` or `skip`. A CI
+/// gate on the exit code must not pass such a run (issue 28).
+fn nothing_judged(run: &Run<'_>) -> Option<String> {
+    let count = |verdict: Verdict| run.results.iter().filter(|(_, r)| r.verdict == verdict).count();
+    let (unsupported, skipped) = (count(Verdict::Unsupported), count(Verdict::Skip));
+    if unsupported + skipped < run.results.len() {
+        return None;
+    }
+    let why = if run.implementation.protocols.is_empty() {
+        " (the handshake declares no protocol)".to_string()
     } else {
-        ExitCode::SUCCESS
-    })
+        run.results
+            .iter()
+            .find_map(|(_, r)| (r.verdict == Verdict::Unsupported).then_some(r.reason.as_deref()).flatten())
+            .map(|reason| format!(" (the first: {reason})"))
+            .unwrap_or_default()
+    };
+    Some(format!("no case was judged: of {} selected, {unsupported} unsupported{why} and {skipped} skipped", run.results.len()))
 }
 
 /// Prints the summary and certification lines and writes the requested reports.
@@ -628,7 +685,10 @@ fn merge_reports(vectors: &Vectors, args: &ReportArgs) -> Result<ExitCode, ExitC
     if !vectors.errors.is_empty() {
         return Ok(ExitCode::from(2));
     }
-    Ok(if run.failed() { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    if run.failed() {
+        return Ok(ExitCode::from(1));
+    }
+    Ok(accept_nothing_judged(&run, args.allow_nothing_judged).unwrap_or(ExitCode::SUCCESS))
 }
 
 fn explain(vectors: &Vectors, id: &str, with_model: bool) -> ExitCode {
@@ -651,6 +711,9 @@ fn explain(vectors: &Vectors, id: &str, with_model: bool) -> ExitCode {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // SIGINT, SIGTERM and SIGHUP kill every adapter's process group, remove partial and stale
+    // outputs and exit 128 + the signal (harness::interrupt).
+    harness::interrupt::install();
     // Checking a stream needs no vector set: it starts without loading (and schema-checking) one.
     match cli.command {
         Some(Command::Validate(args)) => return validate_stream(&args),

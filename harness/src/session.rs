@@ -6,9 +6,16 @@
 //! order, across jobs) errored because the adapter did not answer in time, no further case is
 //! started; the cases not run are `errored` with the reason, and the session says it stopped, so a
 //! hanging adapter costs minutes, not hours.
+//!
+//! An overall deadline (`run --max-run-seconds`, issue 28): once it has passed no further case is
+//! started (the case in progress is cut by the process adapter, which holds the same deadline, and
+//! is `errored`); the cases not run are `errored` with the reason and the count, as for the
+//! circuit breaker, so an adapter that answers just under the step timeout costs the budget, not
+//! hours.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
+use std::time::Instant;
 
 use crate::adapter::Adapter;
 use crate::loader::Case;
@@ -36,10 +43,12 @@ pub fn run_cases(
     skip: &(dyn Fn(&Case) -> Option<String> + Sync),
     on_done: &(dyn Fn(&Case, &CaseResult) + Sync),
 ) -> Result<Session, String> {
-    run_cases_recorded(cases, jobs, max_timeouts, factory, skip, on_done, false)
+    run_cases_recorded(cases, jobs, max_timeouts, factory, skip, on_done, false, None)
 }
 
-/// `run_cases`, recording each case's trace (RCIP and Rixx UI) when `record` is set (`run --trace-dir`).
+/// `run_cases`, recording each case's trace (RCIP and Rixx UI) when `record` is set (`run
+/// --trace-dir`), and starting no case after `deadline` (`run --max-run-seconds`).
+#[allow(clippy::too_many_arguments)]
 pub fn run_cases_recorded(
     cases: &[&Case],
     jobs: usize,
@@ -48,7 +57,10 @@ pub fn run_cases_recorded(
     skip: &(dyn Fn(&Case) -> Option<String> + Sync),
     on_done: &(dyn Fn(&Case, &CaseResult) + Sync),
     record: bool,
+    deadline: Option<Instant>,
 ) -> Result<Session, String> {
+    let passed = || deadline.is_some_and(|at| Instant::now() >= at);
+    let deadline_hit = AtomicBool::new(false);
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<CaseResult>>> = Mutex::new(vec![None; cases.len()]);
     let failure: Mutex<Option<String>> = Mutex::new(None);
@@ -70,6 +82,11 @@ pub fn run_cases_recorded(
                     if stop.load(Ordering::SeqCst) {
                         return;
                     }
+                    if passed() {
+                        deadline_hit.store(true, Ordering::SeqCst);
+                        stop.store(true, Ordering::SeqCst);
+                        return;
+                    }
                     let index = next.fetch_add(1, Ordering::SeqCst);
                     let Some(case) = cases.get(index) else { return };
                     let (result, timed_out) = match skip(case) {
@@ -88,6 +105,11 @@ pub fn run_cases_recorded(
                             }
                         }
                     }
+                    // An errored case at the deadline was cut by it: the run is incomplete.
+                    if result.verdict == Verdict::Errored && passed() {
+                        deadline_hit.store(true, Ordering::SeqCst);
+                        stop.store(true, Ordering::SeqCst);
+                    }
                     on_done(case, &result);
                     if let Ok(mut all) = results.lock() {
                         all[index] = Some(result);
@@ -100,12 +122,14 @@ pub fn run_cases_recorded(
         return Err(e);
     }
     let all = results.into_inner().map_err(|_| "a job panicked".to_string())?;
-    let stopped = stop.into_inner().then(|| {
-        format!(
-            "the run stopped after {max_timeouts} consecutive cases timed out (--max-timeouts); {} case(s) were not run",
-            all.iter().filter(|r| r.is_none()).count()
-        )
-    });
+    let not_run = all.iter().filter(|r| r.is_none()).count();
+    let stopped = match (stop.into_inner(), deadline_hit.into_inner()) {
+        (true, true) => Some(format!("the run stopped when its overall deadline passed (--max-run-seconds); {not_run} case(s) were not run")),
+        (true, false) => Some(format!(
+            "the run stopped after {max_timeouts} consecutive cases timed out (--max-timeouts); {not_run} case(s) were not run"
+        )),
+        (false, _) => None,
+    };
     let results = match &stopped {
         Some(why) => all
             .into_iter()

@@ -8,7 +8,9 @@
 //! under the same deadline as its response (an adapter that stopped reading cannot block the
 //! harness however large the request); the adapter runs in a process group of its own, and the
 //! whole group is killed on timeout, crash and at the end of the run, so nothing it started
-//! outlives it; a response that is not UTF-8 is a protocol violation.
+//! outlives it; a response that is not UTF-8 is a protocol violation. Each group is registered
+//! with `interrupt` from its spawn to its end, so SIGINT or SIGTERM to the harness kills it too.
+//! A request never waits past the run's overall deadline (`run --max-run-seconds`).
 
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
@@ -46,23 +48,39 @@ struct Running {
 impl Running {
     fn launch(argv: &[String]) -> Result<Running, String> {
         let (program, args) = argv.split_first().ok_or("the adapter command is empty")?;
-        let mut child = Command::new(program)
+        let mut command = Command::new(program);
+        command
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             // A group of its own: everything the adapter starts can be ended with it.
-            .process_group(0)
-            .spawn()
-            .map_err(|e| format!("cannot start adapter {program:?}: {e}"))?;
-        let stdin = child.stdin.take().ok_or("no stdin pipe")?;
-        // Writes never block: a request to an adapter that stopped reading waits in poll(2) for
-        // the request's deadline instead (`write_all_within`).
-        let flags = rustix::fs::fcntl_getfl(&stdin).map_err(|e| format!("cannot configure the adapter's stdin: {e}"))?;
-        rustix::fs::fcntl_setfl(&stdin, flags | rustix::fs::OFlags::NONBLOCK)
-            .map_err(|e| format!("cannot configure the adapter's stdin: {e}"))?;
-        let stdout = BufReader::with_capacity(STDOUT_BUFFER_BYTES, child.stdout.take().ok_or("no stdout pipe")?);
-        let stderr_pipe = child.stderr.take().ok_or("no stderr pipe")?;
+            .process_group(0);
+        // Registered as a live group, so SIGINT or SIGTERM to the harness ends it (`interrupt`).
+        let mut child =
+            crate::interrupt::spawn_group(&mut command).map_err(|e| format!("cannot start adapter {program:?}: {e}"))?;
+        let pipes = (|| {
+            let stdin = child.stdin.take().ok_or("no stdin pipe")?;
+            // Writes never block: a request to an adapter that stopped reading waits in poll(2)
+            // for the request's deadline instead (`write_all_within`).
+            let flags = rustix::fs::fcntl_getfl(&stdin).map_err(|e| format!("cannot configure the adapter's stdin: {e}"))?;
+            rustix::fs::fcntl_setfl(&stdin, flags | rustix::fs::OFlags::NONBLOCK)
+                .map_err(|e| format!("cannot configure the adapter's stdin: {e}"))?;
+            let stdout = child.stdout.take().ok_or("no stdout pipe")?;
+            let stderr = child.stderr.take().ok_or("no stderr pipe")?;
+            Ok::<_, String>((stdin, stdout, stderr))
+        })();
+        let (stdin, stdout, stderr_pipe) = match pipes {
+            Ok(pipes) => pipes,
+            Err(e) => {
+                // Started but unusable: ended and unregistered like any other adapter.
+                crate::interrupt::kill_group(child.id() as i32);
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(e);
+            }
+        };
+        let stdout = BufReader::with_capacity(STDOUT_BUFFER_BYTES, stdout);
         let stderr = Arc::new(Mutex::new(VecDeque::new()));
         let tail = stderr.clone();
         let stderr_reader = thread::spawn(move || keep_tail(stderr_pipe, tail));
@@ -77,8 +95,7 @@ impl Running {
     /// Ends the adapter's whole process group (the adapter and everything it started that did
     /// not leave the group), then reaps the adapter.
     fn kill_group(&mut self) {
-        let pid = rustix::process::Pid::from_child(&self.child);
-        let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+        crate::interrupt::kill_group(self.child.id() as i32);
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
@@ -235,20 +252,28 @@ pub struct ProcessAdapter {
     next_step: usize,
     /// The current case failed because a request's deadline passed.
     timed_out: bool,
+    /// The run's overall deadline (`run --max-run-seconds`): no request waits past it.
+    run_deadline: Option<Instant>,
 }
 
 impl ProcessAdapter {
     /// Launches the adapter and performs the handshake. An adapter that cannot start or answer
     /// the handshake is an error for the whole run.
     pub fn launch(argv: Vec<String>, timeout: Duration) -> Result<ProcessAdapter, String> {
-        let (running, implementation) = Self::start_process(&argv, timeout).map_err(|(e, _)| e)?;
-        Ok(ProcessAdapter { argv, timeout, implementation, running: Some(running), next_step: 0, timed_out: false })
+        Self::launch_until(argv, timeout, None)
+    }
+
+    /// [`launch`](Self::launch), no request (the handshake included) waiting past `run_deadline`:
+    /// a request cut by it is an error saying so, its case `errored`.
+    pub fn launch_until(argv: Vec<String>, timeout: Duration, run_deadline: Option<Instant>) -> Result<ProcessAdapter, String> {
+        let (running, implementation) = Self::start_process(&argv, timeout, run_deadline).map_err(|(e, _)| e)?;
+        Ok(ProcessAdapter { argv, timeout, implementation, running: Some(running), next_step: 0, timed_out: false, run_deadline })
     }
 
     /// `Err((message, timed out))`.
-    fn start_process(argv: &[String], timeout: Duration) -> Result<(Running, Implementation), (String, bool)> {
+    fn start_process(argv: &[String], timeout: Duration, run_deadline: Option<Instant>) -> Result<(Running, Implementation), (String, bool)> {
         let mut running = Running::launch(argv).map_err(|e| (e, false))?;
-        let answer = exchange(&mut running, &driver::hello(), timeout);
+        let answer = exchange(&mut running, &driver::hello(), timeout, run_deadline);
         let implementation = answer.and_then(|line| driver::decode_hello(&line));
         match implementation {
             Ok(implementation) => Ok((running, implementation)),
@@ -263,7 +288,7 @@ impl ProcessAdapter {
         if self.running.is_some() {
             return Ok(());
         }
-        let (running, implementation) = Self::start_process(&self.argv, self.timeout).map_err(|(e, timed_out)| {
+        let (running, implementation) = Self::start_process(&self.argv, self.timeout, self.run_deadline).map_err(|(e, timed_out)| {
             self.timed_out |= timed_out;
             AdapterError(format!("restarting the adapter: {e}"))
         })?;
@@ -281,7 +306,7 @@ impl ProcessAdapter {
         let Some(running) = self.running.as_mut() else {
             return Err(AdapterError("adapter is not running".into()));
         };
-        let result = exchange(running, message, self.timeout).and_then(|line| driver::decode_reply(&line));
+        let result = exchange(running, message, self.timeout, self.run_deadline).and_then(|line| driver::decode_reply(&line));
         match result {
             Ok(reply) => Ok(reply),
             Err(e) => {
@@ -302,15 +327,24 @@ fn with_stderr(message: String, tail: &str) -> String {
     }
 }
 
-/// One request and its response, both within `timeout` from now.
-fn exchange(running: &mut Running, message: &driver::Request<'_>, timeout: Duration) -> Result<String, String> {
+/// One request and its response, both within `timeout` from now and before `run_deadline`.
+fn exchange(running: &mut Running, message: &driver::Request<'_>, timeout: Duration, run_deadline: Option<Instant>) -> Result<String, String> {
     running.timed_out = false;
     running.check_quiet()?;
-    let deadline = Instant::now() + timeout;
+    let own = Instant::now() + timeout;
+    let (deadline, cut) = match run_deadline {
+        Some(at) if at < own => (at, true),
+        _ => (own, false),
+    };
     let mut line = serde_json::to_string(message).map_err(|e| e.to_string())?;
     line.push('\n');
-    running.write_all_within(line.as_bytes(), deadline, timeout)?;
-    running.read_line(deadline, timeout)
+    let result = running.write_all_within(line.as_bytes(), deadline, timeout).and_then(|()| running.read_line(deadline, timeout));
+    match result {
+        Err(_) if cut && running.timed_out => {
+            Err("the run's overall deadline (--max-run-seconds) passed before the adapter answered: the case is not finished".into())
+        }
+        other => other,
+    }
 }
 
 impl Adapter for ProcessAdapter {
