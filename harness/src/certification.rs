@@ -39,8 +39,10 @@ pub fn level(run: &Run<'_>, protocol: Protocol) -> String {
     if !run.scope.selection.is_empty() {
         let of_protocol = run.results.iter().filter(|(c, _)| c.protocol == protocol).count();
         let in_suite = run.vectors.cases.iter().filter(|c| c.protocol == protocol).count();
+        // Even a selection that happens to hold every case of the protocol certifies nothing;
+        // the count is of this protocol's cases, so it never reads like the run's total.
         return format!(
-            "{title}: not certified (partial run: {of_protocol} of {in_suite} cases selected by {})",
+            "{title}: not certified (partial run selected by {}: {of_protocol} of the {in_suite} {title} cases ran; a certification needs a run without a selection)",
             run.scope.selection.join(" ")
         );
     }

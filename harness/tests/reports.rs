@@ -219,7 +219,7 @@ fn only_the_complete_official_set_with_no_selection_is_certified() {
     assert!(other_set.contains("not certified") && other_set.contains("not the official"), "{other_set}");
     // A selection certifies nothing even when it happens to select every case.
     let filtered = certified(Scope { selection: vec!["--filter rcip.".into()], ..Scope::complete_official() });
-    assert_eq!(filtered, "RCIP 1.0: not certified (partial run: 1 of 1 cases selected by --filter rcip.)");
+    assert_eq!(filtered, "RCIP 1.0: not certified (partial run selected by --filter rcip.: 1 of the 1 RCIP 1.0 cases ran; a certification needs a run without a selection)");
     let stopped = certified(Scope { stopped: Some("the run stopped".into()), ..Scope::complete_official() });
     assert!(stopped.contains("not certified (the run stopped"), "{stopped}");
     // The Markdown report says what the run covered.
