@@ -830,25 +830,60 @@ export class RcipCase {
     return canonicalOutcome(handle.value);
   }
 
-  /** Every human-readable text of an outcome, joined with "\n" ("" when pending). */
+  /**
+   * Every string reachable in an outcome, joined with "\n" ("" when pending): every own member
+   * at any depth, non-enumerable ones included (an Error's `message`, `stack` and `cause`), except
+   * the succeeded outcome's `output`, which is the application's own data (RCIP-PROTO-OUT-03:
+   * implementation details and stack traces never cross the client boundary, in any member).
+   */
   outcomeText(handle) {
     if (handle.state === 'pending') return '';
     if (handle.state === 'threw') {
+      // A call that threw hands the caller an error object of the runtime's own: its message.
       const error = handle.error;
       return error === undefined ? '' : String(isObject(error) && 'message' in error ? error.message : error);
     }
-    const texts = [];
-    const error = isObject(handle.value) ? handle.value.error : undefined;
-    if (isObject(error)) {
-      if (error.message !== undefined) texts.push(String(error.message));
-      if (Array.isArray(error.validationIssues)) {
-        for (const issue of error.validationIssues) {
-          if (isObject(issue) && issue.message !== undefined) texts.push(String(issue.message));
-        }
-      }
-    }
-    return texts.join('\n');
+    return reachableStrings(handle.value, new Set(['output'])).join('\n');
   }
+}
+
+/**
+ * The strings reachable from `value`: the value itself if a string, and for an object (or a
+ * function) every own string-keyed member's value, enumerable or not, read once each (a getter
+ * that throws counts as nothing), depth-first, cycles visited once. `skip` names top-level
+ * members left out. Bounded (64 levels, 10,000 objects) so a hostile outcome cannot hang the
+ * adapter.
+ */
+export function reachableStrings(value, skip = new Set()) {
+  const strings = [];
+  const seen = new Set();
+  const visit = (v, depth, top) => {
+    if (typeof v === 'string') {
+      strings.push(v);
+      return;
+    }
+    if (v === null || (typeof v !== 'object' && typeof v !== 'function')) return;
+    if (seen.has(v) || depth > 64 || seen.size >= 10000) return;
+    seen.add(v);
+    let keys;
+    try {
+      keys = Reflect.ownKeys(v);
+    } catch {
+      return;
+    }
+    for (const key of keys) {
+      if (typeof key !== 'string' || (top && skip.has(key))) continue;
+      let member;
+      try {
+        member = v[key];
+      } catch {
+        continue;
+      }
+      visit(member, depth + 1, false);
+    }
+  };
+  visit(value, 0, true);
+  return strings;
 }
 
 /**

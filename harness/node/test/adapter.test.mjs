@@ -15,6 +15,7 @@ import {
   ALLOW, DOUBLE_ASSIST, Driver, PROTOCOL, allowPolicy, bind, capability, definition, gated, gatedPolicy,
   invoke, outcome, returns, setup,
 } from './driver.mjs';
+import { reachableStrings } from '../lib/rcip.mjs';
 
 const SECRET = 'host-secret-7f3a';
 
@@ -702,17 +703,31 @@ test('events record phase, invocationId, capabilityId; an observer that throws s
   assert.deepEqual(d.calls('onEventThrew').map((e) => e.message), [SECRET, SECRET, SECRET]);
 }));
 
-test('outcome-text joins the error message and issue messages; empty while pending', () => withDriver(async (d) => {
+test('outcome-text joins every string reachable in the outcome but its output; empty while pending', () => withDriver(async (d) => {
   await d.startOk(setup(gatedPolicy));
   await d.act(bind('notes.list', 'b1', { mode: 'scripted', settle: { throw: 'error' } }));
   await d.act(bind('notes.create', 'b2', returns({})));
   await d.act(invoke('i1', 'notes.list', {}));
   assert.equal(await d.observe({ expect: 'outcome-text', of: 'i1' }), '');
   await d.act({ gate: 'policy', call: 1, settle: { return: ALLOW } });
-  assert.equal(await d.observe({ expect: 'outcome-text', of: 'i1' }), `handler failed: ${SECRET}`, 'the double leaks on purpose');
+  assert.equal(await d.observe({ expect: 'outcome-text', of: 'i1' }), `failed\ni1\nnotes.list\nEXECUTION_FAILED\nhandler failed: ${SECRET}`, 'the double leaks on purpose');
   await d.act(invoke('i2', 'notes.create', { text: false }));
-  assert.equal(await d.observe({ expect: 'outcome-text', of: 'i2' }), 'input invalid\nmust be string');
+  const text = await d.observe({ expect: 'outcome-text', of: 'i2' });
+  assert.ok(text.includes('input invalid') && text.includes('must be string'), text);
 }));
+
+test('reachable strings include non-enumerable members, an error cause and its stack, but not output', () => {
+  const cause = new Error('host-secret-7f3a');
+  const error = { code: 'EXECUTION_FAILED', message: 'failed' };
+  Object.defineProperty(error, 'cause', { value: cause, enumerable: false });
+  const strings = reachableStrings({ status: 'failed', error, output: 'app data' }, new Set(['output']));
+  assert.ok(strings.includes('host-secret-7f3a'), strings.join('|'));
+  assert.ok(strings.some((s) => s.includes('host-secret-7f3a') && s.includes('at ')), 'the stack is read');
+  assert.ok(!strings.includes('app data'));
+  const cyclic = { a: 'x' };
+  cyclic.self = cyclic;
+  assert.deepEqual(reachableStrings(cyclic), ['x']);
+});
 
 // ------------------------------------------------------------------------------------------------
 // Values: escapes to JavaScript and back

@@ -1082,11 +1082,19 @@ impl RcipCase {
                     .runtimes
                     .get(handle.runtime)
                     .ok_or_else(|| error("runtime index"))?;
-                json!(slot
-                    .runtime
-                    .outcome(handle.ticket)
-                    .map(|o| o.texts())
-                    .unwrap_or_default())
+                // Every string reachable in the outcome but its `output` (vectors/README.md,
+                // RCIP-PROTO-OUT-03).
+                let mut strings = Vec::new();
+                if let Some(outcome) = slot.runtime.outcome(handle.ticket) {
+                    if let Value::Object(members) = outcome.to_json() {
+                        for (key, member) in &members {
+                            if key != "output" {
+                                strings_in(member, &mut strings);
+                            }
+                        }
+                    }
+                }
+                json!(strings.join("\n"))
             }
             "policy-calls" => {
                 let records = self.slot(index)?.records.borrow();
@@ -1511,6 +1519,16 @@ fn build_escape(
     }
 }
 
+/// Every string in `value`, depth-first in member order.
+fn strings_in(value: &Value, out: &mut Vec<String>) {
+    match value {
+        Value::String(text) => out.push(text.clone()),
+        Value::Array(items) => items.iter().for_each(|item| strings_in(item, out)),
+        Value::Object(members) => members.values().for_each(|member| strings_in(member, out)),
+        _ => {}
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1574,3 +1592,4 @@ mod tests {
         assert!(decode(&json!({ "b": { "$value": "ref", "to": "/nope" } })).is_err());
     }
 }
+

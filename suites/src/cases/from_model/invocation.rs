@@ -1151,7 +1151,7 @@ impl<'a> Translator<'a> {
                     if self.thrown {
                         self.steps.push(json!({
                             "expect": "outcome-text", "of": handle.name, "is": excludes(HOST_ERROR_TEXT),
-                            "requirements": ["CL-B02-2"]
+                            "requirements": ["CL-B02-2", "RCIP-PROTO-OUT-03"]
                         }));
                     }
                 }

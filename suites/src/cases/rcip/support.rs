@@ -748,9 +748,12 @@ pub fn expect_events(is: Value) -> Value {
 /// The marker every scripted host error carries as its message (vectors/README.md, handlers).
 pub const HOST_SECRET: &str = "host-secret-7f3a";
 
-/// The human-readable text of outcome `of` does not contain the host error marker (CL-B02-2).
+/// No string of outcome `of` (any member but a success's `output`) contains the host error
+/// marker: not its messages (CL-B02-2), nor a `cause`, a `stack` or any other member
+/// (RCIP-PROTO-OUT-03).
 pub fn expect_no_host_text(of: &str) -> Value {
-    json!({ "expect": "outcome-text", "of": of, "is": { "$match": "excludes", "text": HOST_SECRET } })
+    json!({ "expect": "outcome-text", "of": of, "is": { "$match": "excludes", "text": HOST_SECRET },
+            "requirements": ["CL-B02-2", "RCIP-PROTO-OUT-03"] })
 }
 
 // ---------------------------------------------------------------------------------------------
