@@ -1,0 +1,134 @@
+//! The Rixx UI rows of the choices table that issue 26 §2 adds (`reference::choices::TABLE`, each
+//! citing its PRJ-RUI-* open point): at each, the reference takes the registered reading by default
+//! and the other admissible reading when only that row takes its alternate, and the neighbouring
+//! behaviour the row does not decide stays as it was.
+
+use reference::choices::{Choice, Choices};
+use reference::rui::codes::QuarantineCode;
+use reference::rui::framing::{DecodedFrame, Decoder, Framing};
+use reference::rui::{ActionPolicy, Catalog, Config, Limits, Runtime, TransactionOutcome};
+use serde_json::{json, Value};
+
+const RS: u8 = 0x1E;
+const TRUNCATED: DecodedFrame = DecodedFrame::Quarantined(QuarantineCode::FrameTruncated);
+const NOT_JSON: DecodedFrame = DecodedFrame::Quarantined(QuarantineCode::FrameNotJson);
+
+fn decode(framing: Framing, choices: &Choices, stream: &[u8]) -> Vec<DecodedFrame> {
+    let mut decoder = Decoder::choosing(framing, choices);
+    let mut out = Vec::new();
+    decoder.push(stream, &mut out).expect("a stream framing takes bytes");
+    decoder.finish(&mut out);
+    out
+}
+
+/// What `stream` decodes to by default and with only `choice` taking its alternate.
+fn both(framing: Framing, choice: Choice, stream: &[u8]) -> (Vec<DecodedFrame>, Vec<DecodedFrame>) {
+    (
+        decode(framing, &Choices::default(), stream),
+        decode(framing, &Choices::only(&[choice]), stream),
+    )
+}
+
+fn complete(bytes: &[u8]) -> DecodedFrame {
+    DecodedFrame::Complete(bytes.to_vec())
+}
+
+#[test]
+fn jsonl_blank_line_is_ignored_or_a_frame_that_is_not_json() {
+    let (default, alternate) = both(Framing::Jsonl, Choice::RuiJsonlBlankLineFrame, b"[1]\n\n \t\r\n[2]\n");
+    assert_eq!(default, vec![complete(b"[1]"), complete(b"[2]")]);
+    // The blank lines are frames; their bytes are parsed (and fail) like any other frame's.
+    assert_eq!(alternate, vec![complete(b"[1]"), complete(b""), complete(b" \t\r"), complete(b"[2]")]);
+}
+
+#[test]
+fn jsonl_last_line_without_lf_is_truncated_or_applied_when_it_parses() {
+    let (default, alternate) = both(Framing::Jsonl, Choice::RuiJsonlLastLineApplied, b"[1]\n[2]");
+    assert_eq!(default, vec![complete(b"[1]"), TRUNCATED]);
+    assert_eq!(alternate, vec![complete(b"[1]"), complete(b"[2]")]);
+    // A last line that does not parse is not this row's business.
+    let (default, alternate) = both(Framing::Jsonl, Choice::RuiJsonlLastLineApplied, b"[1]\n[2");
+    assert_eq!((default, alternate), (vec![complete(b"[1]"), TRUNCATED], vec![complete(b"[1]"), TRUNCATED]));
+}
+
+#[test]
+fn jsonl_last_line_cut_inside_its_value_is_truncated_or_not_json() {
+    let (default, alternate) = both(Framing::Jsonl, Choice::RuiJsonlCutLineNotJson, b"[1]\n[\"be");
+    assert_eq!(default, vec![complete(b"[1]"), TRUNCATED]);
+    assert_eq!(alternate, vec![complete(b"[1]"), NOT_JSON]);
+    // A last line that parses stays truncated under this row alone.
+    let (_, alternate) = both(Framing::Jsonl, Choice::RuiJsonlCutLineNotJson, b"[2]");
+    assert_eq!(alternate, vec![TRUNCATED]);
+}
+
+#[test]
+fn sse_undispatched_event_is_truncated_or_dropped() {
+    let (default, alternate) = both(Framing::Sse, Choice::RuiSseUndispatchedDropped, b"data: [1]\n\ndata: [2]\n");
+    assert_eq!(default, vec![complete(b"[1]"), TRUNCATED]);
+    assert_eq!(alternate, vec![complete(b"[1]")]);
+    // The reading survives the reset at the end of a stream.
+    let mut decoder = Decoder::choosing(Framing::Sse, &Choices::only(&[Choice::RuiSseUndispatchedDropped]));
+    let mut out = Vec::new();
+    for _ in 0..2 {
+        decoder.push(b"data: [3]", &mut out).expect("bytes");
+        decoder.finish(&mut out);
+    }
+    assert!(out.is_empty(), "{out:?}");
+}
+
+#[test]
+fn json_seq_element_without_lf_is_truncated_or_applied_when_it_holds_a_container() {
+    let stream = [&[RS][..], b"[1]", &[RS], b"{\"a\":1} ", &[RS], b"12", &[RS], b"[1"].concat();
+    let (default, alternate) = both(Framing::JsonSeq, Choice::RuiJsonSeqUnterminatedApplied, &stream);
+    assert_eq!(default, vec![TRUNCATED, TRUNCATED, TRUNCATED, TRUNCATED]);
+    // A scalar without its LF may have been cut (RFC 7464 section 2.4); half an array was.
+    assert_eq!(alternate, vec![complete(b"[1]"), complete(b"{\"a\":1} "), TRUNCATED, TRUNCATED]);
+}
+
+fn catalog() -> Catalog {
+    Catalog::from_json(&json!({ "id": "demo@1.0.0", "components": {
+        "Box": { "props": { "type": "object" }, "children": true } } }))
+    .expect("the demo catalog is valid")
+}
+
+fn runtime(choices: Choices) -> Runtime {
+    Runtime::new(Config {
+        framing: Framing::Jsonl,
+        catalog: catalog(),
+        limits: Limits::default(),
+        action_policy: ActionPolicy::Gated,
+        choices,
+    })
+}
+
+fn lines(records: &[Value]) -> Vec<u8> {
+    records.iter().flat_map(|r| format!("{r}\n").into_bytes()).collect()
+}
+
+/// Feeds `stream` and ends it; the last transaction's result and the rejections' codes.
+fn run(choices: Choices, stream: &[u8]) -> (Runtime, String, Vec<&'static str>) {
+    let mut rt = runtime(choices);
+    rt.feed(stream).expect("jsonl takes bytes");
+    rt.end();
+    let last = match rt.transactions().last().map(|t| t.outcome) {
+        Some(TransactionOutcome::Committed { revision }) => format!("committed {revision}"),
+        Some(TransactionOutcome::Aborted) => "aborted".into(),
+        Some(TransactionOutcome::Rejected(code)) => code.as_str().into(),
+        None => "none".into(),
+    };
+    let rejections = rt.rejections().iter().map(|r| r.code.as_str()).collect();
+    (rt, last, rejections)
+}
+
+#[test]
+fn a_truncated_frame_at_the_end_fails_its_transaction_frame_invalid_or_interrupted() {
+    let mut stream = lines(&[json!(["begin", 0, "t0", 0])]);
+    stream.extend_from_slice(b"[\"node\", 1");
+    let (rt, default, _) = run(Choices::default(), &stream);
+    assert_eq!(default, "FRAME_INVALID");
+    assert_eq!(rt.quarantine().len(), 1);
+    let (rt, alternate, _) = run(Choices::only(&[Choice::RuiTruncatedEndInterrupted]), &stream);
+    assert_eq!(alternate, "INTERRUPTED");
+    assert_eq!(rt.quarantine()[0].code, QuarantineCode::FrameTruncated);
+    assert_eq!(rt.transactions().len(), 1);
+}
