@@ -51,6 +51,7 @@ pub enum Choice {
     RuiSseUndispatchedDropped,
     RuiJsonSeqUnterminatedApplied,
     RuiTruncatedEndInterrupted,
+    RuiCommitChecksReversed,
     ReactNestedOwnerInnerWins,
     ReactRefreshOnMount,
 }
@@ -325,6 +326,13 @@ pub const TABLE: &[ChoiceRow] = &[
         requirements: &["PRJ-RUI-FRAME-12"],
         default: "a frame cut by the end of the stream inside a transaction fails it FRAME_INVALID",
         alternate: "a frame cut by the end of the stream inside a transaction is quarantined and the transaction fails INTERRUPTED",
+    },
+    ChoiceRow {
+        choice: Choice::RuiCommitChecksReversed,
+        name: "rui-commit-checks-reversed",
+        requirements: &["PRJ-RUI-TX-07"],
+        default: "commit checks: bounds, base revision, newRevision, operations, nodes, structure",
+        alternate: "commit checks: bounds, operations, nodes, structure, newRevision, base revision",
     },
     ChoiceRow {
         choice: Choice::ReactNestedOwnerInnerWins,

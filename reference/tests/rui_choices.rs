@@ -120,6 +120,29 @@ fn run(choices: Choices, stream: &[u8]) -> (Runtime, String, Vec<&'static str>) 
     (rt, last, rejections)
 }
 
+fn base() -> Vec<Value> {
+    vec![
+        json!(["begin", 0, "t0", 0]),
+        json!(["node", 1, "r", "Box", {}, []]),
+        json!(["data", 2, "/s", "x"]),
+        json!(["data", 3, "/list", [1, 2]]),
+        json!(["commit", 4, 1, "r"]),
+    ]
+}
+
+/// `base()` committed, then transaction `t1` on revision 1 with `body` and `["commit", n, 2, "r"]`.
+fn second(body: &[Value]) -> Vec<u8> {
+    let mut records = base();
+    records.push(json!(["begin", 0, "t1", 1]));
+    for (seq, record) in body.iter().enumerate() {
+        let mut record = record.clone();
+        record[1] = json!(seq + 1);
+        records.push(record);
+    }
+    records.push(json!(["commit", body.len() + 1, 2, "r"]));
+    lines(&records)
+}
+
 #[test]
 fn a_truncated_frame_at_the_end_fails_its_transaction_frame_invalid_or_interrupted() {
     let mut stream = lines(&[json!(["begin", 0, "t0", 0])]);
@@ -131,4 +154,23 @@ fn a_truncated_frame_at_the_end_fails_its_transaction_frame_invalid_or_interrupt
     assert_eq!(alternate, "INTERRUPTED");
     assert_eq!(rt.quarantine()[0].code, QuarantineCode::FrameTruncated);
     assert_eq!(rt.transactions().len(), 1);
+}
+
+#[test]
+fn several_broken_commit_checks_give_one_code_in_either_order() {
+    // A stale base and a node of an undeclared component at once.
+    let mut records = base();
+    records.extend([json!(["begin", 0, "t1", 0]), json!(["node", 1, "x", "Nope", {}, []]), json!(["commit", 2, 1, "r"])]);
+    let (_, default, _) = run(Choices::default(), &lines(&records));
+    assert_eq!(default, "STALE_BASE_REVISION");
+    let (_, alternate, _) = run(Choices::only(&[Choice::RuiCommitChecksReversed]), &lines(&records));
+    assert_eq!(alternate, "UNKNOWN_COMPONENT");
+    // newRevision is checked before the base in the alternate order.
+    let mut records = base();
+    records.extend([json!(["begin", 0, "t1", 0]), json!(["commit", 1, 5, "r"])]);
+    let (_, alternate, _) = run(Choices::only(&[Choice::RuiCommitChecksReversed]), &lines(&records));
+    assert_eq!(alternate, "REVISION_MISMATCH");
+    // One broken check gives its code in both orders.
+    let (_, alternate, _) = run(Choices::only(&[Choice::RuiCommitChecksReversed]), &second(&[json!(["delete", 0, "node", "ghost"])]));
+    assert_eq!(alternate, "DELETE_ABSENT");
 }

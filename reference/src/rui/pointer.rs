@@ -94,18 +94,25 @@ pub enum SetEffect {
     Appended { len: usize },
 }
 
-/// `["data", seq, pointer, value]` applied to `doc`.
-pub fn set(doc: &mut Value, pointer: &str, value: Value) -> Result<SetEffect, TransactionCode> {
-    set_with(doc, pointer, value, false)
+/// Which admissible reading the data operations take at the open points of the texts (rows of
+/// `crate::choices::TABLE`); the default is the reading this module's header describes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Reading {
+    /// `rui-array-append` (CL-D03-6): a final `-` on an array is its length, so data appends.
+    pub append_dash: bool,
 }
 
-/// [`set`], where `append_dash` reads a final `-` on an array as its length (the alternate
-/// reading of CL-D03-6, `Choice::RuiArrayAppend`); otherwise `-` is `POINTER_INVALID`.
+/// `["data", seq, pointer, value]` applied to `doc`.
+pub fn set(doc: &mut Value, pointer: &str, value: Value) -> Result<SetEffect, TransactionCode> {
+    set_with(doc, pointer, value, Reading::default())
+}
+
+/// [`set`] under `reading`.
 pub fn set_with(
     doc: &mut Value,
     pointer: &str,
     value: Value,
-    append_dash: bool,
+    reading: Reading,
 ) -> Result<SetEffect, TransactionCode> {
     let path = tokens(pointer)?;
     let Some((last, parent_path)) = path.split_last() else {
@@ -121,7 +128,7 @@ pub fn set_with(
         Value::Array(items) => {
             let index = match array_index(last) {
                 Some(index) => index,
-                None if append_dash && last == "-" => items.len(),
+                None if reading.append_dash && last == "-" => items.len(),
                 None => return Err(TransactionCode::PointerInvalid),
             };
             if let Some(slot) = items.get_mut(index) {
@@ -140,6 +147,11 @@ pub fn set_with(
 
 /// `["delete", seq, "data", pointer]` applied to `doc`.
 pub fn remove(doc: &mut Value, pointer: &str) -> Result<(), TransactionCode> {
+    remove_with(doc, pointer, Reading::default())
+}
+
+/// [`remove`] under `reading`.
+pub fn remove_with(doc: &mut Value, pointer: &str, _reading: Reading) -> Result<(), TransactionCode> {
     let path = tokens(pointer)?;
     let Some((last, parent_path)) = path.split_last() else {
         return Err(TransactionCode::PointerInvalid);

@@ -23,6 +23,10 @@
 //! 5. per-node invariants of every node this transaction defined and that is still present
 //!    (`graph::check_node`), and the root id's length;
 //! 6. structure from the commit's root (`graph::check_structure`).
+//!
+//! Open points taken here (rows of `crate::choices::TABLE`): the order above (PRJ-RUI-TX-07,
+//! `rui-commit-checks-reversed` runs 4 to 6 before 3 and 2) and the pointer readings of
+//! `pointer.rs`.
 
 use std::collections::BTreeSet;
 
@@ -153,6 +157,8 @@ impl OpenTransaction {
     }
 
     /// `["commit", seq, newRevision, rootId]`: the resulting snapshot, or why nothing applies.
+    /// The order of the checks is the module's; PRJ-RUI-TX-07 leaves it open, and
+    /// `rui-commit-checks-reversed` checks the revisions last (newRevision before the base).
     pub fn commit(
         self,
         committed: &Snapshot,
@@ -162,19 +168,35 @@ impl OpenTransaction {
         limits: &Limits,
         choices: &Choices,
     ) -> Result<Snapshot, TransactionCode> {
-        let append_dash = choices.takes(Choice::RuiArrayAppend);
         if let Some(code) = self.doomed {
             return Err(code);
         }
-        if self.base_revision != committed.revision && !choices.injects(Fault::RuiStaleBaseAccepted)
-        {
-            return Err(TransactionCode::StaleBaseRevision);
+        let revisions_last = choices.takes(Choice::RuiCommitChecksReversed);
+        let base_revision = self.base_revision;
+        if !revisions_last {
+            check_revisions(base_revision, committed.revision, new_revision, choices, false)?;
         }
-        let gap_accepted =
-            choices.injects(Fault::RuiRevisionGapAccepted) && new_revision > self.base_revision;
-        if self.base_revision.checked_add(1) != Some(new_revision) && !gap_accepted {
-            return Err(TransactionCode::RevisionMismatch);
+        let snapshot = self.apply(committed, new_revision, root_id, catalog, limits, choices)?;
+        if revisions_last {
+            check_revisions(base_revision, committed.revision, new_revision, choices, true)?;
         }
+        Ok(snapshot)
+    }
+
+    /// Checks 4 to 6: the staged operations applied to a copy of `committed`, then the invariants.
+    fn apply(
+        self,
+        committed: &Snapshot,
+        new_revision: u64,
+        root_id: String,
+        catalog: &Catalog,
+        limits: &Limits,
+        choices: &Choices,
+    ) -> Result<Snapshot, TransactionCode> {
+        let reading = pointer::Reading {
+            append_dash: choices.takes(Choice::RuiArrayAppend),
+            ..pointer::Reading::default()
+        };
         let mut nodes = committed.nodes.clone();
         let mut data = committed.data.clone();
         let mut defined: BTreeSet<String> = BTreeSet::new();
@@ -197,12 +219,12 @@ impl OpenTransaction {
                 Operation::Data { pointer, value } => {
                     limits.check_value(&value)?;
                     if let SetEffect::Appended { len } =
-                        pointer::set_with(&mut data, &pointer, value, append_dash)?
+                        pointer::set_with(&mut data, &pointer, value, reading)?
                     {
                         limits.check_array_len(len)?;
                     }
                 }
-                Operation::DeleteData { pointer } => pointer::remove(&mut data, &pointer)?,
+                Operation::DeleteData { pointer } => pointer::remove_with(&mut data, &pointer, reading)?,
             }
         }
         for id in &defined {
@@ -235,5 +257,28 @@ impl OpenTransaction {
             nodes,
             data,
         })
+    }
+}
+
+/// Checks 2 and 3: the base revision is the committed one (CL-D02-5), `newRevision =
+/// baseRevision + 1` (CL-D02-6); `mismatch_first` checks them the other way round.
+fn check_revisions(
+    base_revision: u64,
+    committed_revision: u64,
+    new_revision: u64,
+    choices: &Choices,
+    mismatch_first: bool,
+) -> Result<(), TransactionCode> {
+    let stale = base_revision != committed_revision && !choices.injects(Fault::RuiStaleBaseAccepted);
+    let gap_accepted = choices.injects(Fault::RuiRevisionGapAccepted) && new_revision > base_revision;
+    let mismatch = base_revision.checked_add(1) != Some(new_revision) && !gap_accepted;
+    let found = if mismatch_first {
+        [(mismatch, TransactionCode::RevisionMismatch), (stale, TransactionCode::StaleBaseRevision)]
+    } else {
+        [(stale, TransactionCode::StaleBaseRevision), (mismatch, TransactionCode::RevisionMismatch)]
+    };
+    match found.into_iter().find(|(broken, _)| *broken) {
+        Some((_, code)) => Err(code),
+        None => Ok(()),
     }
 }
