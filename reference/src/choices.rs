@@ -52,6 +52,7 @@ pub enum Choice {
     RuiJsonSeqUnterminatedApplied,
     RuiTruncatedEndInterrupted,
     RuiCommitChecksReversed,
+    RuiFailAtRecord,
     ReactNestedOwnerInnerWins,
     ReactRefreshOnMount,
 }
@@ -333,6 +334,13 @@ pub const TABLE: &[ChoiceRow] = &[
         requirements: &["PRJ-RUI-TX-07"],
         default: "commit checks: bounds, base revision, newRevision, operations, nodes, structure",
         alternate: "commit checks: bounds, operations, nodes, structure, newRevision, base revision",
+    },
+    ChoiceRow {
+        choice: Choice::RuiFailAtRecord,
+        name: "rui-fail-at-record",
+        requirements: &["PRJ-RUI-TX-08"],
+        default: "a stale base, a passed bound or a duplicate node is found only at commit",
+        alternate: "a stale base (at begin), a passed bound or a duplicate node ends the transaction at that record",
     },
     ChoiceRow {
         choice: Choice::ReactNestedOwnerInnerWins,

@@ -174,3 +174,24 @@ fn several_broken_commit_checks_give_one_code_in_either_order() {
     let (_, alternate, _) = run(Choices::only(&[Choice::RuiCommitChecksReversed]), &second(&[json!(["delete", 0, "node", "ghost"])]));
     assert_eq!(alternate, "DELETE_ABSENT");
 }
+
+#[test]
+fn a_stale_base_or_duplicate_node_is_found_at_commit_or_at_its_record() {
+    let mut records = base();
+    records.extend([json!(["begin", 0, "t1", 0]), json!(["node", 1, "r", "Box", {}, []]), json!(["commit", 2, 1, "r"])]);
+    let (_, default, rejections) = run(Choices::default(), &lines(&records));
+    assert_eq!((default.as_str(), rejections), ("STALE_BASE_REVISION", vec![]));
+    let (_, alternate, rejections) = run(Choices::only(&[Choice::RuiFailAtRecord]), &lines(&records));
+    assert_eq!(alternate, "STALE_BASE_REVISION");
+    assert_eq!(rejections, vec!["RECORD_OUTSIDE_TRANSACTION"; 2], "the node and commit after begin");
+    let body = [json!(["node", 0, "a", "Box", {}, []]), json!(["node", 0, "a", "Box", {}, []]), json!(["data", 0, "/s", "y"])];
+    let (_, default, rejections) = run(Choices::default(), &second(&body));
+    assert_eq!((default.as_str(), rejections), ("DUPLICATE_NODE", vec![]));
+    let (rt, alternate, rejections) = run(Choices::only(&[Choice::RuiFailAtRecord]), &second(&body));
+    assert_eq!(alternate, "DUPLICATE_NODE");
+    assert_eq!(rejections, vec!["RECORD_OUTSIDE_TRANSACTION"; 2], "the data and commit after the second node");
+    assert_eq!(rt.committed().revision, 1);
+    // A transaction with no failure so far stays open and commits.
+    let (_, alternate, _) = run(Choices::only(&[Choice::RuiFailAtRecord]), &second(&[json!(["data", 0, "/s", "y"])]));
+    assert_eq!(alternate, "committed 2");
+}

@@ -338,13 +338,8 @@ impl Runtime {
                     return;
                 }
             }
-            self.open = Some(OpenTransaction::begin(
-                transaction_id,
-                base_revision,
-                text_len,
-                &self.limits,
-            ));
-            return;
+            let open = OpenTransaction::begin(transaction_id, base_revision, text_len, &self.limits);
+            return self.keep_open(open, frame);
         }
         let Some(mut open) = self.open.take() else {
             self.rejections.push(Rejection {
@@ -389,7 +384,23 @@ impl Runtime {
             Record::Begin { .. } => return,
         };
         open.stage(operation, &self.limits, &self.choices);
-        self.open = Some(open);
+        self.keep_open(open, frame);
+    }
+
+    /// Keeps `open` staging after the record at `frame`, unless a failure it already has is found
+    /// there: PRJ-RUI-TX-08 leaves it to the runtime whether a stale base, a passed bound or a
+    /// duplicate node is found at the offending record (`rui-fail-at-record`, which ends the
+    /// transaction there, so its remaining records are outside one) or only at commit.
+    fn keep_open(&mut self, open: OpenTransaction, frame: u64) {
+        let early = self
+            .choices
+            .takes(Choice::RuiFailAtRecord)
+            .then(|| open.failure_so_far(self.committed.revision, &self.choices))
+            .flatten();
+        match early {
+            Some(code) => self.reject(open, code, frame),
+            None => self.open = Some(open),
+        }
     }
 
     fn commit(&mut self, open: OpenTransaction, new_revision: u64, root_id: String, frame: u64) {

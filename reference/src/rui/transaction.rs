@@ -25,8 +25,9 @@
 //! 6. structure from the commit's root (`graph::check_structure`).
 //!
 //! Open points taken here (rows of `crate::choices::TABLE`): the order above (PRJ-RUI-TX-07,
-//! `rui-commit-checks-reversed` runs 4 to 6 before 3 and 2) and the pointer readings of
-//! `pointer.rs`.
+//! `rui-commit-checks-reversed` runs 4 to 6 before 3 and 2), whether a failure is found before
+//! commit (PRJ-RUI-TX-08, [`OpenTransaction::failure_so_far`])
+//! and the pointer readings of `pointer.rs`.
 
 use std::collections::BTreeSet;
 
@@ -154,6 +155,24 @@ impl OpenTransaction {
             }
         }
         partial
+    }
+
+    /// A failure this transaction already has, as far as its records so far show (the reading of
+    /// PRJ-RUI-TX-08 that finds failures at the offending record, `rui-fail-at-record`): a bound
+    /// passed, a base revision other than the committed one, a node id defined twice.
+    pub fn failure_so_far(&self, committed_revision: u64, choices: &Choices) -> Option<TransactionCode> {
+        if let Some(code) = self.doomed {
+            return Some(code);
+        }
+        if self.base_revision != committed_revision && !choices.injects(Fault::RuiStaleBaseAccepted) {
+            return Some(TransactionCode::StaleBaseRevision);
+        }
+        let mut defined = BTreeSet::new();
+        let duplicate = self.operations.iter().any(|operation| match operation {
+            Operation::Node { id, .. } => !defined.insert(id.as_str()),
+            _ => false,
+        });
+        (duplicate && !choices.injects(Fault::RuiDuplicateNodeAccepted)).then_some(TransactionCode::DuplicateNode)
     }
 
     /// `["commit", seq, newRevision, rootId]`: the resulting snapshot, or why nothing applies.
