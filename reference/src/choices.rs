@@ -53,6 +53,7 @@ pub enum Choice {
     RuiTruncatedEndInterrupted,
     RuiCommitChecksReversed,
     RuiFailAtRecord,
+    RuiUnreachableCycleFails,
     ReactNestedOwnerInnerWins,
     ReactRefreshOnMount,
 }
@@ -341,6 +342,13 @@ pub const TABLE: &[ChoiceRow] = &[
         requirements: &["PRJ-RUI-TX-08"],
         default: "a stale base, a passed bound or a duplicate node is found only at commit",
         alternate: "a stale base (at begin), a passed bound or a duplicate node ends the transaction at that record",
+    },
+    ChoiceRow {
+        choice: Choice::RuiUnreachableCycleFails,
+        name: "rui-unreachable-cycle-fails",
+        requirements: &["PRJ-RUI-GRAPH-07"],
+        default: "a cycle among nodes the root does not reach does not fail the commit",
+        alternate: "a cycle anywhere in the resulting graph fails the commit GRAPH_CYCLE",
     },
     ChoiceRow {
         choice: Choice::ReactNestedOwnerInnerWins,

@@ -195,3 +195,16 @@ fn a_stale_base_or_duplicate_node_is_found_at_commit_or_at_its_record() {
     let (_, alternate, _) = run(Choices::only(&[Choice::RuiFailAtRecord]), &second(&[json!(["data", 0, "/s", "y"])]));
     assert_eq!(alternate, "committed 2");
 }
+
+#[test]
+fn an_unreachable_cycle_commits_or_fails_graph_cycle() {
+    let body = [json!(["node", 0, "u", "Box", {}, ["v"]]), json!(["node", 0, "v", "Box", {}, ["u"]])];
+    let (_, default, _) = run(Choices::default(), &second(&body));
+    assert_eq!(default, "committed 2");
+    let (_, alternate, _) = run(Choices::only(&[Choice::RuiUnreachableCycleFails]), &second(&body));
+    assert_eq!(alternate, "GRAPH_CYCLE");
+    // Shared children are no cycle in either reading.
+    let shared = [json!(["node", 0, "u", "Box", {}, ["w"]]), json!(["node", 0, "v", "Box", {}, ["u", "w"]]), json!(["node", 0, "w", "Box", {}, []])];
+    let (_, alternate, _) = run(Choices::only(&[Choice::RuiUnreachableCycleFails]), &second(&shared));
+    assert_eq!(alternate, "committed 2");
+}

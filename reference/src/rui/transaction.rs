@@ -26,8 +26,8 @@
 //!
 //! Open points taken here (rows of `crate::choices::TABLE`): the order above (PRJ-RUI-TX-07,
 //! `rui-commit-checks-reversed` runs 4 to 6 before 3 and 2), whether a failure is found before
-//! commit (PRJ-RUI-TX-08, [`OpenTransaction::failure_so_far`])
-//! and the pointer readings of `pointer.rs`.
+//! commit (PRJ-RUI-TX-08, [`OpenTransaction::failure_so_far`]), a cycle the root does not reach
+//! (PRJ-RUI-GRAPH-07, `rui-unreachable-cycle-fails`) and the pointer readings of `pointer.rs`.
 
 use std::collections::BTreeSet;
 
@@ -35,7 +35,7 @@ use serde_json::Value;
 
 use super::catalog::Catalog;
 use super::codes::TransactionCode;
-use super::graph::{check_node, check_structure, Node, Snapshot};
+use super::graph::{check_acyclic, check_node, check_structure, Node, Snapshot};
 use super::limits::Limits;
 use super::pointer::{self, SetEffect};
 use crate::choices::{Choice, Choices, Fault};
@@ -269,6 +269,10 @@ impl OpenTransaction {
         match check_structure(&nodes, &root_id, structure_limits) {
             Err(TransactionCode::GraphCycle) if choices.injects(Fault::RuiCycleAccepted) => {}
             checked => checked?,
+        }
+        // PRJ-RUI-GRAPH-07 is RECOMMENDED: the alternate rejects a cycle the root does not reach too.
+        if choices.takes(Choice::RuiUnreachableCycleFails) && !choices.injects(Fault::RuiCycleAccepted) {
+            check_acyclic(&nodes)?;
         }
         Ok(Snapshot {
             revision: new_revision,
