@@ -54,6 +54,7 @@ pub enum Choice {
     RuiCommitChecksReversed,
     RuiFailAtRecord,
     RuiUnreachableCycleFails,
+    RuiScalarParentPointerInvalid,
     ReactNestedOwnerInnerWins,
     ReactRefreshOnMount,
 }
@@ -349,6 +350,13 @@ pub const TABLE: &[ChoiceRow] = &[
         requirements: &["PRJ-RUI-GRAPH-07"],
         default: "a cycle among nodes the root does not reach does not fail the commit",
         alternate: "a cycle anywhere in the resulting graph fails the commit GRAPH_CYCLE",
+    },
+    ChoiceRow {
+        choice: Choice::RuiScalarParentPointerInvalid,
+        name: "rui-scalar-parent-pointer-invalid",
+        requirements: &["PRJ-RUI-DATA-05"],
+        default: "data under an existing scalar parent fails DATA_PARENT_MISSING",
+        alternate: "data under an existing scalar parent fails POINTER_INVALID",
     },
     ChoiceRow {
         choice: Choice::ReactNestedOwnerInnerWins,

@@ -208,3 +208,15 @@ fn an_unreachable_cycle_commits_or_fails_graph_cycle() {
     let (_, alternate, _) = run(Choices::only(&[Choice::RuiUnreachableCycleFails]), &second(&shared));
     assert_eq!(alternate, "committed 2");
 }
+
+#[test]
+fn data_under_a_scalar_parent_is_parent_missing_or_pointer_invalid() {
+    let body = [json!(["data", 0, "/s/x", 1])];
+    let (_, default, _) = run(Choices::default(), &second(&body));
+    assert_eq!(default, "DATA_PARENT_MISSING");
+    let (_, alternate, _) = run(Choices::only(&[Choice::RuiScalarParentPointerInvalid]), &second(&body));
+    assert_eq!(alternate, "POINTER_INVALID");
+    // A parent that does not exist at all stays DATA_PARENT_MISSING.
+    let (_, alternate, _) = run(Choices::only(&[Choice::RuiScalarParentPointerInvalid]), &second(&[json!(["data", 0, "/no/x", 1])]));
+    assert_eq!(alternate, "DATA_PARENT_MISSING");
+}

@@ -7,6 +7,7 @@
 //!   where a container is needed) is `DATA_PARENT_MISSING` (CL-D03-2).
 //! - `delete` removes the member or element (array elements after it shift down); an absent one,
 //!   or one whose parent is missing, is `DELETE_ABSENT` (CL-D03-5); `""` is `POINTER_INVALID`.
+//! - Where the texts leave a choice, [`Reading`] takes the other admissible reading.
 //! - `POINTER_INVALID`: not RFC 6901 syntax (no leading `/`, `~` not followed by `0` or `1`);
 //!   `-` used on an array (CL-D03-6, RECOMMENDED: no append in 0.1); a last token on an array that is
 //!   not an index (`01`, `x`); and `data` at an index past the end of an array (it could only make
@@ -100,6 +101,10 @@ pub enum SetEffect {
 pub struct Reading {
     /// `rui-array-append` (CL-D03-6): a final `-` on an array is its length, so data appends.
     pub append_dash: bool,
+    /// `rui-scalar-parent-pointer-invalid` (PRJ-RUI-DATA-05): data under an existing scalar
+    /// parent is `POINTER_INVALID` (a pointer that cannot be evaluated) rather than
+    /// `DATA_PARENT_MISSING` (no container to hold the member).
+    pub scalar_parent_invalid: bool,
 }
 
 /// `["data", seq, pointer, value]` applied to `doc`.
@@ -141,6 +146,7 @@ pub fn set_with(
                 Err(TransactionCode::PointerInvalid)
             }
         }
+        _ if reading.scalar_parent_invalid => Err(TransactionCode::PointerInvalid),
         _ => Err(TransactionCode::DataParentMissing),
     }
 }

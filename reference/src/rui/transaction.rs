@@ -214,7 +214,7 @@ impl OpenTransaction {
     ) -> Result<Snapshot, TransactionCode> {
         let reading = pointer::Reading {
             append_dash: choices.takes(Choice::RuiArrayAppend),
-            ..pointer::Reading::default()
+            scalar_parent_invalid: choices.takes(Choice::RuiScalarParentPointerInvalid),
         };
         let mut nodes = committed.nodes.clone();
         let mut data = committed.data.clone();
