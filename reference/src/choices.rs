@@ -55,6 +55,7 @@ pub enum Choice {
     RuiFailAtRecord,
     RuiUnreachableCycleFails,
     RuiScalarParentPointerInvalid,
+    RuiDeleteDocumentResets,
     ReactNestedOwnerInnerWins,
     ReactRefreshOnMount,
 }
@@ -249,7 +250,7 @@ pub const TABLE: &[ChoiceRow] = &[
     ChoiceRow {
         choice: Choice::RuiArrayAppend,
         name: "rui-array-append",
-        requirements: &["CL-D03-6"],
+        requirements: &["CL-D03-6", "PRJ-RUI-DATA-06"],
         default: "a data pointer ending in - fails the transaction",
         alternate: "a data pointer ending in - appends to the array",
     },
@@ -357,6 +358,13 @@ pub const TABLE: &[ChoiceRow] = &[
         requirements: &["PRJ-RUI-DATA-05"],
         default: "data under an existing scalar parent fails DATA_PARENT_MISSING",
         alternate: "data under an existing scalar parent fails POINTER_INVALID",
+    },
+    ChoiceRow {
+        choice: Choice::RuiDeleteDocumentResets,
+        name: "rui-delete-document-resets",
+        requirements: &["PRJ-RUI-DATA-06"],
+        default: "a delete with the empty pointer fails POINTER_INVALID",
+        alternate: "a delete with the empty pointer resets the data document to {}",
     },
     ChoiceRow {
         choice: Choice::ReactNestedOwnerInnerWins,

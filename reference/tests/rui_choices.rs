@@ -220,3 +220,13 @@ fn data_under_a_scalar_parent_is_parent_missing_or_pointer_invalid() {
     let (_, alternate, _) = run(Choices::only(&[Choice::RuiScalarParentPointerInvalid]), &second(&[json!(["data", 0, "/no/x", 1])]));
     assert_eq!(alternate, "DATA_PARENT_MISSING");
 }
+
+#[test]
+fn deleting_the_whole_document_is_refused_or_resets_it() {
+    let body = [json!(["delete", 0, "data", ""])];
+    let (_, default, _) = run(Choices::default(), &second(&body));
+    assert_eq!(default, "POINTER_INVALID");
+    let (rt, alternate, _) = run(Choices::only(&[Choice::RuiDeleteDocumentResets]), &second(&body));
+    assert_eq!(alternate, "committed 2");
+    assert_eq!(rt.committed().data, json!({}));
+}

@@ -105,6 +105,9 @@ pub struct Reading {
     /// parent is `POINTER_INVALID` (a pointer that cannot be evaluated) rather than
     /// `DATA_PARENT_MISSING` (no container to hold the member).
     pub scalar_parent_invalid: bool,
+    /// `rui-delete-document-resets` (PRJ-RUI-DATA-06): a delete with the empty pointer resets the
+    /// document to `{}`, its initial value (CL-D02-2), instead of `POINTER_INVALID`.
+    pub delete_document_resets: bool,
 }
 
 /// `["data", seq, pointer, value]` applied to `doc`.
@@ -157,9 +160,13 @@ pub fn remove(doc: &mut Value, pointer: &str) -> Result<(), TransactionCode> {
 }
 
 /// [`remove`] under `reading`.
-pub fn remove_with(doc: &mut Value, pointer: &str, _reading: Reading) -> Result<(), TransactionCode> {
+pub fn remove_with(doc: &mut Value, pointer: &str, reading: Reading) -> Result<(), TransactionCode> {
     let path = tokens(pointer)?;
     let Some((last, parent_path)) = path.split_last() else {
+        if reading.delete_document_resets {
+            *doc = Value::Object(serde_json::Map::new());
+            return Ok(());
+        }
         return Err(TransactionCode::PointerInvalid);
     };
     let parent = walk(doc, parent_path)?.ok_or(TransactionCode::DeleteAbsent)?;
