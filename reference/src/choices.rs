@@ -56,6 +56,7 @@ pub enum Choice {
     RuiUnreachableCycleFails,
     RuiScalarParentPointerInvalid,
     RuiDeleteDocumentResets,
+    RuiIndexAtLengthRefused,
     ReactNestedOwnerInnerWins,
     ReactRefreshOnMount,
 }
@@ -365,6 +366,13 @@ pub const TABLE: &[ChoiceRow] = &[
         requirements: &["PRJ-RUI-DATA-06"],
         default: "a delete with the empty pointer fails POINTER_INVALID",
         alternate: "a delete with the empty pointer resets the data document to {}",
+    },
+    ChoiceRow {
+        choice: Choice::RuiIndexAtLengthRefused,
+        name: "rui-index-at-length-refused",
+        requirements: &["PRJ-RUI-DATA-07"],
+        default: "data at the index equal to an array's length appends that element",
+        alternate: "data at an index naming no element (the array's length included) fails POINTER_INVALID",
     },
     ChoiceRow {
         choice: Choice::ReactNestedOwnerInnerWins,

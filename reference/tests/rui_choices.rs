@@ -230,3 +230,20 @@ fn deleting_the_whole_document_is_refused_or_resets_it() {
     assert_eq!(alternate, "committed 2");
     assert_eq!(rt.committed().data, json!({}));
 }
+
+#[test]
+fn data_at_an_arrays_length_appends_or_is_refused() {
+    let body = [json!(["data", 0, "/list/2", 3])];
+    let (rt, default, _) = run(Choices::default(), &second(&body));
+    assert_eq!(default, "committed 2");
+    assert_eq!(rt.committed().data["list"], json!([1, 2, 3]));
+    let (_, alternate, _) = run(Choices::only(&[Choice::RuiIndexAtLengthRefused]), &second(&body));
+    assert_eq!(alternate, "POINTER_INVALID");
+    // Replacing an element that exists is unchanged, and '-' still follows rui-array-append.
+    let (_, alternate, _) = run(Choices::only(&[Choice::RuiIndexAtLengthRefused]), &second(&[json!(["data", 0, "/list/1", 3])]));
+    assert_eq!(alternate, "committed 2");
+    let both_rows = Choices::only(&[Choice::RuiIndexAtLengthRefused, Choice::RuiArrayAppend]);
+    let (rt, alternate, _) = run(both_rows, &second(&[json!(["data", 0, "/list/-", 3])]));
+    assert_eq!(alternate, "committed 2");
+    assert_eq!(rt.committed().data["list"], json!([1, 2, 3]));
+}

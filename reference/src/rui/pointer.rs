@@ -105,6 +105,10 @@ pub struct Reading {
     /// parent is `POINTER_INVALID` (a pointer that cannot be evaluated) rather than
     /// `DATA_PARENT_MISSING` (no container to hold the member).
     pub scalar_parent_invalid: bool,
+    /// `rui-index-at-length-refused` (PRJ-RUI-DATA-07): "creates the member or element" creates
+    /// members only, so an index naming no element, the array's length included, is
+    /// `POINTER_INVALID`.
+    pub index_at_length_refused: bool,
     /// `rui-delete-document-resets` (PRJ-RUI-DATA-06): a delete with the empty pointer resets the
     /// document to `{}`, its initial value (CL-D02-2), instead of `POINTER_INVALID`.
     pub delete_document_resets: bool,
@@ -135,6 +139,9 @@ pub fn set_with(
         }
         Value::Array(items) => {
             let index = match array_index(last) {
+                Some(index) if reading.index_at_length_refused && index >= items.len() => {
+                    return Err(TransactionCode::PointerInvalid)
+                }
                 Some(index) => index,
                 None if reading.append_dash && last == "-" => items.len(),
                 None => return Err(TransactionCode::PointerInvalid),

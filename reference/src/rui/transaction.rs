@@ -215,6 +215,7 @@ impl OpenTransaction {
         let reading = pointer::Reading {
             append_dash: choices.takes(Choice::RuiArrayAppend),
             scalar_parent_invalid: choices.takes(Choice::RuiScalarParentPointerInvalid),
+            index_at_length_refused: choices.takes(Choice::RuiIndexAtLengthRefused),
             delete_document_resets: choices.takes(Choice::RuiDeleteDocumentResets),
         };
         let mut nodes = committed.nodes.clone();
