@@ -211,7 +211,9 @@ pub fn check_acyclic(nodes: &BTreeMap<String, Node>) -> Result<(), TransactionCo
                         Some(true) => return Err(TransactionCode::GraphCycle),
                         Some(false) => {}
                         None => {
-                            if let Some((child_id, child_node)) = nodes.get_key_value(child.as_str()) {
+                            if let Some((child_id, child_node)) =
+                                nodes.get_key_value(child.as_str())
+                            {
                                 visits.insert(child_id, true);
                                 path.push((child_id, child_node, 0));
                             }

@@ -167,7 +167,11 @@ pub fn remove(doc: &mut Value, pointer: &str) -> Result<(), TransactionCode> {
 }
 
 /// [`remove`] under `reading`.
-pub fn remove_with(doc: &mut Value, pointer: &str, reading: Reading) -> Result<(), TransactionCode> {
+pub fn remove_with(
+    doc: &mut Value,
+    pointer: &str,
+    reading: Reading,
+) -> Result<(), TransactionCode> {
     let path = tokens(pointer)?;
     let Some((last, parent_path)) = path.split_last() else {
         if reading.delete_document_resets {

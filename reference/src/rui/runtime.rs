@@ -338,7 +338,8 @@ impl Runtime {
                     return;
                 }
             }
-            let open = OpenTransaction::begin(transaction_id, base_revision, text_len, &self.limits);
+            let open =
+                OpenTransaction::begin(transaction_id, base_revision, text_len, &self.limits);
             return self.keep_open(open, frame);
         }
         let Some(mut open) = self.open.take() else {

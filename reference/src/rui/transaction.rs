@@ -160,11 +160,16 @@ impl OpenTransaction {
     /// A failure this transaction already has, as far as its records so far show (the reading of
     /// PRJ-RUI-TX-08 that finds failures at the offending record, `rui-fail-at-record`): a bound
     /// passed, a base revision other than the committed one, a node id defined twice.
-    pub fn failure_so_far(&self, committed_revision: u64, choices: &Choices) -> Option<TransactionCode> {
+    pub fn failure_so_far(
+        &self,
+        committed_revision: u64,
+        choices: &Choices,
+    ) -> Option<TransactionCode> {
         if let Some(code) = self.doomed {
             return Some(code);
         }
-        if self.base_revision != committed_revision && !choices.injects(Fault::RuiStaleBaseAccepted) {
+        if self.base_revision != committed_revision && !choices.injects(Fault::RuiStaleBaseAccepted)
+        {
             return Some(TransactionCode::StaleBaseRevision);
         }
         let mut defined = BTreeSet::new();
@@ -172,7 +177,8 @@ impl OpenTransaction {
             Operation::Node { id, .. } => !defined.insert(id.as_str()),
             _ => false,
         });
-        (duplicate && !choices.injects(Fault::RuiDuplicateNodeAccepted)).then_some(TransactionCode::DuplicateNode)
+        (duplicate && !choices.injects(Fault::RuiDuplicateNodeAccepted))
+            .then_some(TransactionCode::DuplicateNode)
     }
 
     /// `["commit", seq, newRevision, rootId]`: the resulting snapshot, or why nothing applies.
@@ -193,11 +199,23 @@ impl OpenTransaction {
         let revisions_last = choices.takes(Choice::RuiCommitChecksReversed);
         let base_revision = self.base_revision;
         if !revisions_last {
-            check_revisions(base_revision, committed.revision, new_revision, choices, false)?;
+            check_revisions(
+                base_revision,
+                committed.revision,
+                new_revision,
+                choices,
+                false,
+            )?;
         }
         let snapshot = self.apply(committed, new_revision, root_id, catalog, limits, choices)?;
         if revisions_last {
-            check_revisions(base_revision, committed.revision, new_revision, choices, true)?;
+            check_revisions(
+                base_revision,
+                committed.revision,
+                new_revision,
+                choices,
+                true,
+            )?;
         }
         Ok(snapshot)
     }
@@ -245,7 +263,9 @@ impl OpenTransaction {
                         limits.check_array_len(len)?;
                     }
                 }
-                Operation::DeleteData { pointer } => pointer::remove_with(&mut data, &pointer, reading)?,
+                Operation::DeleteData { pointer } => {
+                    pointer::remove_with(&mut data, &pointer, reading)?
+                }
             }
         }
         for id in &defined {
@@ -273,7 +293,9 @@ impl OpenTransaction {
             checked => checked?,
         }
         // PRJ-RUI-GRAPH-07 is RECOMMENDED: the alternate rejects a cycle the root does not reach too.
-        if choices.takes(Choice::RuiUnreachableCycleFails) && !choices.injects(Fault::RuiCycleAccepted) {
+        if choices.takes(Choice::RuiUnreachableCycleFails)
+            && !choices.injects(Fault::RuiCycleAccepted)
+        {
             check_acyclic(&nodes)?;
         }
         Ok(Snapshot {
@@ -294,13 +316,21 @@ fn check_revisions(
     choices: &Choices,
     mismatch_first: bool,
 ) -> Result<(), TransactionCode> {
-    let stale = base_revision != committed_revision && !choices.injects(Fault::RuiStaleBaseAccepted);
-    let gap_accepted = choices.injects(Fault::RuiRevisionGapAccepted) && new_revision > base_revision;
+    let stale =
+        base_revision != committed_revision && !choices.injects(Fault::RuiStaleBaseAccepted);
+    let gap_accepted =
+        choices.injects(Fault::RuiRevisionGapAccepted) && new_revision > base_revision;
     let mismatch = base_revision.checked_add(1) != Some(new_revision) && !gap_accepted;
     let found = if mismatch_first {
-        [(mismatch, TransactionCode::RevisionMismatch), (stale, TransactionCode::StaleBaseRevision)]
+        [
+            (mismatch, TransactionCode::RevisionMismatch),
+            (stale, TransactionCode::StaleBaseRevision),
+        ]
     } else {
-        [(stale, TransactionCode::StaleBaseRevision), (mismatch, TransactionCode::RevisionMismatch)]
+        [
+            (stale, TransactionCode::StaleBaseRevision),
+            (mismatch, TransactionCode::RevisionMismatch),
+        ]
     };
     match found.into_iter().find(|(broken, _)| *broken) {
         Some((_, code)) => Err(code),

@@ -71,6 +71,7 @@ impl JsonSeqDecoder {
     }
 
     fn holds_whole_container(&self, element: &[u8]) -> bool {
-        self.unterminated_applied && parse_frame(element).is_ok_and(|value| value.is_array() || value.is_object())
+        self.unterminated_applied
+            && parse_frame(element).is_ok_and(|value| value.is_array() || value.is_object())
     }
 }

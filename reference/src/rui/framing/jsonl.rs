@@ -57,7 +57,9 @@ impl JsonlDecoder {
         }
         let frame = match parse_frame(&line) {
             Ok(_) if self.last_line_applied => DecodedFrame::Complete(line),
-            Err(_) if self.cut_line_not_json => DecodedFrame::Quarantined(QuarantineCode::FrameNotJson),
+            Err(_) if self.cut_line_not_json => {
+                DecodedFrame::Quarantined(QuarantineCode::FrameNotJson)
+            }
             _ => DecodedFrame::Quarantined(QuarantineCode::FrameTruncated),
         };
         out.push(frame);

@@ -472,7 +472,12 @@ fn unterminated_last_line() -> Case {
                 ),
                 Strictness::Recommended,
             ),
-            &["PRJ-RUI-FRAME-05", "PRJ-RUI-FRAME-12", "CL-D05-3", "CL-D05-7"],
+            &[
+                "PRJ-RUI-FRAME-05",
+                "PRJ-RUI-FRAME-12",
+                "CL-D05-3",
+                "CL-D05-7",
+            ],
         ),
         expect("quarantine", json!([at(last, code::FRAME_TRUNCATED)])),
         expect("rejections", json!([])),
