@@ -7,7 +7,8 @@
 //! reachable graph; issue 15), the reachable graph is acyclic (`GRAPH_CYCLE`) and no deeper than
 //! `maxDepth` nodes (`LIMIT_DEPTH`). A node reachable along two paths is allowed (the texts require
 //! acyclicity, not a tree). Unreachable nodes stay in the graph (node ids are stable); a cycle
-//! among them is allowed.
+//! among them is allowed (PRJ-RUI-GRAPH-07, RECOMMENDED; [`check_acyclic`] is the stricter
+//! reading a runtime may take).
 //!
 //! Per-node invariants ([`check_node`]), for every node: id length, no duplicate in its child
 //! list (`DUPLICATE_CHILD`), child list length and child id lengths, props within the limits, and
@@ -180,6 +181,48 @@ pub fn check_structure(
                 visits.insert(id, Visit::Done(own));
                 if let Some(parent) = path.last_mut() {
                     parent.3 = parent.3.max(own);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// No cycle anywhere in `nodes`, reachable from the root or not: the stricter reading of
+/// PRJ-RUI-GRAPH-07 (`rui-unreachable-cycle-fails`), `GRAPH_CYCLE` otherwise. Iterative colouring
+/// from every node in id order, O(nodes + edges); children that name no node are skipped (they
+/// are `CHILD_UNRESOLVED`, found by [`check_structure`] first).
+pub fn check_acyclic(nodes: &BTreeMap<String, Node>) -> Result<(), TransactionCode> {
+    // Lookup only; never iterated, so its order decides nothing.
+    let mut visits: HashMap<&str, bool> = HashMap::new();
+    for (start, start_node) in nodes {
+        if visits.contains_key(start.as_str()) {
+            continue;
+        }
+        // Each entry: a node on the current path and the index of its next child.
+        let mut path: Vec<(&str, &Node, usize)> = vec![(start, start_node, 0)];
+        visits.insert(start, true);
+        while let Some(top) = path.last_mut() {
+            let (id, node, next) = *top;
+            match node.children.get(next) {
+                Some(child) => {
+                    top.2 = next + 1;
+                    match visits.get(child.as_str()).copied() {
+                        Some(true) => return Err(TransactionCode::GraphCycle),
+                        Some(false) => {}
+                        None => {
+                            if let Some((child_id, child_node)) =
+                                nodes.get_key_value(child.as_str())
+                            {
+                                visits.insert(child_id, true);
+                                path.push((child_id, child_node, 0));
+                            }
+                        }
+                    }
+                }
+                None => {
+                    visits.insert(id, false);
+                    path.pop();
                 }
             }
         }

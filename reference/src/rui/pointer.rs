@@ -7,6 +7,7 @@
 //!   where a container is needed) is `DATA_PARENT_MISSING` (CL-D03-2).
 //! - `delete` removes the member or element (array elements after it shift down); an absent one,
 //!   or one whose parent is missing, is `DELETE_ABSENT` (CL-D03-5); `""` is `POINTER_INVALID`.
+//! - Where the texts leave a choice, [`Reading`] takes the other admissible reading.
 //! - `POINTER_INVALID`: not RFC 6901 syntax (no leading `/`, `~` not followed by `0` or `1`);
 //!   `-` used on an array (CL-D03-6, RECOMMENDED: no append in 0.1); a last token on an array that is
 //!   not an index (`01`, `x`); and `data` at an index past the end of an array (it could only make
@@ -94,18 +95,36 @@ pub enum SetEffect {
     Appended { len: usize },
 }
 
-/// `["data", seq, pointer, value]` applied to `doc`.
-pub fn set(doc: &mut Value, pointer: &str, value: Value) -> Result<SetEffect, TransactionCode> {
-    set_with(doc, pointer, value, false)
+/// Which admissible reading the data operations take at the open points of the texts (rows of
+/// `crate::choices::TABLE`); the default is the reading this module's header describes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Reading {
+    /// `rui-array-append` (CL-D03-6): a final `-` on an array is its length, so data appends.
+    pub append_dash: bool,
+    /// `rui-scalar-parent-pointer-invalid` (PRJ-RUI-DATA-05): data under an existing scalar
+    /// parent is `POINTER_INVALID` (a pointer that cannot be evaluated) rather than
+    /// `DATA_PARENT_MISSING` (no container to hold the member).
+    pub scalar_parent_invalid: bool,
+    /// `rui-index-at-length-refused` (PRJ-RUI-DATA-07): "creates the member or element" creates
+    /// members only, so an index naming no element, the array's length included, is
+    /// `POINTER_INVALID`.
+    pub index_at_length_refused: bool,
+    /// `rui-delete-document-resets` (PRJ-RUI-DATA-06): a delete with the empty pointer resets the
+    /// document to `{}`, its initial value (CL-D02-2), instead of `POINTER_INVALID`.
+    pub delete_document_resets: bool,
 }
 
-/// [`set`], where `append_dash` reads a final `-` on an array as its length (the alternate
-/// reading of CL-D03-6, `Choice::RuiArrayAppend`); otherwise `-` is `POINTER_INVALID`.
+/// `["data", seq, pointer, value]` applied to `doc`.
+pub fn set(doc: &mut Value, pointer: &str, value: Value) -> Result<SetEffect, TransactionCode> {
+    set_with(doc, pointer, value, Reading::default())
+}
+
+/// [`set`] under `reading`.
 pub fn set_with(
     doc: &mut Value,
     pointer: &str,
     value: Value,
-    append_dash: bool,
+    reading: Reading,
 ) -> Result<SetEffect, TransactionCode> {
     let path = tokens(pointer)?;
     let Some((last, parent_path)) = path.split_last() else {
@@ -120,8 +139,11 @@ pub fn set_with(
         }
         Value::Array(items) => {
             let index = match array_index(last) {
+                Some(index) if reading.index_at_length_refused && index >= items.len() => {
+                    return Err(TransactionCode::PointerInvalid)
+                }
                 Some(index) => index,
-                None if append_dash && last == "-" => items.len(),
+                None if reading.append_dash && last == "-" => items.len(),
                 None => return Err(TransactionCode::PointerInvalid),
             };
             if let Some(slot) = items.get_mut(index) {
@@ -134,14 +156,28 @@ pub fn set_with(
                 Err(TransactionCode::PointerInvalid)
             }
         }
+        _ if reading.scalar_parent_invalid => Err(TransactionCode::PointerInvalid),
         _ => Err(TransactionCode::DataParentMissing),
     }
 }
 
 /// `["delete", seq, "data", pointer]` applied to `doc`.
 pub fn remove(doc: &mut Value, pointer: &str) -> Result<(), TransactionCode> {
+    remove_with(doc, pointer, Reading::default())
+}
+
+/// [`remove`] under `reading`.
+pub fn remove_with(
+    doc: &mut Value,
+    pointer: &str,
+    reading: Reading,
+) -> Result<(), TransactionCode> {
     let path = tokens(pointer)?;
     let Some((last, parent_path)) = path.split_last() else {
+        if reading.delete_document_resets {
+            *doc = Value::Object(serde_json::Map::new());
+            return Ok(());
+        }
         return Err(TransactionCode::PointerInvalid);
     };
     let parent = walk(doc, parent_path)?.ok_or(TransactionCode::DeleteAbsent)?;

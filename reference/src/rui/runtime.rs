@@ -25,8 +25,8 @@
 //!
 //! At the end of the stream, a frame the decoder was still holding is quarantined first (so a
 //! transaction cut inside a frame ends `FRAME_INVALID`, one of the two results PRJ-RUI-FRAME-12
-//! accepts), then a transaction still open is discarded with `INTERRUPTED` (CL-D05-7,
-//! RUI-RECOV-09). Discarding never touches the committed snapshot
+//! accepts; `rui-truncated-end-interrupted` takes the other), then a transaction still open is
+//! discarded with `INTERRUPTED` (CL-D05-7, RUI-RECOV-09). Discarding never touches the committed snapshot
 //! (CL-D05-6, RUI-RECOV-06). Nothing here records a data value: results hold ids, revisions and
 //! codes only (CL-D08-3).
 
@@ -107,6 +107,8 @@ pub struct Runtime {
     quarantine: Vec<Quarantined>,
     rejections: Vec<Rejection>,
     dispatcher: Dispatcher,
+    /// The stream is ending: what the decoder still held is being drained.
+    ending: bool,
     /// Reused between feeds.
     frames: Vec<DecodedFrame>,
 }
@@ -114,11 +116,12 @@ pub struct Runtime {
 impl Runtime {
     pub fn new(config: Config) -> Runtime {
         let failure_denies = config.choices.takes(Choice::RuiPolicyFailureDenies);
+        let decoder = Decoder::choosing(config.framing, &config.choices);
         Runtime {
             choices: config.choices,
             catalog: config.catalog,
             limits: config.limits,
-            decoder: Decoder::new(config.framing),
+            decoder,
             committed: Snapshot::empty(),
             commits: 0,
             open: None,
@@ -127,6 +130,7 @@ impl Runtime {
             quarantine: Vec::new(),
             rejections: Vec::new(),
             dispatcher: Dispatcher::new(config.action_policy, failure_denies),
+            ending: false,
             frames: Vec::new(),
         }
     }
@@ -153,7 +157,9 @@ impl Runtime {
     pub fn end(&mut self) {
         let mut frames = std::mem::take(&mut self.frames);
         self.decoder.finish(&mut frames);
+        self.ending = true;
         self.drain(&mut frames);
+        self.ending = false;
         self.frames = frames;
         if self.choices.injects(Fault::RuiStreamEndCommits) {
             return;
@@ -258,6 +264,14 @@ impl Runtime {
         self.next_frame += 1;
         let bytes = match frame {
             DecodedFrame::Complete(bytes) => bytes,
+            // PRJ-RUI-FRAME-12 is IMPL-DEFINED: under `rui-truncated-end-interrupted` a frame the
+            // end of the stream cut short is logged, and the end itself (CL-D05-7) discards the
+            // open transaction INTERRUPTED.
+            DecodedFrame::Quarantined(code)
+                if self.ending && self.choices.takes(Choice::RuiTruncatedEndInterrupted) =>
+            {
+                return self.quarantine.push(Quarantined { frame: index, code });
+            }
             DecodedFrame::Quarantined(code) => return self.quarantine_frame(index, code),
         };
         let value: Value = match parse_frame(&bytes) {
@@ -324,13 +338,9 @@ impl Runtime {
                     return;
                 }
             }
-            self.open = Some(OpenTransaction::begin(
-                transaction_id,
-                base_revision,
-                text_len,
-                &self.limits,
-            ));
-            return;
+            let open =
+                OpenTransaction::begin(transaction_id, base_revision, text_len, &self.limits);
+            return self.keep_open(open, frame);
         }
         let Some(mut open) = self.open.take() else {
             self.rejections.push(Rejection {
@@ -375,7 +385,23 @@ impl Runtime {
             Record::Begin { .. } => return,
         };
         open.stage(operation, &self.limits, &self.choices);
-        self.open = Some(open);
+        self.keep_open(open, frame);
+    }
+
+    /// Keeps `open` staging after the record at `frame`, unless a failure it already has is found
+    /// there: PRJ-RUI-TX-08 leaves it to the runtime whether a stale base, a passed bound or a
+    /// duplicate node is found at the offending record (`rui-fail-at-record`, which ends the
+    /// transaction there, so its remaining records are outside one) or only at commit.
+    fn keep_open(&mut self, open: OpenTransaction, frame: u64) {
+        let early = self
+            .choices
+            .takes(Choice::RuiFailAtRecord)
+            .then(|| open.failure_so_far(self.committed.revision, &self.choices))
+            .flatten();
+        match early {
+            Some(code) => self.reject(open, code, frame),
+            None => self.open = Some(open),
+        }
     }
 
     fn commit(&mut self, open: OpenTransaction, new_revision: u64, root_id: String, frame: u64) {

@@ -23,6 +23,11 @@
 //! 5. per-node invariants of every node this transaction defined and that is still present
 //!    (`graph::check_node`), and the root id's length;
 //! 6. structure from the commit's root (`graph::check_structure`).
+//!
+//! Open points taken here (rows of `crate::choices::TABLE`): the order above (PRJ-RUI-TX-07,
+//! `rui-commit-checks-reversed` runs 4 to 6 before 3 and 2), whether a failure is found before
+//! commit (PRJ-RUI-TX-08, [`OpenTransaction::failure_so_far`]), a cycle the root does not reach
+//! (PRJ-RUI-GRAPH-07, `rui-unreachable-cycle-fails`) and the pointer readings of `pointer.rs`.
 
 use std::collections::BTreeSet;
 
@@ -30,7 +35,7 @@ use serde_json::Value;
 
 use super::catalog::Catalog;
 use super::codes::TransactionCode;
-use super::graph::{check_node, check_structure, Node, Snapshot};
+use super::graph::{check_acyclic, check_node, check_structure, Node, Snapshot};
 use super::limits::Limits;
 use super::pointer::{self, SetEffect};
 use crate::choices::{Choice, Choices, Fault};
@@ -152,7 +157,33 @@ impl OpenTransaction {
         partial
     }
 
+    /// A failure this transaction already has, as far as its records so far show (the reading of
+    /// PRJ-RUI-TX-08 that finds failures at the offending record, `rui-fail-at-record`): a bound
+    /// passed, a base revision other than the committed one, a node id defined twice.
+    pub fn failure_so_far(
+        &self,
+        committed_revision: u64,
+        choices: &Choices,
+    ) -> Option<TransactionCode> {
+        if let Some(code) = self.doomed {
+            return Some(code);
+        }
+        if self.base_revision != committed_revision && !choices.injects(Fault::RuiStaleBaseAccepted)
+        {
+            return Some(TransactionCode::StaleBaseRevision);
+        }
+        let mut defined = BTreeSet::new();
+        let duplicate = self.operations.iter().any(|operation| match operation {
+            Operation::Node { id, .. } => !defined.insert(id.as_str()),
+            _ => false,
+        });
+        (duplicate && !choices.injects(Fault::RuiDuplicateNodeAccepted))
+            .then_some(TransactionCode::DuplicateNode)
+    }
+
     /// `["commit", seq, newRevision, rootId]`: the resulting snapshot, or why nothing applies.
+    /// The order of the checks is the module's; PRJ-RUI-TX-07 leaves it open, and
+    /// `rui-commit-checks-reversed` checks the revisions last (newRevision before the base).
     pub fn commit(
         self,
         committed: &Snapshot,
@@ -162,19 +193,49 @@ impl OpenTransaction {
         limits: &Limits,
         choices: &Choices,
     ) -> Result<Snapshot, TransactionCode> {
-        let append_dash = choices.takes(Choice::RuiArrayAppend);
         if let Some(code) = self.doomed {
             return Err(code);
         }
-        if self.base_revision != committed.revision && !choices.injects(Fault::RuiStaleBaseAccepted)
-        {
-            return Err(TransactionCode::StaleBaseRevision);
+        let revisions_last = choices.takes(Choice::RuiCommitChecksReversed);
+        let base_revision = self.base_revision;
+        if !revisions_last {
+            check_revisions(
+                base_revision,
+                committed.revision,
+                new_revision,
+                choices,
+                false,
+            )?;
         }
-        let gap_accepted =
-            choices.injects(Fault::RuiRevisionGapAccepted) && new_revision > self.base_revision;
-        if self.base_revision.checked_add(1) != Some(new_revision) && !gap_accepted {
-            return Err(TransactionCode::RevisionMismatch);
+        let snapshot = self.apply(committed, new_revision, root_id, catalog, limits, choices)?;
+        if revisions_last {
+            check_revisions(
+                base_revision,
+                committed.revision,
+                new_revision,
+                choices,
+                true,
+            )?;
         }
+        Ok(snapshot)
+    }
+
+    /// Checks 4 to 6: the staged operations applied to a copy of `committed`, then the invariants.
+    fn apply(
+        self,
+        committed: &Snapshot,
+        new_revision: u64,
+        root_id: String,
+        catalog: &Catalog,
+        limits: &Limits,
+        choices: &Choices,
+    ) -> Result<Snapshot, TransactionCode> {
+        let reading = pointer::Reading {
+            append_dash: choices.takes(Choice::RuiArrayAppend),
+            scalar_parent_invalid: choices.takes(Choice::RuiScalarParentPointerInvalid),
+            index_at_length_refused: choices.takes(Choice::RuiIndexAtLengthRefused),
+            delete_document_resets: choices.takes(Choice::RuiDeleteDocumentResets),
+        };
         let mut nodes = committed.nodes.clone();
         let mut data = committed.data.clone();
         let mut defined: BTreeSet<String> = BTreeSet::new();
@@ -197,12 +258,14 @@ impl OpenTransaction {
                 Operation::Data { pointer, value } => {
                     limits.check_value(&value)?;
                     if let SetEffect::Appended { len } =
-                        pointer::set_with(&mut data, &pointer, value, append_dash)?
+                        pointer::set_with(&mut data, &pointer, value, reading)?
                     {
                         limits.check_array_len(len)?;
                     }
                 }
-                Operation::DeleteData { pointer } => pointer::remove(&mut data, &pointer)?,
+                Operation::DeleteData { pointer } => {
+                    pointer::remove_with(&mut data, &pointer, reading)?
+                }
             }
         }
         for id in &defined {
@@ -229,11 +292,48 @@ impl OpenTransaction {
             Err(TransactionCode::GraphCycle) if choices.injects(Fault::RuiCycleAccepted) => {}
             checked => checked?,
         }
+        // PRJ-RUI-GRAPH-07 is RECOMMENDED: the alternate rejects a cycle the root does not reach too.
+        if choices.takes(Choice::RuiUnreachableCycleFails)
+            && !choices.injects(Fault::RuiCycleAccepted)
+        {
+            check_acyclic(&nodes)?;
+        }
         Ok(Snapshot {
             revision: new_revision,
             root: Some(root_id),
             nodes,
             data,
         })
+    }
+}
+
+/// Checks 2 and 3: the base revision is the committed one (CL-D02-5), `newRevision =
+/// baseRevision + 1` (CL-D02-6); `mismatch_first` checks them the other way round.
+fn check_revisions(
+    base_revision: u64,
+    committed_revision: u64,
+    new_revision: u64,
+    choices: &Choices,
+    mismatch_first: bool,
+) -> Result<(), TransactionCode> {
+    let stale =
+        base_revision != committed_revision && !choices.injects(Fault::RuiStaleBaseAccepted);
+    let gap_accepted =
+        choices.injects(Fault::RuiRevisionGapAccepted) && new_revision > base_revision;
+    let mismatch = base_revision.checked_add(1) != Some(new_revision) && !gap_accepted;
+    let found = if mismatch_first {
+        [
+            (mismatch, TransactionCode::RevisionMismatch),
+            (stale, TransactionCode::StaleBaseRevision),
+        ]
+    } else {
+        [
+            (stale, TransactionCode::StaleBaseRevision),
+            (mismatch, TransactionCode::RevisionMismatch),
+        ]
+    };
+    match found.into_iter().find(|(broken, _)| *broken) {
+        Some((_, code)) => Err(code),
+        None => Ok(()),
     }
 }

@@ -4,14 +4,19 @@
 //! with LF, the terminator RFC 7464 generators write after every text (an LF inside the text is
 //! JSON whitespace); an element without its final LF was cut by the next RS or by the end of the
 //! stream and is quarantined `FRAME_TRUNCATED`, even if it parses. A complete element is a frame
-//! whose bytes must be one JSON text (so `RS LF` alone is `FRAME_NOT_JSON`).
+//! whose bytes must be one JSON text (so `RS LF` alone is `FRAME_NOT_JSON`). The alternate of
+//! `rui-json-seq-unterminated-applied` (PRJ-RUI-FRAME-13) reads an element without its LF that
+//! parses as an array or object as complete: it cannot have been cut inside that value (a scalar
+//! could, RFC 7464 section 2.4, so it stays truncated), and RS alone delimits texts (section 2.1).
 //!
 //! Consecutive RS bytes delimit no element: nothing is surfaced or counted for them (RFC 7464
 //! section 2.1, PRJ-RUI-FRAME-09), nor for an RS that ends the stream. Decision where the texts are
 //! silent: bytes before the first RS of a stream are one frame, quarantined `FRAME_NOT_JSON` (they
 //! are not an RS-prefixed text).
 
+use super::payload::parse_frame;
 use super::DecodedFrame;
+use crate::choices::{Choice, Choices};
 use crate::rui::codes::QuarantineCode;
 
 const RS: u8 = 0x1E;
@@ -23,9 +28,18 @@ pub(super) struct JsonSeqDecoder {
     started: bool,
     /// The current element (after `started`) or the bytes before the first RS.
     element: Vec<u8>,
+    /// `rui-json-seq-unterminated-applied`: an element without LF holding a whole container is a frame.
+    unterminated_applied: bool,
 }
 
 impl JsonSeqDecoder {
+    pub(super) fn choosing(choices: &Choices) -> JsonSeqDecoder {
+        JsonSeqDecoder {
+            unterminated_applied: choices.takes(Choice::RuiJsonSeqUnterminatedApplied),
+            ..JsonSeqDecoder::default()
+        }
+    }
+
     pub(super) fn push(&mut self, mut chunk: &[u8], out: &mut Vec<DecodedFrame>) {
         while let Some(at) = chunk.iter().position(|&b| b == RS) {
             let (head, rest) = chunk.split_at(at);
@@ -49,10 +63,15 @@ impl JsonSeqDecoder {
         let element = std::mem::take(&mut self.element);
         if !self.started {
             out.push(DecodedFrame::Quarantined(QuarantineCode::FrameNotJson));
-        } else if element.last() == Some(&LF) {
+        } else if element.last() == Some(&LF) || self.holds_whole_container(&element) {
             out.push(DecodedFrame::Complete(element));
         } else {
             out.push(DecodedFrame::Quarantined(QuarantineCode::FrameTruncated));
         }
+    }
+
+    fn holds_whole_container(&self, element: &[u8]) -> bool {
+        self.unterminated_applied
+            && parse_frame(element).is_ok_and(|value| value.is_array() || value.is_object())
     }
 }

@@ -1,25 +1,45 @@
 //! JSONL framing (CL-D07-1 "one record per line", RUI-FRAME-06): a frame is the bytes before each
 //! LF (PRJ-RUI-FRAME-03). Only LF ends a line; a CR before it stays in the frame, where JSON treats
 //! it as whitespace, so CRLF files decode like LF files. A line that is empty or holds only JSON
-//! whitespace is no frame: ignored and not counted (PRJ-RUI-FRAME-04, as NDJSON allows). Bytes
-//! after the last LF when the stream ends are an unterminated line, quarantined `FRAME_TRUNCATED`
-//! even if they parse (PRJ-RUI-FRAME-05), unless they are only whitespace.
+//! whitespace is no frame: ignored and not counted (PRJ-RUI-FRAME-04, as NDJSON allows; the
+//! alternate of `rui-jsonl-blank-line-frame` makes it a frame, which is not JSON). Bytes after the
+//! last LF when the stream ends are an unterminated line, unless they are only whitespace: one that
+//! parses is quarantined `FRAME_TRUNCATED` (PRJ-RUI-FRAME-05; `rui-jsonl-last-line-applied` reads it
+//! as a whole line, since JSON Lines needs no final separator), one that does not parse is
+//! `FRAME_TRUNCATED` too (PRJ-RUI-FRAME-14; `rui-jsonl-cut-line-not-json` gives `FRAME_NOT_JSON`).
 
+use super::payload::parse_frame;
 use super::DecodedFrame;
+use crate::choices::{Choice, Choices};
 use crate::rui::codes::QuarantineCode;
 
 #[derive(Debug, Clone, Default)]
 pub(super) struct JsonlDecoder {
     /// The current line, not yet terminated.
     line: Vec<u8>,
+    /// `rui-jsonl-blank-line-frame`: a blank line is a frame.
+    blank_is_frame: bool,
+    /// `rui-jsonl-last-line-applied`: an unterminated last line that parses is a frame.
+    last_line_applied: bool,
+    /// `rui-jsonl-cut-line-not-json`: an unterminated last line that does not parse is not JSON.
+    cut_line_not_json: bool,
 }
 
 impl JsonlDecoder {
+    pub(super) fn choosing(choices: &Choices) -> JsonlDecoder {
+        JsonlDecoder {
+            line: Vec::new(),
+            blank_is_frame: choices.takes(Choice::RuiJsonlBlankLineFrame),
+            last_line_applied: choices.takes(Choice::RuiJsonlLastLineApplied),
+            cut_line_not_json: choices.takes(Choice::RuiJsonlCutLineNotJson),
+        }
+    }
+
     pub(super) fn push(&mut self, mut chunk: &[u8], out: &mut Vec<DecodedFrame>) {
         while let Some(end) = chunk.iter().position(|&b| b == b'\n') {
             let (head, rest) = chunk.split_at(end);
             self.line.extend_from_slice(head);
-            if is_blank(&self.line) {
+            if is_blank(&self.line) && !self.blank_is_frame {
                 self.line.clear();
             } else {
                 out.push(DecodedFrame::Complete(std::mem::take(&mut self.line)));
@@ -31,10 +51,18 @@ impl JsonlDecoder {
     }
 
     pub(super) fn finish(&mut self, out: &mut Vec<DecodedFrame>) {
-        if !is_blank(&self.line) {
-            out.push(DecodedFrame::Quarantined(QuarantineCode::FrameTruncated));
+        let line = std::mem::take(&mut self.line);
+        if is_blank(&line) {
+            return;
         }
-        self.line.clear();
+        let frame = match parse_frame(&line) {
+            Ok(_) if self.last_line_applied => DecodedFrame::Complete(line),
+            Err(_) if self.cut_line_not_json => {
+                DecodedFrame::Quarantined(QuarantineCode::FrameNotJson)
+            }
+            _ => DecodedFrame::Quarantined(QuarantineCode::FrameTruncated),
+        };
+        out.push(frame);
     }
 }
 

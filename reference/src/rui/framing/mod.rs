@@ -7,7 +7,9 @@
 //! character, between RS and its text, between two `data:` lines) yields the same frames, because
 //! decoders only ever split on ASCII delimiter bytes and keep everything else buffered until its
 //! frame is complete. A partial frame is never surfaced (CL-D07-5, RUI-FRAME-02): bytes left over
-//! when the stream ends become a `FRAME_TRUNCATED` quarantine, never a record.
+//! when the stream ends become a `FRAME_TRUNCATED` quarantine, never a record, except where a row
+//! of the choices table reads them as a whole frame (a JSONL last line or a json-seq element that
+//! parses, PRJ-RUI-FRAME-05/13) or as no frame (an undispatched SSE event, PRJ-RUI-FRAME-07).
 
 mod json_seq;
 mod jsonl;
@@ -18,6 +20,7 @@ mod websocket;
 pub use payload::{parse_frame, record_text_len};
 
 use super::codes::QuarantineCode;
+use crate::choices::Choices;
 use json_seq::JsonSeqDecoder;
 use jsonl::JsonlDecoder;
 use sse::SseDecoder;
@@ -111,11 +114,18 @@ enum Kind {
 }
 
 impl Decoder {
+    /// A decoder taking the default reading at every framing row of the choices table.
     pub fn new(framing: Framing) -> Decoder {
+        Decoder::choosing(framing, &Choices::default())
+    }
+
+    /// A decoder taking `choices` at the framing rows (blank JSONL lines, a last line or element
+    /// without its terminator, an SSE event left undispatched).
+    pub fn choosing(framing: Framing, choices: &Choices) -> Decoder {
         let kind = match framing {
-            Framing::Jsonl => Kind::Jsonl(JsonlDecoder::default()),
-            Framing::Sse => Kind::Sse(SseDecoder::default()),
-            Framing::JsonSeq => Kind::JsonSeq(JsonSeqDecoder::default()),
+            Framing::Jsonl => Kind::Jsonl(JsonlDecoder::choosing(choices)),
+            Framing::Sse => Kind::Sse(SseDecoder::choosing(choices)),
+            Framing::JsonSeq => Kind::JsonSeq(JsonSeqDecoder::choosing(choices)),
             Framing::WebSocket => Kind::WebSocket,
         };
         Decoder { framing, kind }

@@ -12,11 +12,14 @@
 //!   without the last LF (so `data:` alone gives an empty frame, quarantined `FRAME_NOT_JSON`). An
 //!   event without `data` lines is not a frame.
 //! - When the stream ends, an event with data not yet ended by an empty line (including a last,
-//!   unterminated `data` line) is quarantined `FRAME_TRUNCATED`; it is never dispatched.
+//!   unterminated `data` line) is quarantined `FRAME_TRUNCATED`; it is never dispatched
+//!   (PRJ-RUI-FRAME-07; the alternate of `rui-sse-undispatched-dropped` drops it silently, as the
+//!   WHATWG interpretation does, so it is no frame at all).
 //!
 //! Field values are kept as bytes: invalid UTF-8 inside data is caught when the frame is parsed.
 
 use super::DecodedFrame;
+use crate::choices::{Choice, Choices};
 use crate::rui::codes::QuarantineCode;
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -33,6 +36,8 @@ pub(super) struct SseDecoder {
     data: Vec<u8>,
     /// The current event has had at least one `data` line.
     has_data: bool,
+    /// `rui-sse-undispatched-dropped`: an event left undispatched at the end is no frame.
+    undispatched_dropped: bool,
 }
 
 impl Default for SseDecoder {
@@ -43,11 +48,19 @@ impl Default for SseDecoder {
             after_cr: false,
             data: Vec::new(),
             has_data: false,
+            undispatched_dropped: false,
         }
     }
 }
 
 impl SseDecoder {
+    pub(super) fn choosing(choices: &Choices) -> SseDecoder {
+        SseDecoder {
+            undispatched_dropped: choices.takes(Choice::RuiSseUndispatchedDropped),
+            ..SseDecoder::default()
+        }
+    }
+
     pub(super) fn push(&mut self, chunk: &[u8], out: &mut Vec<DecodedFrame>) {
         match self.start.take() {
             None => self.push_lines(chunk, out),
@@ -74,10 +87,13 @@ impl SseDecoder {
             let line = std::mem::take(&mut self.line);
             self.field_line(&line);
         }
-        if self.has_data {
+        if self.has_data && !self.undispatched_dropped {
             out.push(DecodedFrame::Quarantined(QuarantineCode::FrameTruncated));
         }
-        *self = SseDecoder::default();
+        *self = SseDecoder {
+            undispatched_dropped: self.undispatched_dropped,
+            ..SseDecoder::default()
+        };
     }
 
     fn push_lines(&mut self, chunk: &[u8], out: &mut Vec<DecodedFrame>) {
