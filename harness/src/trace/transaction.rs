@@ -32,7 +32,9 @@
 //!   more than 8 node ids, longer child lists, other data shapes, a payload that is JSON but not
 //!   a record array, sequence numbers that go back.
 //! - A `begin` that supersedes an open transaction opens the new one (RECOMMENDED CL-D09-3) or
-//!   nothing; a trace only the second explains is explained, and the report names CL-D09-3.
+//!   nothing; a commit whose graph holds a cycle among nodes the root does not reach commits
+//!   (RECOMMENDED PRJ-RUI-GRAPH-07) or fails with GRAPH_CYCLE; a trace only the departing reading
+//!   explains is explained, and the report names the entry it departs from.
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
@@ -56,6 +58,43 @@ const MIN_PROFILE_OPERATIONS: u64 = 64;
 /// The quarantine code of a frame that is not JSON.
 const FRAME_NOT_JSON: &str = "FRAME_NOT_JSON";
 
+
+/// Whether any cycle runs through the nodes of a graph, reachable from its root or not.
+fn has_cycle(nodes: &[Option<Children>]) -> bool {
+    let children = |id: usize| -> Vec<usize> {
+        match nodes.get(id).copied().flatten() {
+            Some(Children::One(child)) | Some(Children::Twice(child)) => vec![usize::from(child)],
+            _ => Vec::new(),
+        }
+    };
+    // 0 unvisited, 1 on the current path, 2 done; iterative, the graph has at most 8 nodes.
+    let mut mark = vec![0u8; nodes.len()];
+    for start in 0..nodes.len() {
+        if mark[start] != 0 || nodes[start].is_none() {
+            continue;
+        }
+        let mut stack = vec![(start, 0usize)];
+        mark[start] = 1;
+        while let Some(&mut (node, ref mut next)) = stack.last_mut() {
+            let kids = children(node);
+            if let Some(&child) = kids.get(*next) {
+                *next += 1;
+                match mark.get(child) {
+                    Some(1) => return true,
+                    Some(0) if nodes[child].is_some() => {
+                        mark[child] = 1;
+                        stack.push((child, 0));
+                    }
+                    _ => {}
+                }
+            } else {
+                mark[node] = 2;
+                stack.pop();
+            }
+        }
+    }
+    false
+}
 
 /// The requirement ids behind each code.
 fn code_requirements(code: &str) -> &'static [&'static str] {
@@ -142,9 +181,10 @@ struct Path {
     transactions: Vec<(String, TxResult)>,
     quarantine: Vec<(usize, &'static str)>,
     rejections: Vec<(usize, &'static str)>,
-    /// A begin superseded an open transaction on this path and opened nothing (departing from
-    /// RECOMMENDED CL-D09-3).
-    departs: bool,
+    /// The RECOMMENDED entries this path departs from: CL-D09-3 (a begin superseded an open
+    /// transaction and opened nothing), PRJ-RUI-GRAPH-07 (a cycle among unreachable nodes failed
+    /// the commit).
+    departures: BTreeSet<&'static str>,
 }
 
 struct Names {
@@ -314,7 +354,7 @@ impl Checker {
             transactions: Vec::new(),
             quarantine: Vec::new(),
             rejections: Vec::new(),
-            departs: false,
+            departures: BTreeSet::new(),
         };
         let mut paths = vec![initial];
         let mut received = 0usize;
@@ -351,7 +391,16 @@ impl Checker {
                 }
             }
         }
-        let departures = if paths.iter().all(|p| p.departs) { vec!["CL-D09-3".to_string()] } else { Vec::new() };
+        // A departure is reported when every path that explains the trace needs it.
+        let departures = match paths.split_first() {
+            Some((first, rest)) => first
+                .departures
+                .iter()
+                .filter(|d| rest.iter().all(|p| p.departures.contains(*d)))
+                .map(|d| d.to_string())
+                .collect(),
+            None => Vec::new(),
+        };
         Ok(Ok(Verdict::Explained { paths: paths.len(), departures, judged, not_judged }))
     }
 
@@ -411,17 +460,25 @@ impl Checker {
         }
         let before = &path.state;
         let state = model.step(before, action);
-        let mut successors = vec![(state.clone(), false)];
+        let mut successors = vec![(state.clone(), None)];
         if state.last.contains(&Event::Rejected(Rejection::Superseded)) {
-            let mut waits = state;
+            let mut waits = state.clone();
             waits.open = None;
             waits.last = vec![Event::Rejected(Rejection::Superseded)];
-            successors.push((waits, true));
+            successors.push((waits, Some("CL-D09-3")));
+        }
+        // PRJ-RUI-GRAPH-07 is RECOMMENDED: a cycle among nodes the root does not reach may also
+        // fail the commit with GRAPH_CYCLE.
+        if matches!(action, Action::Commit(..)) && state.last.contains(&Event::Committed) && has_cycle(&state.committed.graph.nodes) {
+            let mut failed = before.clone();
+            failed.open = None;
+            failed.last = vec![Event::Rejected(Rejection::Cycle)];
+            successors.push((failed, Some("PRJ-RUI-GRAPH-07")));
         }
         let mut results = Vec::new();
         for (state, departs) in successors {
             let mut next = path.clone();
-            next.departs |= departs;
+            next.departures.extend(departs);
             next.next_seq = seq_after;
             let begin_id = match frame {
                 Frame::Begin { id, .. } => Some(id.clone()),
@@ -441,7 +498,11 @@ impl Checker {
                     Event::Rejected(r @ (Rejection::InvalidRecord | Rejection::UnknownOperation)) if before.open.is_none() => next.rejections.push((index, code(r))),
                     Event::Rejected(r) => {
                         let codes = match (action, &before.open) {
-                            (Action::Commit(new_revision, root), Some(staging)) => model.commit_failures(staging, new_revision, root).into_iter().map(code).collect(),
+                            (Action::Commit(new_revision, root), Some(staging)) => {
+                                let mut codes: BTreeSet<&'static str> = model.commit_failures(staging, new_revision, root).into_iter().map(code).collect();
+                                codes.insert(code(r));
+                                codes
+                            }
                             _ if r == Rejection::LimitExceeded => {
                                 let mut codes = BTreeSet::from([code(r)]);
                                 codes.extend(own_fault(model, before, action).map(code));
