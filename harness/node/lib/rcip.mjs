@@ -700,15 +700,19 @@ export class RcipCase {
     const rt = this.runtimeOf(step);
     const name = handleName(step, 'as');
     if (!['records', 'throws'].includes(step.listener)) fail('listener is records or throws');
-    const subscription = { calls: [], unsubscribe: undefined };
+    // `snapshots` keeps the very object getSnapshot() returned inside each call (or that it
+    // threw), for a `{"notification": k, "of": sub}` side of snapshot-relation (issue 25).
+    const subscription = { calls: [], snapshots: [], unsubscribe: undefined };
     const listener = () => {
       this.hooks.activity();
       let revision;
       try {
         const snapshot = rt.client.getSnapshot();
+        subscription.snapshots.push({ value: snapshot });
         revision = this.guard(() => optional(snapshot && snapshot.revision));
       } catch (error) {
         this.hooks.log(`getSnapshot inside a listener threw: ${describeError(error)}`);
+        subscription.snapshots.push({ threw: true });
         revision = 'threw';
       }
       subscription.calls.push(record({ revision }));
@@ -800,8 +804,9 @@ export class RcipCase {
         }
       }
       case 'expect:snapshot-relation': {
-        const a = lookup(this.snapshots, handleName(step, 'a'), 'snapshot');
-        const b = lookup(this.snapshots, handleName(step, 'b'), 'snapshot');
+        const a = this.snapshotSide(step, 'a');
+        const b = this.snapshotSide(step, 'b');
+        if (a.none || b.none) return 'none';
         if (a.threw || b.threw) return 'threw';
         const ra = a.value && a.value.revision;
         const rb = b.value && b.value.revision;
@@ -821,6 +826,23 @@ export class RcipCase {
       case 'expect:events': return this.runtimeOf(step).events;
       default: return fail(`unknown expectation ${key}`);
     }
+  }
+
+  /**
+   * One side of snapshot-relation: a get-snapshot handle, or `{notification: k | "last", of: sub}`,
+   * the object getSnapshot() returned inside that listener call (`{none: true}` if not made).
+   */
+  snapshotSide(step, key) {
+    const side = step[key];
+    if (!isObject(side)) return lookup(this.snapshots, handleName(step, key), 'snapshot');
+    for (const member of Object.keys(side)) {
+      if (!['notification', 'of'].includes(member)) fail(`snapshot-relation ${key} has an unexpected member ${JSON.stringify(member)}`);
+    }
+    const { snapshots } = lookup(this.subscriptions, handleName(side, 'of'), 'subscription');
+    const which = side.notification;
+    if (which !== 'last') positiveInteger(which, `snapshot-relation ${key}.notification`);
+    const taken = which === 'last' ? snapshots[snapshots.length - 1] : snapshots[which - 1];
+    return taken === undefined ? { none: true } : taken;
   }
 
   /** "pending", "threw", or the canonical outcome of vectors/README.md (CL-A06 without messages). */

@@ -465,6 +465,22 @@ test('get-snapshot keeps the object; snapshot-relation compares identity and rev
   assert.deepEqual(Object.keys(kept), ['capabilities', 'context', 'protocolVersion', 'revision']);
 }));
 
+test('a snapshot-relation side names the snapshot a listener call saw (k-th or last)', () => withDriver(async (d) => {
+  await d.startOk(setup(allowPolicy));
+  await d.act({ client: 'subscribe', as: 'sub1', listener: 'records' });
+  const last = { notification: 'last', of: 'sub1' };
+  assert.equal(await d.observe({ expect: 'snapshot-relation', a: last, b: last }), 'none', 'no call yet');
+  await d.act({ host: 'refresh' });
+  await d.act({ client: 'get-snapshot', as: 's1' });
+  await d.act({ host: 'refresh' });
+  const first = { notification: 1, of: 'sub1' };
+  assert.deepEqual(await d.observe({ expect: 'snapshot-relation', a: first, b: 's1' }), { identical: true, revision: 'equal' });
+  assert.deepEqual(await d.observe({ expect: 'snapshot-relation', a: 's1', b: last }), { identical: false, revision: 'greater' });
+  assert.equal(await d.observe({ expect: 'snapshot-relation', a: { notification: 3, of: 'sub1' }, b: 's1' }), 'none');
+  assert.equal((await d.step({ expect: 'snapshot-relation', a: { notification: 0, of: 'sub1' }, b: 's1' })).reply, 'error');
+  assert.equal((await d.step({ expect: 'snapshot-relation', a: { notification: 1, of: 's1' }, b: 's1' })).reply, 'error');
+}));
+
 test('mutate-snapshot tries to set the member and swallows the exception', () => withDriver(async (d) => {
   await d.startOk(setup(allowPolicy));
   await d.act({ client: 'get-snapshot', as: 's1' });

@@ -426,8 +426,13 @@ struct TicketHandle {
     input: Option<HostValue>,
 }
 
+/// What a subscribed listener recorded per call: its notification record and the snapshot it was
+/// handed (the object `getSnapshot()` returns inside the call, for a `notification` side of
+/// `snapshot-relation`).
+type Notifications = Rc<RefCell<Vec<(Value, Rc<Snapshot>)>>>;
+
 /// A subscription: its runtime, its id, and the notifications its listener recorded.
-type Subscription = (usize, SubscriptionId, Rc<RefCell<Vec<Value>>>);
+type Subscription = (usize, SubscriptionId, Notifications);
 
 struct RcipCase {
     definition: Definition,
@@ -899,13 +904,14 @@ impl RcipCase {
                     "throws" => true,
                     other => return Err(error(&format!("subscribe.listener '{other}'"))),
                 };
-                let calls: Rc<RefCell<Vec<Value>>> = Rc::default();
+                let calls: Notifications = Rc::default();
                 let recorder = Rc::clone(&calls);
                 let id = self.slot(index)?.runtime.subscribe(Box::new(
                     move |snapshot: &Rc<Snapshot>| {
-                        recorder
-                            .borrow_mut()
-                            .push(json!({ "revision": snapshot.revision() }));
+                        recorder.borrow_mut().push((
+                            json!({ "revision": snapshot.revision() }),
+                            Rc::clone(snapshot),
+                        ));
                         if throws {
                             Err(HostError::error(HOST_SECRET))
                         } else {
@@ -1153,8 +1159,10 @@ impl RcipCase {
                 }
             }
             "snapshot-relation" => {
-                let a = self.snapshot_handle(field(step, "a")?)?;
-                let b = self.snapshot_handle(field(step, "b")?)?;
+                let (Some(a), Some(b)) = (self.snapshot_side(step, "a")?, self.snapshot_side(step, "b")?)
+                else {
+                    return Ok(Reply::Observed(json!("none")));
+                };
                 let revision = match b.revision().cmp(&a.revision()) {
                     std::cmp::Ordering::Equal => "equal",
                     std::cmp::Ordering::Greater => "greater",
@@ -1177,7 +1185,7 @@ impl RcipCase {
                     .subscriptions
                     .get(name)
                     .ok_or_else(|| error(&format!("unknown subscription handle '{name}'")))?;
-                Value::Array(calls.borrow().clone())
+                Value::Array(calls.borrow().iter().map(|(call, _)| call.clone()).collect())
             }
             "events" => Value::Array(self.slot(index)?.records.borrow().events.clone()),
             "assist-turn" | "assist-invocations" => {
@@ -1195,6 +1203,36 @@ impl RcipCase {
             .get(name)
             .cloned()
             .ok_or_else(|| error(&format!("unknown snapshot handle '{name}'")))
+    }
+
+    /// One side of `snapshot-relation`: a snapshot handle, or `{"notification": k | "last", "of":
+    /// sub}`, the snapshot that listener call was handed (`None`: that call was not made).
+    fn snapshot_side(&self, step: &Value, key: &str) -> Result<Option<Rc<Snapshot>>, AdapterError> {
+        let side = step
+            .get(key)
+            .ok_or_else(|| error(&format!("snapshot-relation.{key} is missing")))?;
+        if let Some(name) = side.as_str() {
+            return self.snapshot_handle(name).map(Some);
+        }
+        let of = field(side, "of")?;
+        let (_, _, calls) = self
+            .subscriptions
+            .get(of)
+            .ok_or_else(|| error(&format!("unknown subscription handle '{of}'")))?;
+        let calls = calls.borrow();
+        let call = match side.get("notification") {
+            Some(Value::String(last)) if last == "last" => calls.last(),
+            Some(k) => {
+                let k = k
+                    .as_u64()
+                    .and_then(|k| usize::try_from(k).ok())
+                    .filter(|k| *k >= 1)
+                    .ok_or_else(|| error(&format!("snapshot-relation.{key}.notification")))?;
+                calls.get(k - 1)
+            }
+            None => return Err(error(&format!("snapshot-relation.{key}.notification is missing"))),
+        };
+        Ok(call.map(|(_, snapshot)| Rc::clone(snapshot)))
     }
 }
 

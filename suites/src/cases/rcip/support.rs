@@ -727,6 +727,20 @@ pub fn expect_relation(a: &str, b: &str, identical: bool, revision: &str) -> Val
     json!({ "expect": "snapshot-relation", "a": a, "b": b, "is": { "identical": identical, "revision": revision } })
 }
 
+/// A `snapshot-relation` side: the object `getSnapshot()` returned inside the latest call of
+/// subscription `sub`'s listener ("last" leaves PRJ-RCIP-SUB-01's optional initial call open).
+pub fn last_notification(sub: &str) -> Value {
+    json!({ "notification": "last", "of": sub })
+}
+
+/// How snapshot `b` relates to the snapshot the latest call of `sub`'s listener was handed.
+pub fn expect_relation_to_notification(sub: &str, b: &str, identical: bool, revision: &str) -> Value {
+    json!({
+        "expect": "snapshot-relation", "a": last_notification(sub), "b": b,
+        "is": { "identical": identical, "revision": revision }
+    })
+}
+
 /// Relation with a free pattern (for IMPL-DEFINED alternatives).
 pub fn expect_relation_is(a: &str, b: &str, is: Value) -> Value {
     json!({ "expect": "snapshot-relation", "a": a, "b": b, "is": is })
