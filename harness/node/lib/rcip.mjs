@@ -11,7 +11,8 @@
 import { AssistTurns, assistOptions } from './assist.mjs';
 import { ReactHost } from './react.mjs';
 import {
-  AdapterError, canonical, copyStructure, fail, fromWire, setAtPointer, toWire, toWireOptional,
+  AdapterError, canonical, copyStructure, fail, formatPointer, fromWire, parsePointer, setAtPointer,
+  toWire, toWireOptional,
 } from './values.mjs';
 
 /** The marker every scripted host error carries (vectors/README.md, handlers; CL-B02). */
@@ -29,6 +30,7 @@ const STEP_MEMBERS = {
   'host:refresh': { required: [], optional: [] },
   'host:resolve-confirmation': { required: ['as', 'confirmation', 'approved'], optional: [] },
   'host:create-runtime': { required: ['as'], optional: [] },
+  'host:mutate-definition': { required: ['pointer', 'value'], optional: [] },
   'client:invoke': { required: ['as', 'capability', 'input'], optional: ['invocationId', 'signal'] },
   'client:abort': { required: ['signal'], optional: [] },
   'client:mutate-input': { required: ['of', 'pointer', 'value'], optional: [] },
@@ -256,7 +258,11 @@ export class RcipCase {
   buildDefinition(raw) {
     const m = this.module;
     this.definedCapabilities = [];
+    // The objects the host handed to each helper, for mutate-definition (issue 25).
+    this.passed = { application: raw, scopes: [], capabilities: [] };
     if (isObject(raw)) {
+      if (Array.isArray(raw.scopes)) this.passed.scopes = [...raw.scopes];
+      if (Array.isArray(raw.capabilities)) this.passed.capabilities = [...raw.capabilities];
       if (Array.isArray(raw.scopes)) raw.scopes = raw.scopes.map((scope) => m.defineRcipScope(scope));
       if (Array.isArray(raw.capabilities)) {
         raw.capabilities = raw.capabilities.map((capability) => m.defineRcipCapability(capability));
@@ -507,6 +513,7 @@ export class RcipCase {
         return this.attempt('refresh', () => rt.host.refresh());
       }
       case 'host:resolve-confirmation': return this.resolveConfirmation(step);
+      case 'host:mutate-definition': return this.mutateDefinition(step);
       case 'host:create-runtime': {
         const name = handleName(step, 'as');
         return this.attempt('createRcipRuntime (second runtime)', () => this.runtimes.set(name, this.createRuntime(name)));
@@ -636,6 +643,28 @@ export class RcipCase {
     return this.attempt('bindCapability', () => {
       binding.unbind = rt.host.bindCapability(definition, handler);
     });
+  }
+
+  /**
+   * The host rewrites a member of the definition it passed, after creation (issue 25): in the
+   * object it handed to defineRcipCapability / defineRcipScope (a `/capabilities/i` or `/scopes/i`
+   * pointer) or defineRcipApplication (any other), where the member must exist (else the vector
+   * is wrong), and in the objects those helpers returned, where a refused write is swallowed.
+   */
+  mutateDefinition(step) {
+    if (typeof step.pointer !== 'string') fail('mutate-definition needs a pointer');
+    const tokens = parsePointer(step.pointer);
+    const nested = tokens.length > 2 && ['capabilities', 'scopes'].includes(tokens[0]);
+    const own = nested ? this.passed[tokens[0]][Number(tokens[1])] : this.passed.application;
+    if (nested && own === undefined) fail(`mutate-definition: no ${tokens[0]} item ${tokens[1]} was passed`);
+    const rest = nested ? formatPointer(tokens.slice(2)) : step.pointer;
+    setAtPointer(own, rest, fromWire(step.value));
+    try {
+      setAtPointer(this.definition, step.pointer, fromWire(step.value));
+    } catch (error) {
+      this.hooks.log(`mutate-definition on the defined objects (swallowed): ${describeError(error)}`);
+    }
+    return DONE;
   }
 
   unbind(step) {

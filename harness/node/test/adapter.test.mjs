@@ -481,6 +481,17 @@ test('a snapshot-relation side names the snapshot a listener call saw (k-th or l
   assert.equal((await d.step({ expect: 'snapshot-relation', a: { notification: 1, of: 's1' }, b: 's1' })).reply, 'error');
 }));
 
+test('mutate-definition writes into the objects handed to the define helpers', () => withDriver(async (d) => {
+  await d.startOk(setup(allowPolicy));
+  await d.act({ host: 'mutate-definition', pointer: '/capabilities/0/effect', value: 'destructive' });
+  await d.act({ host: 'mutate-definition', pointer: '/application/name', value: 'Rewritten' });
+  await d.act({ host: 'refresh' });
+  const snapshot = await d.observe({ expect: 'snapshot' });
+  assert.equal(snapshot.capabilities[0].effect, 'destructive', 'the double keeps the caller\'s objects, so the write shows');
+  assert.equal((await d.step({ host: 'mutate-definition', pointer: '/capabilities/99/title', value: 'x' })).reply, 'error');
+  assert.equal((await d.step({ host: 'mutate-definition', pointer: '/nope/deeper', value: 'x' })).reply, 'error');
+}));
+
 test('mutate-snapshot tries to set the member and swallows the exception', () => withDriver(async (d) => {
   await d.startOk(setup(allowPolicy));
   await d.act({ client: 'get-snapshot', as: 's1' });

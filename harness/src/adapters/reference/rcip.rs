@@ -16,7 +16,8 @@
 //! policy settlements too; members of a `literal` are values. Every step is first offered to the
 //! Assist mapping (`assist.rs`, profile `assist`, issue 7); the Assist fallbacks left here answer
 //! `unsupported`.
-//! `mutate-snapshot` is a no-op by construction: the reference hands out snapshots that cannot be
+//! `mutate-definition` writes into the definition as the host passed it, which the reference
+//! copied at creation. `mutate-snapshot` is a no-op by construction: the reference hands out snapshots that cannot be
 //! written through (CL-B14-3). `handler-context` is the handler's `ctx` recorded at call time
 //! (CL-A04-3..6); `caller-input` encodes the caller's own input object as it is now (escapes for
 //! what JSON cannot hold, a cycle as a `ref` to its ancestor). Profile `preflight` (CL-B24): the
@@ -67,6 +68,7 @@ pub(crate) fn start(
         Err(_) => return Ok((Reply::Threw, None)),
     };
     let driver = RcipCase {
+        passed: decode(definition_value)?,
         definition,
         options,
         runtimes: vec![main],
@@ -435,6 +437,9 @@ type Notifications = Rc<RefCell<Vec<(Value, Rc<Snapshot>)>>>;
 type Subscription = (usize, SubscriptionId, Notifications);
 
 struct RcipCase {
+    /// The definition as the host passed it (`mutate-definition` writes here). `Definition::define`
+    /// copied it into the catalog (RCIP-LIFE-JSON-01), so a write changes nothing the runtime holds.
+    passed: HostValue,
     definition: Definition,
     options: Options,
     runtimes: Vec<RuntimeSlot>,
@@ -551,6 +556,17 @@ impl RcipCase {
     fn host(&mut self, action: &str, step: &Value) -> Result<Reply, AdapterError> {
         match action {
             "bind" => self.bind(step),
+            "mutate-definition" => {
+                let pointer = field(step, "pointer")?;
+                let value = decode(
+                    step.get("value")
+                        .ok_or_else(|| error("mutate-definition.value"))?,
+                )?;
+                self.passed
+                    .set_at_pointer(pointer, value)
+                    .map_err(|e| error(&format!("mutate-definition {pointer}: {e:?}")))?;
+                Ok(Reply::Done)
+            }
             "unbind" => {
                 let name = field(step, "binding")?;
                 let handle = self

@@ -13,6 +13,7 @@ mod confirmation;
 mod context;
 mod default_policy;
 mod definitions;
+mod detached_definition;
 mod detachment;
 mod events;
 mod execution;
