@@ -31,6 +31,7 @@ const STEP_MEMBERS = {
   'host:resolve-confirmation': { required: ['as', 'confirmation', 'approved'], optional: [] },
   'host:create-runtime': { required: ['as'], optional: [] },
   'host:mutate-definition': { required: ['pointer', 'value'], optional: [] },
+  'host:mutate-output': { required: ['call', 'pointer', 'value'], optional: [] },
   'client:invoke': { required: ['as', 'capability', 'input'], optional: ['invocationId', 'signal'] },
   'client:abort': { required: ['signal'], optional: [] },
   'client:mutate-input': { required: ['of', 'pointer', 'value'], optional: [] },
@@ -368,8 +369,11 @@ export class RcipCase {
     };
   }
 
-  /** A scripted settlement: the value (or throw), or an already-settled promise when `async`. */
-  settleNow(settle, async, input) {
+  /**
+   * A scripted settlement: the value (or throw), or an already-settled promise when `async`.
+   * `call` (a handler call record) keeps the very value returned, for mutate-output.
+   */
+  settleNow(settle, async, input, call) {
     let value;
     let error;
     let threw = false;
@@ -380,6 +384,7 @@ export class RcipCase {
         error = hostError(settle.throw);
       } else {
         value = fromWire(settle.return);
+        if (call !== undefined) call.output = value;
       }
     } catch (failure) {
       this.hooks.fault(`scripted settlement: ${describeError(failure)}`);
@@ -405,7 +410,7 @@ export class RcipCase {
   /** Records one handler call (handler-calls, handler-signal, handler-context) at call time. */
   recordHandlerCall(rt, capabilityId, input, ctx) {
     this.hooks.activity();
-    this.guard(() => rt.handlerCalls.push({
+    return this.guard(() => rt.handlerCalls[rt.handlerCalls.push({
       record: record({
         capabilityId,
         input: toWire(input),
@@ -414,16 +419,16 @@ export class RcipCase {
       }),
       signal: ctx && ctx.signal,
       context: handlerContext(ctx),
-    }));
+    }) - 1]);
   }
 
   /** A gated or scripted handler call: recorded, then a gate promise or the scripted settlement. */
   runHandler(rt, capabilityId, handler, input, ctx) {
-    this.recordHandlerCall(rt, capabilityId, input, ctx);
+    const call = this.recordHandlerCall(rt, capabilityId, input, ctx);
     if (handler.mode === 'gated') {
-      return new Promise((resolve, reject) => rt.handlerGates.push({ resolve, reject, input, settled: false }));
+      return new Promise((resolve, reject) => rt.handlerGates.push({ resolve, reject, input, call, settled: false }));
     }
-    return this.settleNow(handler.settle, handler.async === true, input);
+    return this.settleNow(handler.settle, handler.async === true, input, call);
   }
 
   handlerObject(rt, capabilityId, handler, binding) {
@@ -514,6 +519,15 @@ export class RcipCase {
       }
       case 'host:resolve-confirmation': return this.resolveConfirmation(step);
       case 'host:mutate-definition': return this.mutateDefinition(step);
+      case 'host:mutate-output': {
+        // The handler kept the object it returned and writes to it later (issue 25): the outcome
+        // the runtime settled with must not change (RCIP-LIFE-JSON-01 copies successful output).
+        const k = positiveInteger(step.call, 'mutate-output call');
+        const call = this.runtimeOf(step).handlerCalls[k - 1];
+        if (call === undefined || !Object.hasOwn(call, 'output')) fail(`mutate-output: handler call ${k} has returned no value`);
+        setAtPointer(call.output, step.pointer, fromWire(step.value));
+        return DONE;
+      }
       case 'host:create-runtime': {
         const name = handleName(step, 'as');
         return this.attempt('createRcipRuntime (second runtime)', () => this.runtimes.set(name, this.createRuntime(name)));
@@ -770,7 +784,11 @@ export class RcipCase {
     gate.settled = true;
     this.applyMutations(settle, gate.input);
     if (Object.hasOwn(settle, 'throw')) gate.reject(hostError(settle.throw));
-    else gate.resolve(fromWire(settle.return));
+    else {
+      const value = fromWire(settle.return);
+      if (gate.call !== undefined) gate.call.output = value;
+      gate.resolve(value);
+    }
     return DONE;
   }
 

@@ -492,6 +492,21 @@ test('mutate-definition writes into the objects handed to the define helpers', (
   assert.equal((await d.step({ host: 'mutate-definition', pointer: '/nope/deeper', value: 'x' })).reply, 'error');
 }));
 
+test('mutate-output writes to the very value a scripted or gated handler call returned', () => withDriver(async (d) => {
+  await d.startOk(setup(allowPolicy));
+  await d.act(bind('notes.list', 'b1', returns({ items: ['a'] })));
+  await d.act(invoke('i1', 'notes.list', {}));
+  await d.act({ host: 'mutate-output', call: 1, pointer: '/items/0', value: 'rewritten' });
+  assert.deepEqual((await d.observe(outcome('i1'))).output, { items: ['rewritten'] }, 'the double hands the handler\'s object back, so the write shows');
+  await d.act(bind('notes.create', 'b2', gated));
+  await d.act(invoke('i2', 'notes.create', { text: 'x' }));
+  assert.equal((await d.step({ host: 'mutate-output', call: 2, pointer: '/id', value: 'n2' })).reply, 'error', 'not returned yet');
+  await d.act({ gate: 'handler', call: 1, settle: { return: { id: 'n1' } } });
+  await d.act({ host: 'mutate-output', call: 2, pointer: '/id', value: 'n2' });
+  assert.deepEqual((await d.observe(outcome('i2'))).output, { id: 'n2' });
+  assert.equal((await d.step({ host: 'mutate-output', call: 3, pointer: '/id', value: 'x' })).reply, 'error', 'no such call');
+}));
+
 test('mutate-snapshot tries to set the member and swallows the exception', () => withDriver(async (d) => {
   await d.startOk(setup(allowPolicy));
   await d.act({ client: 'get-snapshot', as: 's1' });

@@ -278,6 +278,8 @@ struct HandlerRecord {
     signal: Option<AbortSignal>,
     /// The input object the handler received (settlements mutate it).
     input: HostValue,
+    /// The value the handler returned, kept by the handler (`mutate-output` writes to it).
+    output: Option<HostValue>,
 }
 
 #[derive(Default)]
@@ -556,6 +558,33 @@ impl RcipCase {
     fn host(&mut self, action: &str, step: &Value) -> Result<Reply, AdapterError> {
         match action {
             "bind" => self.bind(step),
+            "mutate-output" => {
+                // The handler writes to the object it returned, after the outcome settled.
+                let index = self.runtime_index(step)?;
+                let k = step
+                    .get("call")
+                    .and_then(Value::as_u64)
+                    .and_then(|k| usize::try_from(k).ok())
+                    .filter(|k| *k >= 1)
+                    .ok_or_else(|| error("mutate-output.call is not a positive integer"))?;
+                let pointer = field(step, "pointer")?;
+                let value = decode(
+                    step.get("value")
+                        .ok_or_else(|| error("mutate-output.value"))?,
+                )?;
+                let output = self
+                    .slot(index)?
+                    .records
+                    .borrow()
+                    .handler_calls
+                    .get(k - 1)
+                    .and_then(|record| record.output.clone())
+                    .ok_or_else(|| error(&format!("mutate-output: handler call {k} has returned no value")))?;
+                output
+                    .set_at_pointer(pointer, value)
+                    .map_err(|e| error(&format!("mutate-output {pointer} of call {k}: {e:?}")))?;
+                Ok(Reply::Done)
+            }
             "mutate-definition" => {
                 let pointer = field(step, "pointer")?;
                 let value = decode(
@@ -732,6 +761,7 @@ impl RcipCase {
                 context,
                 signal: call.signal.clone(),
                 input: call.input.clone(),
+                output: None,
             });
             match &scripted {
                 Some((settle, mutations)) => {
@@ -739,10 +769,13 @@ impl RcipCase {
                         // A mutation the input cannot take is the handler's own business.
                         let _ = call.input.set_at_pointer(pointer, value.clone());
                     }
-                    Answer::Ready(
-                        settlement_of(settle)
-                            .unwrap_or_else(|_| Err(HostError::error(HOST_SECRET))),
-                    )
+                    let result =
+                        settlement_of(settle).unwrap_or_else(|_| Err(HostError::error(HOST_SECRET)));
+                    if let (Ok(value), Some(kept)) = (&result, records.handler_calls.last_mut()) {
+                        // The handler keeps the very object it returns (a clone shares it).
+                        kept.output = Some(value.clone());
+                    }
+                    Answer::Ready(result)
                 }
                 None => {
                     let position = records.handler_calls.len() - 1;
@@ -1041,7 +1074,7 @@ impl RcipCase {
                 Ok(Reply::Done)
             }
             "handler" => {
-                let (call, input) = {
+                let (call, input, position) = {
                     let mut records = slot.records.borrow_mut();
                     let Some(entry) = records.gated_handlers.get_mut(k - 1) else {
                         // The implementation never made the call the vector settles.
@@ -1053,7 +1086,7 @@ impl RcipCase {
                     entry.2 = true;
                     let (call, position) = (entry.0, entry.1);
                     let input = records.handler_calls.get(position).map(|r| r.input.clone());
-                    (call, input)
+                    (call, input, position)
                 };
                 if let Some(input) = input {
                     for (pointer, value) in mutations_of(settle)? {
@@ -1061,6 +1094,11 @@ impl RcipCase {
                     }
                 }
                 let result = settlement_of(settle)?;
+                if let Ok(value) = &result {
+                    if let Some(kept) = slot.records.borrow_mut().handler_calls.get_mut(position) {
+                        kept.output = Some(value.clone());
+                    }
+                }
                 slot.runtime
                     .settle_handler(call, result)
                     .map_err(|e| error(&format!("gate handler call {k}: {e:?}")))?;

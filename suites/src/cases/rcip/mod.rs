@@ -14,6 +14,7 @@ mod context;
 mod default_policy;
 mod definitions;
 mod detached_definition;
+mod detached_output;
 mod detachment;
 mod events;
 mod execution;
