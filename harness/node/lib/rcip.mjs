@@ -52,6 +52,7 @@ const STEP_MEMBERS = {
   'expect:handler-calls': { required: [], optional: ['capability'] },
   'expect:handler-signal': { required: ['call'], optional: [] },
   'expect:handler-context': { required: ['call'], optional: [] },
+  'expect:policy-capability': { required: ['call'], optional: [] },
   'expect:caller-input': { required: ['of'], optional: [] },
   'expect:preflight': { required: ['of'], optional: [] },
   'expect:snapshot': { required: [], optional: ['of'] },
@@ -289,6 +290,8 @@ export class RcipCase {
     const rt = {
       name,
       policyCalls: [],
+      /** The `capability` each policy call received, as JSON at call time (policy-capability). */
+      policyCapabilities: [],
       handlerCalls: [],
       policyGates: [],
       handlerGates: [],
@@ -349,12 +352,16 @@ export class RcipCase {
       this.hooks.activity();
       // `input` is a payload (every key of it matters, so `undefined` inside is an escape);
       // the other members are the policy context's own, read with JavaScript optionality.
-      this.guard(() => rt.policyCalls.push(record({
-        capabilityId: optional(context && context.capability && context.capability.id),
-        input: toWire(context && context.input),
-        semanticContext: optional(context && context.semanticContext),
-        confirmed: optional(context && context.confirmed),
-      })));
+      this.guard(() => {
+        const capability = context && context.capability;
+        rt.policyCalls.push(record({
+          capabilityId: optional(capability && capability.id),
+          input: toWire(context && context.input),
+          semanticContext: optional(context && context.semanticContext),
+          confirmed: optional(context && context.confirmed),
+        }));
+        rt.policyCapabilities.push(toWireOptional(capability));
+      });
       const input = context && context.input;
       if (policy.mode === 'gated') {
         return new Promise((resolve, reject) => rt.policyGates.push({ resolve, reject, input, settled: false }));
@@ -807,6 +814,10 @@ export class RcipCase {
         const call = this.runtimeOf(step).handlerCalls[positiveInteger(step.call, 'handler-signal call') - 1];
         if (call === undefined) return null;
         return signalState(call.signal);
+      }
+      case 'expect:policy-capability': {
+        const capability = this.runtimeOf(step).policyCapabilities[positiveInteger(step.call, 'policy-capability call') - 1];
+        return capability === undefined ? null : capability;
       }
       case 'expect:handler-context': {
         const call = this.runtimeOf(step).handlerCalls[positiveInteger(step.call, 'handler-context call') - 1];

@@ -507,6 +507,16 @@ test('mutate-output writes to the very value a scripted or gated handler call re
   assert.equal((await d.step({ host: 'mutate-output', call: 3, pointer: '/id', value: 'x' })).reply, 'error', 'no such call');
 }));
 
+test('policy-capability is the capability of the policy context, as JSON at call time', () => withDriver(async (d) => {
+  await d.startOk(setup(allowPolicy));
+  assert.equal(await d.observe({ expect: 'policy-capability', call: 1 }), null, 'no policy call yet');
+  await d.act(bind('notes.list', 'b1', returns({ items: [] })));
+  await d.act(invoke('i1', 'notes.list', {}));
+  const seen = await d.observe({ expect: 'policy-capability', call: 1 });
+  assert.equal(seen.id, 'notes.list');
+  assert.equal((await d.step({ expect: 'policy-capability', call: 0 })).reply, 'error');
+}));
+
 test('mutate-snapshot tries to set the member and swallows the exception', () => withDriver(async (d) => {
   await d.startOk(setup(allowPolicy));
   await d.act({ client: 'get-snapshot', as: 's1' });

@@ -285,6 +285,8 @@ struct HandlerRecord {
 #[derive(Default)]
 struct Records {
     policy_calls: Vec<(String, Value)>,
+    /// The `capability` each policy call received (the `policy-capability` observation).
+    policy_capabilities: Vec<Value>,
     /// The k-th gated policy call (k = index + 1).
     /// The k-th gated policy call: its call id, the input object it received, settled yet.
     gated_policy: Vec<(CallId, HostValue, bool)>,
@@ -329,6 +331,7 @@ impl RuntimeSlot {
                     });
                     let mut records = records.borrow_mut();
                     records.policy_calls.push((capability.clone(), record));
+                    records.policy_capabilities.push(call.capability.clone());
                     let settle = match &mode {
                         PolicyMode::Scripted(settle) => Some(Some(settle)),
                         PolicyMode::ByRequest(rules) => Some(
@@ -1180,6 +1183,16 @@ impl RcipCase {
                 json!(record.signal.as_ref().map(AbortSignal::is_aborted))
             })?,
             "handler-context" => self.handler_call(index, step, |record| record.context.clone())?,
+            "policy-capability" => {
+                let k = step
+                    .get("call")
+                    .and_then(Value::as_u64)
+                    .and_then(|k| usize::try_from(k).ok())
+                    .filter(|k| *k >= 1)
+                    .ok_or_else(|| error("policy-capability.call is not a positive integer"))?;
+                let records = self.slot(index)?.records.borrow();
+                records.policy_capabilities.get(k - 1).cloned().unwrap_or(Value::Null)
+            }
             "caller-input" => {
                 let of = field(step, "of")?;
                 let input = self

@@ -29,6 +29,7 @@ mod list;
 mod outcomes;
 mod output;
 mod policy;
+mod policy_capability;
 mod policy_race;
 mod preflight;
 mod react;
