@@ -2,11 +2,11 @@
 //! caller-owned mutable data (RCIP-PROTO-LIFE-12) because the runtime copies contract metadata
 //! (RCIP-LIFE-JSON-01). After `createRcipRuntime` the host rewrites members of the definition it
 //! passed (step `mutate-definition`: the objects it handed to the `define*` helpers and the objects
-//! they returned): a capability's title, tags, scope ids and input schema, the application and a
-//! scope. The snapshot, `listCapabilities` and input validation (CL-B03-1, with a schema rewritten
-//! before the bind that compiles it) stay as created, before
-//! and after a refresh (so a cache taken before the write cannot hide a runtime that reads the
-//! caller's objects again). A runtime that keeps the caller's schema or tags by reference fails.
+//! they returned): a capability's title, tags, scope ids, input and output schemas, the application
+//! and a scope. The snapshot, `listCapabilities`, input validation (CL-B03-1) and the output check
+//! stay as created (a schema is rewritten before the bind that compiles it), also after a refresh,
+//! so a cache taken before the write cannot hide a runtime that reads the caller's objects again.
+//! A runtime that keeps the caller's schemas, tags or scope ids by reference fails.
 
 use serde_json::{json, Value};
 
@@ -107,6 +107,22 @@ pub fn cases() -> Vec<Case> {
                         "application": notes().to_json()["application"].clone(),
                         "scopes": contains([notes().to_json()["scopes"][0].clone()], false)
                     })),
+                ),
+            ]),
+        c(5, "An output schema rewritten after creation changes no output check")
+            .requirements(&["RCIP-PROTO-LIFE-12", "RCIP-LIFE-JSON-01", "CL-A06-1"])
+            .setup(setup())
+            .steps([
+                mutate_definition("/capabilities/1/outputSchema/properties/id/type", json!("number")),
+                mutate_definition("/capabilities/1/outputSchema/required/-", json!("extra")),
+                bind("notes.create", "b1", returns(created())),
+                invoke("i1", "notes.create", json!({ "text": "hello" })),
+                expect_outcome("i1", succeeded("i1", "notes.create", created())),
+                refresh(),
+                snapshot_entry(
+                    None,
+                    "notes.create",
+                    json!({ "outputSchema": declared(1, "outputSchema") }),
                 ),
             ]),
     ]
