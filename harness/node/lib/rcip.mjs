@@ -169,14 +169,15 @@ export function matchRule(rules, context) {
 function checkSettlement(settle) {
   if (!isObject(settle)) fail('a settlement must be an object');
   for (const key of Object.keys(settle)) {
-    if (!['return', 'throw', 'mutateInput'].includes(key)) fail(`settlement has an unexpected member ${JSON.stringify(key)}`);
+    if (!['return', 'throw', 'mutateInput', 'mutateCapability'].includes(key)) fail(`settlement has an unexpected member ${JSON.stringify(key)}`);
   }
   if (Object.hasOwn(settle, 'return') === Object.hasOwn(settle, 'throw')) fail('a settlement holds exactly one of return and throw');
   if (Object.hasOwn(settle, 'throw')) hostError(settle.throw);
-  if (Object.hasOwn(settle, 'mutateInput')) {
-    if (!Array.isArray(settle.mutateInput)) fail('mutateInput must be an array');
-    for (const m of settle.mutateInput) {
-      if (!isObject(m) || typeof m.pointer !== 'string' || !Object.hasOwn(m, 'value')) fail('each mutateInput needs pointer and value');
+  for (const member of ['mutateInput', 'mutateCapability']) {
+    if (!Object.hasOwn(settle, member)) continue;
+    if (!Array.isArray(settle[member])) fail(`${member} must be an array`);
+    for (const m of settle[member]) {
+      if (!isObject(m) || typeof m.pointer !== 'string' || !Object.hasOwn(m, 'value')) fail(`each ${member} needs pointer and value`);
     }
   }
   return settle;
@@ -363,15 +364,18 @@ export class RcipCase {
         rt.policyCapabilities.push(toWireOptional(capability));
       });
       const input = context && context.input;
+      const capability = context && context.capability;
       if (policy.mode === 'gated') {
-        return new Promise((resolve, reject) => rt.policyGates.push({ resolve, reject, input, settled: false }));
+        return new Promise((resolve, reject) => rt.policyGates.push({ resolve, reject, input, capability, settled: false }));
       }
       if (policy.mode === 'by-request') {
         const rule = matchRule(policy.rules, context);
         // No rule for what was asked: the policy fails as a host error would (CL-B12).
         if (rule === undefined) throw hostError('error');
+        this.writeCapability(rule.settle, capability);
         return this.settleNow(rule.settle, rule.async === true, input);
       }
+      this.writeCapability(policy.settle, capability);
       return this.settleNow(policy.settle, policy.async === true, input);
     };
   }
@@ -400,6 +404,21 @@ export class RcipCase {
     if (async) return threw ? Promise.reject(error) : Promise.resolve(value);
     if (threw) throw error;
     return value;
+  }
+
+  /**
+   * A policy's `mutateCapability`: it writes to the capability of its context (issue 25); a
+   * write the object refuses (frozen, not an object, a member missing on the way) is swallowed,
+   * as a host's own failed write would be. The adapter's own values are never the target.
+   */
+  writeCapability(settle, capability) {
+    for (const mutation of settle.mutateCapability || []) {
+      try {
+        setAtPointer(capability, mutation.pointer, fromWire(mutation.value));
+      } catch (error) {
+        this.hooks.log(`mutateCapability ${mutation.pointer} (swallowed): ${describeError(error)}`);
+      }
+    }
   }
 
   applyMutations(settle, input) {
@@ -789,6 +808,7 @@ export class RcipCase {
     }
     if (gate.settled) fail(`gate ${step.gate} call ${k} was already settled`);
     gate.settled = true;
+    if (isPolicy) this.writeCapability(settle, gate.capability);
     this.applyMutations(settle, gate.input);
     if (Object.hasOwn(settle, 'throw')) gate.reject(hostError(settle.throw));
     else {

@@ -517,6 +517,16 @@ test('policy-capability is the capability of the policy context, as JSON at call
   assert.equal((await d.step({ expect: 'policy-capability', call: 0 })).reply, 'error');
 }));
 
+test('mutateCapability writes to the policy context capability after recording; refused writes are swallowed', () => withDriver(async (d) => {
+  const writes = [{ pointer: '/effect', value: 'destructive' }, { pointer: '/nope/deeper', value: 1 }];
+  await d.startOk(setup({ policy: { mode: 'scripted', settle: { return: ALLOW, mutateCapability: writes } } }));
+  await d.act(bind('notes.list', 'b1', returns({ items: [] })));
+  await d.act(invoke('i1', 'notes.list', {}));
+  assert.equal((await d.observe(outcome('i1'))).status, 'succeeded', 'the missing member did not make the step fail');
+  assert.equal((await d.observe({ expect: 'policy-capability', call: 1 })).effect, 'read', 'recorded before the write');
+  assert.equal((await d.start(setup({ policy: { mode: 'scripted', settle: { return: ALLOW, mutateCapability: 'x' } } }))).reply, 'error', 'not an array');
+}));
+
 test('mutate-snapshot tries to set the member and swallows the exception', () => withDriver(async (d) => {
   await d.startOk(setup(allowPolicy));
   await d.act({ client: 'get-snapshot', as: 's1' });

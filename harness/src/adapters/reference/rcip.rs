@@ -17,7 +17,9 @@
 //! Assist mapping (`assist.rs`, profile `assist`, issue 7); the Assist fallbacks left here answer
 //! `unsupported`.
 //! `mutate-definition` writes into the definition as the host passed it, which the reference
-//! copied at creation. `mutate-snapshot` is a no-op by construction: the reference hands out snapshots that cannot be
+//! copied at creation. A policy settlement's `mutateCapability` is a no-op by construction: the
+//! reference hands each policy call its own copy of the snapshot entry (`PolicyCall::capability`,
+//! a value the call owns), so a write to it reaches nothing the runtime keeps. `mutate-snapshot` is a no-op by construction: the reference hands out snapshots that cannot be
 //! written through (CL-B14-3). `handler-context` is the handler's `ctx` recorded at call time
 //! (CL-A04-3..6); `caller-input` encodes the caller's own input object as it is now (escapes for
 //! what JSON cannot hold, a cycle as a `ref` to its ancestor). Profile `preflight` (CL-B24): the

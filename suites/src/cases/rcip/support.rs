@@ -297,6 +297,19 @@ impl Setup {
         )
     }
 
+    /// Every policy call writes `(pointer, value)` into the `capability` of its context, then
+    /// returns `decision` synchronously (settlement `mutateCapability`).
+    pub fn policy_writing_capability(self, decision: Value, writes: &[(&str, Value)]) -> Setup {
+        let writes: Vec<Value> = writes
+            .iter()
+            .map(|(pointer, value)| json!({ "pointer": pointer, "value": value }))
+            .collect();
+        self.option(
+            "policy",
+            json!({ "mode": "scripted", "settle": { "return": decision, "mutateCapability": writes } }),
+        )
+    }
+
     /// Every policy call returns an already-resolved promise of `decision`.
     pub fn policy_async(self, decision: Value) -> Setup {
         self.option(
