@@ -54,76 +54,97 @@ pub fn cases() -> Vec<Case> {
         })
     };
     vec![
-        c(1, "Title and tags rewritten by the host after creation change no snapshot")
-            .requirements(&DEFINITION)
-            .setup(setup())
-            .steps([
-                get_snapshot("s0"),
-                mutate_definition("/capabilities/0/title", json!("Rewritten by the host")),
-                mutate_definition("/capabilities/0/tags/0", json!("rewritten")),
-                mutate_definition("/capabilities/0/tags/-", json!("added")),
-                snapshot_entry(Some("s0"), "notes.list", list_fields()),
-                refresh(),
-                snapshot_entry(None, "notes.list", list_fields()),
-            ]),
-        c(2, "An input schema rewritten after creation changes no validation")
-            .requirements(&["RCIP-PROTO-LIFE-12", "RCIP-LIFE-JSON-01", "CL-B03-1"])
-            .setup(setup())
-            .steps([
-                mutate_definition("/capabilities/1/inputSchema/properties/text/type", json!("number")),
-                mutate_definition("/capabilities/1/inputSchema/required/-", json!("extra")),
-                bind("notes.create", "b1", returns(created())),
-                invoke("i1", "notes.create", json!({ "text": "hello" })),
-                expect_outcome("i1", succeeded("i1", "notes.create", created())),
-                invoke("i2", "notes.create", json!({ "text": 5 })),
-                expect_outcome("i2", failed("i2", "notes.create", "INPUT_INVALID")),
-                refresh(),
-                snapshot_entry(
-                    None,
-                    "notes.create",
-                    json!({ "inputSchema": declared(1, "inputSchema") }),
-                ),
-            ]),
-        c(3, "Scope ids rewritten after creation change no listCapabilities filter")
-            .requirements(&["RCIP-PROTO-LIFE-12", "RCIP-LIFE-JSON-01", "CL-A03-4"])
-            .setup(setup())
-            .steps([
-                mutate_definition("/capabilities/0/scopeIds/0", json!("settings")),
-                refresh(),
-                list("l1", Some(json!({ "scopeId": "settings" }))),
-                expect_list("l1", &["settings.read"]),
-                snapshot_entry(None, "notes.list", list_fields()),
-            ]),
-        c(4, "Application and scope rewritten after creation change no snapshot")
-            .requirements(&DEFINITION)
-            .setup(setup())
-            .steps([
-                mutate_definition("/application/name", json!("Rewritten")),
-                mutate_definition("/scopes/0/title", json!("Rewritten")),
-                refresh(),
-                expect_snapshot(
-                    None,
-                    subset(json!({
-                        "application": notes().to_json()["application"].clone(),
-                        "scopes": contains([notes().to_json()["scopes"][0].clone()], false)
-                    })),
-                ),
-            ]),
-        c(5, "An output schema rewritten after creation changes no output check")
-            .requirements(&["RCIP-PROTO-LIFE-12", "RCIP-LIFE-JSON-01", "CL-A06-1"])
-            .setup(setup())
-            .steps([
-                mutate_definition("/capabilities/1/outputSchema/properties/id/type", json!("number")),
-                mutate_definition("/capabilities/1/outputSchema/required/-", json!("extra")),
-                bind("notes.create", "b1", returns(created())),
-                invoke("i1", "notes.create", json!({ "text": "hello" })),
-                expect_outcome("i1", succeeded("i1", "notes.create", created())),
-                refresh(),
-                snapshot_entry(
-                    None,
-                    "notes.create",
-                    json!({ "outputSchema": declared(1, "outputSchema") }),
-                ),
-            ]),
+        c(
+            1,
+            "Title and tags rewritten by the host after creation change no snapshot",
+        )
+        .requirements(&DEFINITION)
+        .setup(setup())
+        .steps([
+            get_snapshot("s0"),
+            mutate_definition("/capabilities/0/title", json!("Rewritten by the host")),
+            mutate_definition("/capabilities/0/tags/0", json!("rewritten")),
+            mutate_definition("/capabilities/0/tags/-", json!("added")),
+            snapshot_entry(Some("s0"), "notes.list", list_fields()),
+            refresh(),
+            snapshot_entry(None, "notes.list", list_fields()),
+        ]),
+        c(
+            2,
+            "An input schema rewritten after creation changes no validation",
+        )
+        .requirements(&["RCIP-PROTO-LIFE-12", "RCIP-LIFE-JSON-01", "CL-B03-1"])
+        .setup(setup())
+        .steps([
+            mutate_definition(
+                "/capabilities/1/inputSchema/properties/text/type",
+                json!("number"),
+            ),
+            mutate_definition("/capabilities/1/inputSchema/required/-", json!("extra")),
+            bind("notes.create", "b1", returns(created())),
+            invoke("i1", "notes.create", json!({ "text": "hello" })),
+            expect_outcome("i1", succeeded("i1", "notes.create", created())),
+            invoke("i2", "notes.create", json!({ "text": 5 })),
+            expect_outcome("i2", failed("i2", "notes.create", "INPUT_INVALID")),
+            refresh(),
+            snapshot_entry(
+                None,
+                "notes.create",
+                json!({ "inputSchema": declared(1, "inputSchema") }),
+            ),
+        ]),
+        c(
+            3,
+            "Scope ids rewritten after creation change no listCapabilities filter",
+        )
+        .requirements(&["RCIP-PROTO-LIFE-12", "RCIP-LIFE-JSON-01", "CL-A03-4"])
+        .setup(setup())
+        .steps([
+            mutate_definition("/capabilities/0/scopeIds/0", json!("settings")),
+            refresh(),
+            list("l1", Some(json!({ "scopeId": "settings" }))),
+            expect_list("l1", &["settings.read"]),
+            snapshot_entry(None, "notes.list", list_fields()),
+        ]),
+        c(
+            4,
+            "Application and scope rewritten after creation change no snapshot",
+        )
+        .requirements(&DEFINITION)
+        .setup(setup())
+        .steps([
+            mutate_definition("/application/name", json!("Rewritten")),
+            mutate_definition("/scopes/0/title", json!("Rewritten")),
+            refresh(),
+            expect_snapshot(
+                None,
+                subset(json!({
+                    "application": notes().to_json()["application"].clone(),
+                    "scopes": contains([notes().to_json()["scopes"][0].clone()], false)
+                })),
+            ),
+        ]),
+        c(
+            5,
+            "An output schema rewritten after creation changes no output check",
+        )
+        .requirements(&["RCIP-PROTO-LIFE-12", "RCIP-LIFE-JSON-01", "CL-A06-1"])
+        .setup(setup())
+        .steps([
+            mutate_definition(
+                "/capabilities/1/outputSchema/properties/id/type",
+                json!("number"),
+            ),
+            mutate_definition("/capabilities/1/outputSchema/required/-", json!("extra")),
+            bind("notes.create", "b1", returns(created())),
+            invoke("i1", "notes.create", json!({ "text": "hello" })),
+            expect_outcome("i1", succeeded("i1", "notes.create", created())),
+            refresh(),
+            snapshot_entry(
+                None,
+                "notes.create",
+                json!({ "outputSchema": declared(1, "outputSchema") }),
+            ),
+        ]),
     ]
 }

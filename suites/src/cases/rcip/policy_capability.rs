@@ -39,80 +39,110 @@ fn entry(index: usize, live: Value) -> Value {
 pub fn cases() -> Vec<Case> {
     let list_out = json!({ "items": [] });
     vec![
-        c(1, "The policy is handed the capability's snapshot entry, live members too")
-            .requirements(&["CL-A05-1", "CL-A07-3", "CL-A07-4", "CL-B16-1"])
-            .setup(Setup::new(&notes()).policy(allow()).to_json())
-            .steps([
-                set_context(&["notes"], None),
-                bind("notes.list", "b1", returns(list_out.clone())),
-                invoke("i1", "notes.list", json!({})),
-                expect_outcome("i1", succeeded("i1", "notes.list", list_out.clone())),
-                expect_policy_capability(
-                    1,
-                    entry(0, json!({ "bound": true, "available": true, "relevance": "current" })),
+        c(
+            1,
+            "The policy is handed the capability's snapshot entry, live members too",
+        )
+        .requirements(&["CL-A05-1", "CL-A07-3", "CL-A07-4", "CL-B16-1"])
+        .setup(Setup::new(&notes()).policy(allow()).to_json())
+        .steps([
+            set_context(&["notes"], None),
+            bind("notes.list", "b1", returns(list_out.clone())),
+            invoke("i1", "notes.list", json!({})),
+            expect_outcome("i1", succeeded("i1", "notes.list", list_out.clone())),
+            expect_policy_capability(
+                1,
+                entry(
+                    0,
+                    json!({ "bound": true, "available": true, "relevance": "current" }),
                 ),
-            ]),
-        c(2, "The entry the policy sees carries relevance other out of context")
-            .requirements(&["CL-A05-1", "CL-A07-4", "CL-B16-1"])
-            .setup(Setup::new(&notes()).policy(allow()).to_json())
-            .steps([
-                set_context(&["settings"], None),
-                bind_avail("notes.list", "b1", returns(list_out.clone()), available()),
-                invoke("i1", "notes.list", json!({})),
-                expect_outcome("i1", succeeded("i1", "notes.list", list_out.clone())),
-                expect_policy_capability(
-                    1,
-                    entry(0, json!({ "bound": true, "available": true, "relevance": "other" })),
+            ),
+        ]),
+        c(
+            2,
+            "The entry the policy sees carries relevance other out of context",
+        )
+        .requirements(&["CL-A05-1", "CL-A07-4", "CL-B16-1"])
+        .setup(Setup::new(&notes()).policy(allow()).to_json())
+        .steps([
+            set_context(&["settings"], None),
+            bind_avail("notes.list", "b1", returns(list_out.clone()), available()),
+            invoke("i1", "notes.list", json!({})),
+            expect_outcome("i1", succeeded("i1", "notes.list", list_out.clone())),
+            expect_policy_capability(
+                1,
+                entry(
+                    0,
+                    json!({ "bound": true, "available": true, "relevance": "other" }),
                 ),
-            ]),
-        c(3, "The confirmed pass hands the policy the snapshot entry again")
-            .requirements(&["CL-A05-1", "CL-A07-3", "CL-A07-4", "RCIP-LIFE-CONF-01"])
-            .setup(Setup::new(&notes()).policy_gated().to_json())
-            .steps([
-                set_context(&["notes"], None),
-                bind("notes.delete", "b1", returns(json!({ "deleted": true }))),
-                invoke("i1", "notes.delete", json!({ "id": "n1" })),
-                gate_policy(1, ret(confirm())),
-                resolve("r1", "i1", true),
-                gate_policy(2, ret(allow())),
-                expect_outcome("r1", succeeded("i1", "notes.delete", json!({ "deleted": true }))),
-                expect_policy_capability(
+            ),
+        ]),
+        c(
+            3,
+            "The confirmed pass hands the policy the snapshot entry again",
+        )
+        .requirements(&["CL-A05-1", "CL-A07-3", "CL-A07-4", "RCIP-LIFE-CONF-01"])
+        .setup(Setup::new(&notes()).policy_gated().to_json())
+        .steps([
+            set_context(&["notes"], None),
+            bind("notes.delete", "b1", returns(json!({ "deleted": true }))),
+            invoke("i1", "notes.delete", json!({ "id": "n1" })),
+            gate_policy(1, ret(confirm())),
+            resolve("r1", "i1", true),
+            gate_policy(2, ret(allow())),
+            expect_outcome(
+                "r1",
+                succeeded("i1", "notes.delete", json!({ "deleted": true })),
+            ),
+            expect_policy_capability(
+                2,
+                entry(
                     2,
-                    entry(2, json!({ "bound": true, "available": true, "relevance": "current" })),
+                    json!({ "bound": true, "available": true, "relevance": "current" }),
                 ),
-            ]),
-        c(4, "A policy writing to its capability changes no snapshot or validation")
-            .requirements(&["CL-A05-1", "CL-B14-3", "RCIP-PROTO-LIFE-12"])
-            .setup(
-                Setup::new(&notes())
-                    .policy_writing_capability(allow(), &[
+            ),
+        ]),
+        c(
+            4,
+            "A policy writing to its capability changes no snapshot or validation",
+        )
+        .requirements(&["CL-A05-1", "CL-B14-3", "RCIP-PROTO-LIFE-12"])
+        .setup(
+            Setup::new(&notes())
+                .policy_writing_capability(
+                    allow(),
+                    &[
                         ("/title", json!("Rewritten by the policy")),
                         ("/tags/0", json!("rewritten")),
                         ("/scopeIds/0", json!("settings")),
                         ("/inputSchema/additionalProperties", json!(true)),
                         ("/bound", json!(false)),
-                    ])
-                    .to_json(),
-            )
-            .steps([
-                set_context(&["notes"], None),
-                bind("notes.list", "b1", returns(list_out.clone())),
-                invoke("i1", "notes.list", json!({})),
-                expect_outcome("i1", succeeded("i1", "notes.list", list_out.clone())),
-                invoke("i2", "notes.list", json!({ "extra": 1 })),
-                expect_outcome("i2", failed("i2", "notes.list", "INPUT_INVALID")),
-                expect_snapshot(
-                    None,
-                    subset(json!({ "capabilities": contains([entry(0, json!({
+                    ],
+                )
+                .to_json(),
+        )
+        .steps([
+            set_context(&["notes"], None),
+            bind("notes.list", "b1", returns(list_out.clone())),
+            invoke("i1", "notes.list", json!({})),
+            expect_outcome("i1", succeeded("i1", "notes.list", list_out.clone())),
+            invoke("i2", "notes.list", json!({ "extra": 1 })),
+            expect_outcome("i2", failed("i2", "notes.list", "INPUT_INVALID")),
+            expect_snapshot(
+                None,
+                subset(json!({ "capabilities": contains([entry(0, json!({
                         "bound": true, "available": true, "relevance": "current"
                     }))], false) })),
+            ),
+            invoke("i3", "notes.list", json!({})),
+            expect_outcome("i3", succeeded("i3", "notes.list", list_out.clone())),
+            expect_policy_capability(
+                2,
+                entry(
+                    0,
+                    json!({ "bound": true, "available": true, "relevance": "current" }),
                 ),
-                invoke("i3", "notes.list", json!({})),
-                expect_outcome("i3", succeeded("i3", "notes.list", list_out.clone())),
-                expect_policy_capability(
-                    2,
-                    entry(0, json!({ "bound": true, "available": true, "relevance": "current" })),
-                ),
-            ]),
+            ),
+        ]),
     ]
 }
