@@ -1,5 +1,6 @@
 //! Handles in a case's steps (`vectors/README.md`, "RCIP steps"): a step that names a handle
-//! (`of`, `binding`, `a`, `b`, `runtime`, `confirmation.of`, `confirmation.turn`, `handler.sameAs`)
+//! (`of`, `binding`, `a`, `b`, `runtime`, `confirmation.of`, `confirmation.turn`, `handler.sameAs`,
+//! and `a.of` / `b.of` of a snapshot-relation side that names a subscription's notification)
 //! must name one an
 //! earlier step created with `as`. A dangling name is the vector's error, found at load time, not
 //! the adapter's at run time (issue 14, section 2). Abort signals are created on first mention and
@@ -21,7 +22,13 @@ pub fn undefined_handle(steps: &[Value]) -> Option<(String, String)> {
             .iter()
             .filter_map(|key| step.get(*key).and_then(Value::as_str).map(|name| (format!("/{key}"), name)))
             .collect();
-        for (outer, inner) in [("confirmation", "of"), ("confirmation", "turn"), ("handler", "sameAs")] {
+        for (outer, inner) in [
+            ("confirmation", "of"),
+            ("confirmation", "turn"),
+            ("handler", "sameAs"),
+            ("a", "of"),
+            ("b", "of"),
+        ] {
             if let Some(name) = step.get(outer).and_then(|o| o.get(inner)).and_then(Value::as_str) {
                 named.push((format!("/{outer}/{inner}"), name));
             }

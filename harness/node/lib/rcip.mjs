@@ -11,7 +11,8 @@
 import { AssistTurns, assistOptions } from './assist.mjs';
 import { ReactHost } from './react.mjs';
 import {
-  AdapterError, canonical, copyStructure, fail, fromWire, setAtPointer, toWire, toWireOptional,
+  AdapterError, canonical, copyStructure, fail, formatPointer, fromWire, parsePointer, setAtPointer,
+  toWire, toWireOptional,
 } from './values.mjs';
 
 /** The marker every scripted host error carries (vectors/README.md, handlers; CL-B02). */
@@ -29,6 +30,8 @@ const STEP_MEMBERS = {
   'host:refresh': { required: [], optional: [] },
   'host:resolve-confirmation': { required: ['as', 'confirmation', 'approved'], optional: [] },
   'host:create-runtime': { required: ['as'], optional: [] },
+  'host:mutate-definition': { required: ['pointer', 'value'], optional: [] },
+  'host:mutate-output': { required: ['call', 'pointer', 'value'], optional: [] },
   'client:invoke': { required: ['as', 'capability', 'input'], optional: ['invocationId', 'signal'] },
   'client:abort': { required: ['signal'], optional: [] },
   'client:mutate-input': { required: ['of', 'pointer', 'value'], optional: [] },
@@ -49,6 +52,7 @@ const STEP_MEMBERS = {
   'expect:handler-calls': { required: [], optional: ['capability'] },
   'expect:handler-signal': { required: ['call'], optional: [] },
   'expect:handler-context': { required: ['call'], optional: [] },
+  'expect:policy-capability': { required: ['call'], optional: [] },
   'expect:caller-input': { required: ['of'], optional: [] },
   'expect:preflight': { required: ['of'], optional: [] },
   'expect:snapshot': { required: [], optional: ['of'] },
@@ -165,14 +169,15 @@ export function matchRule(rules, context) {
 function checkSettlement(settle) {
   if (!isObject(settle)) fail('a settlement must be an object');
   for (const key of Object.keys(settle)) {
-    if (!['return', 'throw', 'mutateInput'].includes(key)) fail(`settlement has an unexpected member ${JSON.stringify(key)}`);
+    if (!['return', 'throw', 'mutateInput', 'mutateCapability'].includes(key)) fail(`settlement has an unexpected member ${JSON.stringify(key)}`);
   }
   if (Object.hasOwn(settle, 'return') === Object.hasOwn(settle, 'throw')) fail('a settlement holds exactly one of return and throw');
   if (Object.hasOwn(settle, 'throw')) hostError(settle.throw);
-  if (Object.hasOwn(settle, 'mutateInput')) {
-    if (!Array.isArray(settle.mutateInput)) fail('mutateInput must be an array');
-    for (const m of settle.mutateInput) {
-      if (!isObject(m) || typeof m.pointer !== 'string' || !Object.hasOwn(m, 'value')) fail('each mutateInput needs pointer and value');
+  for (const member of ['mutateInput', 'mutateCapability']) {
+    if (!Object.hasOwn(settle, member)) continue;
+    if (!Array.isArray(settle[member])) fail(`${member} must be an array`);
+    for (const m of settle[member]) {
+      if (!isObject(m) || typeof m.pointer !== 'string' || !Object.hasOwn(m, 'value')) fail(`each ${member} needs pointer and value`);
     }
   }
   return settle;
@@ -256,7 +261,11 @@ export class RcipCase {
   buildDefinition(raw) {
     const m = this.module;
     this.definedCapabilities = [];
+    // The objects the host handed to each helper, for mutate-definition (issue 25).
+    this.passed = { application: raw, scopes: [], capabilities: [] };
     if (isObject(raw)) {
+      if (Array.isArray(raw.scopes)) this.passed.scopes = [...raw.scopes];
+      if (Array.isArray(raw.capabilities)) this.passed.capabilities = [...raw.capabilities];
       if (Array.isArray(raw.scopes)) raw.scopes = raw.scopes.map((scope) => m.defineRcipScope(scope));
       if (Array.isArray(raw.capabilities)) {
         raw.capabilities = raw.capabilities.map((capability) => m.defineRcipCapability(capability));
@@ -282,6 +291,8 @@ export class RcipCase {
     const rt = {
       name,
       policyCalls: [],
+      /** The `capability` each policy call received, as JSON at call time (policy-capability). */
+      policyCapabilities: [],
       handlerCalls: [],
       policyGates: [],
       handlerGates: [],
@@ -342,28 +353,38 @@ export class RcipCase {
       this.hooks.activity();
       // `input` is a payload (every key of it matters, so `undefined` inside is an escape);
       // the other members are the policy context's own, read with JavaScript optionality.
-      this.guard(() => rt.policyCalls.push(record({
-        capabilityId: optional(context && context.capability && context.capability.id),
-        input: toWire(context && context.input),
-        semanticContext: optional(context && context.semanticContext),
-        confirmed: optional(context && context.confirmed),
-      })));
+      this.guard(() => {
+        const capability = context && context.capability;
+        rt.policyCalls.push(record({
+          capabilityId: optional(capability && capability.id),
+          input: toWire(context && context.input),
+          semanticContext: optional(context && context.semanticContext),
+          confirmed: optional(context && context.confirmed),
+        }));
+        rt.policyCapabilities.push(toWireOptional(capability));
+      });
       const input = context && context.input;
+      const capability = context && context.capability;
       if (policy.mode === 'gated') {
-        return new Promise((resolve, reject) => rt.policyGates.push({ resolve, reject, input, settled: false }));
+        return new Promise((resolve, reject) => rt.policyGates.push({ resolve, reject, input, capability, settled: false }));
       }
       if (policy.mode === 'by-request') {
         const rule = matchRule(policy.rules, context);
         // No rule for what was asked: the policy fails as a host error would (CL-B12).
         if (rule === undefined) throw hostError('error');
+        this.writeCapability(rule.settle, capability);
         return this.settleNow(rule.settle, rule.async === true, input);
       }
+      this.writeCapability(policy.settle, capability);
       return this.settleNow(policy.settle, policy.async === true, input);
     };
   }
 
-  /** A scripted settlement: the value (or throw), or an already-settled promise when `async`. */
-  settleNow(settle, async, input) {
+  /**
+   * A scripted settlement: the value (or throw), or an already-settled promise when `async`.
+   * `call` (a handler call record) keeps the very value returned, for mutate-output.
+   */
+  settleNow(settle, async, input, call) {
     let value;
     let error;
     let threw = false;
@@ -374,6 +395,7 @@ export class RcipCase {
         error = hostError(settle.throw);
       } else {
         value = fromWire(settle.return);
+        if (call !== undefined) call.output = value;
       }
     } catch (failure) {
       this.hooks.fault(`scripted settlement: ${describeError(failure)}`);
@@ -382,6 +404,21 @@ export class RcipCase {
     if (async) return threw ? Promise.reject(error) : Promise.resolve(value);
     if (threw) throw error;
     return value;
+  }
+
+  /**
+   * A policy's `mutateCapability`: it writes to the capability of its context (issue 25); a
+   * write the object refuses (frozen, not an object, a member missing on the way) is swallowed,
+   * as a host's own failed write would be. The adapter's own values are never the target.
+   */
+  writeCapability(settle, capability) {
+    for (const mutation of settle.mutateCapability || []) {
+      try {
+        setAtPointer(capability, mutation.pointer, fromWire(mutation.value));
+      } catch (error) {
+        this.hooks.log(`mutateCapability ${mutation.pointer} (swallowed): ${describeError(error)}`);
+      }
+    }
   }
 
   applyMutations(settle, input) {
@@ -399,7 +436,7 @@ export class RcipCase {
   /** Records one handler call (handler-calls, handler-signal, handler-context) at call time. */
   recordHandlerCall(rt, capabilityId, input, ctx) {
     this.hooks.activity();
-    this.guard(() => rt.handlerCalls.push({
+    return this.guard(() => rt.handlerCalls[rt.handlerCalls.push({
       record: record({
         capabilityId,
         input: toWire(input),
@@ -408,16 +445,16 @@ export class RcipCase {
       }),
       signal: ctx && ctx.signal,
       context: handlerContext(ctx),
-    }));
+    }) - 1]);
   }
 
   /** A gated or scripted handler call: recorded, then a gate promise or the scripted settlement. */
   runHandler(rt, capabilityId, handler, input, ctx) {
-    this.recordHandlerCall(rt, capabilityId, input, ctx);
+    const call = this.recordHandlerCall(rt, capabilityId, input, ctx);
     if (handler.mode === 'gated') {
-      return new Promise((resolve, reject) => rt.handlerGates.push({ resolve, reject, input, settled: false }));
+      return new Promise((resolve, reject) => rt.handlerGates.push({ resolve, reject, input, call, settled: false }));
     }
-    return this.settleNow(handler.settle, handler.async === true, input);
+    return this.settleNow(handler.settle, handler.async === true, input, call);
   }
 
   handlerObject(rt, capabilityId, handler, binding) {
@@ -507,6 +544,16 @@ export class RcipCase {
         return this.attempt('refresh', () => rt.host.refresh());
       }
       case 'host:resolve-confirmation': return this.resolveConfirmation(step);
+      case 'host:mutate-definition': return this.mutateDefinition(step);
+      case 'host:mutate-output': {
+        // The handler kept the object it returned and writes to it later (issue 25): the outcome
+        // the runtime settled with must not change (RCIP-LIFE-JSON-01 copies successful output).
+        const k = positiveInteger(step.call, 'mutate-output call');
+        const call = this.runtimeOf(step).handlerCalls[k - 1];
+        if (call === undefined || !Object.hasOwn(call, 'output')) fail(`mutate-output: handler call ${k} has returned no value`);
+        setAtPointer(call.output, step.pointer, fromWire(step.value));
+        return DONE;
+      }
       case 'host:create-runtime': {
         const name = handleName(step, 'as');
         return this.attempt('createRcipRuntime (second runtime)', () => this.runtimes.set(name, this.createRuntime(name)));
@@ -638,6 +685,28 @@ export class RcipCase {
     });
   }
 
+  /**
+   * The host rewrites a member of the definition it passed, after creation (issue 25): in the
+   * object it handed to defineRcipCapability / defineRcipScope (a `/capabilities/i` or `/scopes/i`
+   * pointer) or defineRcipApplication (any other), where the member must exist (else the vector
+   * is wrong), and in the objects those helpers returned, where a refused write is swallowed.
+   */
+  mutateDefinition(step) {
+    if (typeof step.pointer !== 'string') fail('mutate-definition needs a pointer');
+    const tokens = parsePointer(step.pointer);
+    const nested = tokens.length > 2 && ['capabilities', 'scopes'].includes(tokens[0]);
+    const own = nested ? this.passed[tokens[0]][Number(tokens[1])] : this.passed.application;
+    if (nested && own === undefined) fail(`mutate-definition: no ${tokens[0]} item ${tokens[1]} was passed`);
+    const rest = nested ? formatPointer(tokens.slice(2)) : step.pointer;
+    setAtPointer(own, rest, fromWire(step.value));
+    try {
+      setAtPointer(this.definition, step.pointer, fromWire(step.value));
+    } catch (error) {
+      this.hooks.log(`mutate-definition on the defined objects (swallowed): ${describeError(error)}`);
+    }
+    return DONE;
+  }
+
   unbind(step) {
     const binding = lookup(this.bindings, handleName(step, 'binding'), 'binding');
     return this.attempt('unbind', () => binding.unbind());
@@ -700,15 +769,19 @@ export class RcipCase {
     const rt = this.runtimeOf(step);
     const name = handleName(step, 'as');
     if (!['records', 'throws'].includes(step.listener)) fail('listener is records or throws');
-    const subscription = { calls: [], unsubscribe: undefined };
+    // `snapshots` keeps the very object getSnapshot() returned inside each call (or that it
+    // threw), for a `{"notification": k, "of": sub}` side of snapshot-relation (issue 25).
+    const subscription = { calls: [], snapshots: [], unsubscribe: undefined };
     const listener = () => {
       this.hooks.activity();
       let revision;
       try {
         const snapshot = rt.client.getSnapshot();
+        subscription.snapshots.push({ value: snapshot });
         revision = this.guard(() => optional(snapshot && snapshot.revision));
       } catch (error) {
         this.hooks.log(`getSnapshot inside a listener threw: ${describeError(error)}`);
+        subscription.snapshots.push({ threw: true });
         revision = 'threw';
       }
       subscription.calls.push(record({ revision }));
@@ -735,9 +808,14 @@ export class RcipCase {
     }
     if (gate.settled) fail(`gate ${step.gate} call ${k} was already settled`);
     gate.settled = true;
+    if (isPolicy) this.writeCapability(settle, gate.capability);
     this.applyMutations(settle, gate.input);
     if (Object.hasOwn(settle, 'throw')) gate.reject(hostError(settle.throw));
-    else gate.resolve(fromWire(settle.return));
+    else {
+      const value = fromWire(settle.return);
+      if (gate.call !== undefined) gate.call.output = value;
+      gate.resolve(value);
+    }
     return DONE;
   }
 
@@ -756,6 +834,10 @@ export class RcipCase {
         const call = this.runtimeOf(step).handlerCalls[positiveInteger(step.call, 'handler-signal call') - 1];
         if (call === undefined) return null;
         return signalState(call.signal);
+      }
+      case 'expect:policy-capability': {
+        const capability = this.runtimeOf(step).policyCapabilities[positiveInteger(step.call, 'policy-capability call') - 1];
+        return capability === undefined ? null : capability;
       }
       case 'expect:handler-context': {
         const call = this.runtimeOf(step).handlerCalls[positiveInteger(step.call, 'handler-context call') - 1];
@@ -800,8 +882,9 @@ export class RcipCase {
         }
       }
       case 'expect:snapshot-relation': {
-        const a = lookup(this.snapshots, handleName(step, 'a'), 'snapshot');
-        const b = lookup(this.snapshots, handleName(step, 'b'), 'snapshot');
+        const a = this.snapshotSide(step, 'a');
+        const b = this.snapshotSide(step, 'b');
+        if (a.none || b.none) return 'none';
         if (a.threw || b.threw) return 'threw';
         const ra = a.value && a.value.revision;
         const rb = b.value && b.value.revision;
@@ -821,6 +904,23 @@ export class RcipCase {
       case 'expect:events': return this.runtimeOf(step).events;
       default: return fail(`unknown expectation ${key}`);
     }
+  }
+
+  /**
+   * One side of snapshot-relation: a get-snapshot handle, or `{notification: k | "last", of: sub}`,
+   * the object getSnapshot() returned inside that listener call (`{none: true}` if not made).
+   */
+  snapshotSide(step, key) {
+    const side = step[key];
+    if (!isObject(side)) return lookup(this.snapshots, handleName(step, key), 'snapshot');
+    for (const member of Object.keys(side)) {
+      if (!['notification', 'of'].includes(member)) fail(`snapshot-relation ${key} has an unexpected member ${JSON.stringify(member)}`);
+    }
+    const { snapshots } = lookup(this.subscriptions, handleName(side, 'of'), 'subscription');
+    const which = side.notification;
+    if (which !== 'last') positiveInteger(which, `snapshot-relation ${key}.notification`);
+    const taken = which === 'last' ? snapshots[snapshots.length - 1] : snapshots[which - 1];
+    return taken === undefined ? { none: true } : taken;
   }
 
   /** "pending", "threw", or the canonical outcome of vectors/README.md (CL-A06 without messages). */

@@ -50,6 +50,11 @@ function escapePointerToken(token) {
   return String(token).replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
+/** Reference tokens back to a JSON Pointer (the inverse of parsePointer). */
+export function formatPointer(tokens) {
+  return tokens.map((token) => `/${escapePointerToken(token)}`).join('');
+}
+
 /** Placeholder for a `ref` escape until the whole value exists. */
 class PendingRef {
   constructor(pointer, container, key) {

@@ -466,6 +466,68 @@ test('get-snapshot keeps the object; snapshot-relation compares identity and rev
   assert.deepEqual(Object.keys(kept), ['capabilities', 'context', 'protocolVersion', 'revision']);
 }));
 
+test('a snapshot-relation side names the snapshot a listener call saw (k-th or last)', () => withDriver(async (d) => {
+  await d.startOk(setup(allowPolicy));
+  await d.act({ client: 'subscribe', as: 'sub1', listener: 'records' });
+  const last = { notification: 'last', of: 'sub1' };
+  assert.equal(await d.observe({ expect: 'snapshot-relation', a: last, b: last }), 'none', 'no call yet');
+  await d.act({ host: 'refresh' });
+  await d.act({ client: 'get-snapshot', as: 's1' });
+  await d.act({ host: 'refresh' });
+  const first = { notification: 1, of: 'sub1' };
+  assert.deepEqual(await d.observe({ expect: 'snapshot-relation', a: first, b: 's1' }), { identical: true, revision: 'equal' });
+  assert.deepEqual(await d.observe({ expect: 'snapshot-relation', a: 's1', b: last }), { identical: false, revision: 'greater' });
+  assert.equal(await d.observe({ expect: 'snapshot-relation', a: { notification: 3, of: 'sub1' }, b: 's1' }), 'none');
+  assert.equal((await d.step({ expect: 'snapshot-relation', a: { notification: 0, of: 'sub1' }, b: 's1' })).reply, 'error');
+  assert.equal((await d.step({ expect: 'snapshot-relation', a: { notification: 1, of: 's1' }, b: 's1' })).reply, 'error');
+}));
+
+test('mutate-definition writes into the objects handed to the define helpers', () => withDriver(async (d) => {
+  await d.startOk(setup(allowPolicy));
+  await d.act({ host: 'mutate-definition', pointer: '/capabilities/0/effect', value: 'destructive' });
+  await d.act({ host: 'mutate-definition', pointer: '/application/name', value: 'Rewritten' });
+  await d.act({ host: 'refresh' });
+  const snapshot = await d.observe({ expect: 'snapshot' });
+  assert.equal(snapshot.capabilities[0].effect, 'destructive', 'the double keeps the caller\'s objects, so the write shows');
+  assert.equal((await d.step({ host: 'mutate-definition', pointer: '/capabilities/99/title', value: 'x' })).reply, 'error');
+  assert.equal((await d.step({ host: 'mutate-definition', pointer: '/nope/deeper', value: 'x' })).reply, 'error');
+}));
+
+test('mutate-output writes to the very value a scripted or gated handler call returned', () => withDriver(async (d) => {
+  await d.startOk(setup(allowPolicy));
+  await d.act(bind('notes.list', 'b1', returns({ items: ['a'] })));
+  await d.act(invoke('i1', 'notes.list', {}));
+  await d.act({ host: 'mutate-output', call: 1, pointer: '/items/0', value: 'rewritten' });
+  assert.deepEqual((await d.observe(outcome('i1'))).output, { items: ['rewritten'] }, 'the double hands the handler\'s object back, so the write shows');
+  await d.act(bind('notes.create', 'b2', gated));
+  await d.act(invoke('i2', 'notes.create', { text: 'x' }));
+  assert.equal((await d.step({ host: 'mutate-output', call: 2, pointer: '/id', value: 'n2' })).reply, 'error', 'not returned yet');
+  await d.act({ gate: 'handler', call: 1, settle: { return: { id: 'n1' } } });
+  await d.act({ host: 'mutate-output', call: 2, pointer: '/id', value: 'n2' });
+  assert.deepEqual((await d.observe(outcome('i2'))).output, { id: 'n2' });
+  assert.equal((await d.step({ host: 'mutate-output', call: 3, pointer: '/id', value: 'x' })).reply, 'error', 'no such call');
+}));
+
+test('policy-capability is the capability of the policy context, as JSON at call time', () => withDriver(async (d) => {
+  await d.startOk(setup(allowPolicy));
+  assert.equal(await d.observe({ expect: 'policy-capability', call: 1 }), null, 'no policy call yet');
+  await d.act(bind('notes.list', 'b1', returns({ items: [] })));
+  await d.act(invoke('i1', 'notes.list', {}));
+  const seen = await d.observe({ expect: 'policy-capability', call: 1 });
+  assert.equal(seen.id, 'notes.list');
+  assert.equal((await d.step({ expect: 'policy-capability', call: 0 })).reply, 'error');
+}));
+
+test('mutateCapability writes to the policy context capability after recording; refused writes are swallowed', () => withDriver(async (d) => {
+  const writes = [{ pointer: '/effect', value: 'destructive' }, { pointer: '/nope/deeper', value: 1 }];
+  await d.startOk(setup({ policy: { mode: 'scripted', settle: { return: ALLOW, mutateCapability: writes } } }));
+  await d.act(bind('notes.list', 'b1', returns({ items: [] })));
+  await d.act(invoke('i1', 'notes.list', {}));
+  assert.equal((await d.observe(outcome('i1'))).status, 'succeeded', 'the missing member did not make the step fail');
+  assert.equal((await d.observe({ expect: 'policy-capability', call: 1 })).effect, 'read', 'recorded before the write');
+  assert.equal((await d.start(setup({ policy: { mode: 'scripted', settle: { return: ALLOW, mutateCapability: 'x' } } }))).reply, 'error', 'not an array');
+}));
+
 test('mutate-snapshot tries to set the member and swallows the exception', () => withDriver(async (d) => {
   await d.startOk(setup(allowPolicy));
   await d.act({ client: 'get-snapshot', as: 's1' });

@@ -16,7 +16,10 @@
 //! policy settlements too; members of a `literal` are values. Every step is first offered to the
 //! Assist mapping (`assist.rs`, profile `assist`, issue 7); the Assist fallbacks left here answer
 //! `unsupported`.
-//! `mutate-snapshot` is a no-op by construction: the reference hands out snapshots that cannot be
+//! `mutate-definition` writes into the definition as the host passed it, which the reference
+//! copied at creation. A policy settlement's `mutateCapability` is a no-op by construction: the
+//! reference hands each policy call its own copy of the snapshot entry (`PolicyCall::capability`,
+//! a value the call owns), so a write to it reaches nothing the runtime keeps. `mutate-snapshot` is a no-op by construction: the reference hands out snapshots that cannot be
 //! written through (CL-B14-3). `handler-context` is the handler's `ctx` recorded at call time
 //! (CL-A04-3..6); `caller-input` encodes the caller's own input object as it is now (escapes for
 //! what JSON cannot hold, a cycle as a `ref` to its ancestor). Profile `preflight` (CL-B24): the
@@ -67,6 +70,7 @@ pub(crate) fn start(
         Err(_) => return Ok((Reply::Threw, None)),
     };
     let driver = RcipCase {
+        passed: decode(definition_value)?,
         definition,
         options,
         runtimes: vec![main],
@@ -276,11 +280,15 @@ struct HandlerRecord {
     signal: Option<AbortSignal>,
     /// The input object the handler received (settlements mutate it).
     input: HostValue,
+    /// The value the handler returned, kept by the handler (`mutate-output` writes to it).
+    output: Option<HostValue>,
 }
 
 #[derive(Default)]
 struct Records {
     policy_calls: Vec<(String, Value)>,
+    /// The `capability` each policy call received (the `policy-capability` observation).
+    policy_capabilities: Vec<Value>,
     /// The k-th gated policy call (k = index + 1).
     /// The k-th gated policy call: its call id, the input object it received, settled yet.
     gated_policy: Vec<(CallId, HostValue, bool)>,
@@ -325,6 +333,7 @@ impl RuntimeSlot {
                     });
                     let mut records = records.borrow_mut();
                     records.policy_calls.push((capability.clone(), record));
+                    records.policy_capabilities.push(call.capability.clone());
                     let settle = match &mode {
                         PolicyMode::Scripted(settle) => Some(Some(settle)),
                         PolicyMode::ByRequest(rules) => Some(
@@ -426,10 +435,18 @@ struct TicketHandle {
     input: Option<HostValue>,
 }
 
+/// What a subscribed listener recorded per call: its notification record and the snapshot it was
+/// handed (the object `getSnapshot()` returns inside the call, for a `notification` side of
+/// `snapshot-relation`).
+type Notifications = Rc<RefCell<Vec<(Value, Rc<Snapshot>)>>>;
+
 /// A subscription: its runtime, its id, and the notifications its listener recorded.
-type Subscription = (usize, SubscriptionId, Rc<RefCell<Vec<Value>>>);
+type Subscription = (usize, SubscriptionId, Notifications);
 
 struct RcipCase {
+    /// The definition as the host passed it (`mutate-definition` writes here). `Definition::define`
+    /// copied it into the catalog (RCIP-LIFE-JSON-01), so a write changes nothing the runtime holds.
+    passed: HostValue,
     definition: Definition,
     options: Options,
     runtimes: Vec<RuntimeSlot>,
@@ -546,6 +563,44 @@ impl RcipCase {
     fn host(&mut self, action: &str, step: &Value) -> Result<Reply, AdapterError> {
         match action {
             "bind" => self.bind(step),
+            "mutate-output" => {
+                // The handler writes to the object it returned, after the outcome settled.
+                let index = self.runtime_index(step)?;
+                let k = step
+                    .get("call")
+                    .and_then(Value::as_u64)
+                    .and_then(|k| usize::try_from(k).ok())
+                    .filter(|k| *k >= 1)
+                    .ok_or_else(|| error("mutate-output.call is not a positive integer"))?;
+                let pointer = field(step, "pointer")?;
+                let value = decode(
+                    step.get("value")
+                        .ok_or_else(|| error("mutate-output.value"))?,
+                )?;
+                let output = self
+                    .slot(index)?
+                    .records
+                    .borrow()
+                    .handler_calls
+                    .get(k - 1)
+                    .and_then(|record| record.output.clone())
+                    .ok_or_else(|| error(&format!("mutate-output: handler call {k} has returned no value")))?;
+                output
+                    .set_at_pointer(pointer, value)
+                    .map_err(|e| error(&format!("mutate-output {pointer} of call {k}: {e:?}")))?;
+                Ok(Reply::Done)
+            }
+            "mutate-definition" => {
+                let pointer = field(step, "pointer")?;
+                let value = decode(
+                    step.get("value")
+                        .ok_or_else(|| error("mutate-definition.value"))?,
+                )?;
+                self.passed
+                    .set_at_pointer(pointer, value)
+                    .map_err(|e| error(&format!("mutate-definition {pointer}: {e:?}")))?;
+                Ok(Reply::Done)
+            }
             "unbind" => {
                 let name = field(step, "binding")?;
                 let handle = self
@@ -711,6 +766,7 @@ impl RcipCase {
                 context,
                 signal: call.signal.clone(),
                 input: call.input.clone(),
+                output: None,
             });
             match &scripted {
                 Some((settle, mutations)) => {
@@ -718,10 +774,13 @@ impl RcipCase {
                         // A mutation the input cannot take is the handler's own business.
                         let _ = call.input.set_at_pointer(pointer, value.clone());
                     }
-                    Answer::Ready(
-                        settlement_of(settle)
-                            .unwrap_or_else(|_| Err(HostError::error(HOST_SECRET))),
-                    )
+                    let result =
+                        settlement_of(settle).unwrap_or_else(|_| Err(HostError::error(HOST_SECRET)));
+                    if let (Ok(value), Some(kept)) = (&result, records.handler_calls.last_mut()) {
+                        // The handler keeps the very object it returns (a clone shares it).
+                        kept.output = Some(value.clone());
+                    }
+                    Answer::Ready(result)
                 }
                 None => {
                     let position = records.handler_calls.len() - 1;
@@ -899,13 +958,14 @@ impl RcipCase {
                     "throws" => true,
                     other => return Err(error(&format!("subscribe.listener '{other}'"))),
                 };
-                let calls: Rc<RefCell<Vec<Value>>> = Rc::default();
+                let calls: Notifications = Rc::default();
                 let recorder = Rc::clone(&calls);
                 let id = self.slot(index)?.runtime.subscribe(Box::new(
                     move |snapshot: &Rc<Snapshot>| {
-                        recorder
-                            .borrow_mut()
-                            .push(json!({ "revision": snapshot.revision() }));
+                        recorder.borrow_mut().push((
+                            json!({ "revision": snapshot.revision() }),
+                            Rc::clone(snapshot),
+                        ));
                         if throws {
                             Err(HostError::error(HOST_SECRET))
                         } else {
@@ -1019,7 +1079,7 @@ impl RcipCase {
                 Ok(Reply::Done)
             }
             "handler" => {
-                let (call, input) = {
+                let (call, input, position) = {
                     let mut records = slot.records.borrow_mut();
                     let Some(entry) = records.gated_handlers.get_mut(k - 1) else {
                         // The implementation never made the call the vector settles.
@@ -1031,7 +1091,7 @@ impl RcipCase {
                     entry.2 = true;
                     let (call, position) = (entry.0, entry.1);
                     let input = records.handler_calls.get(position).map(|r| r.input.clone());
-                    (call, input)
+                    (call, input, position)
                 };
                 if let Some(input) = input {
                     for (pointer, value) in mutations_of(settle)? {
@@ -1039,6 +1099,11 @@ impl RcipCase {
                     }
                 }
                 let result = settlement_of(settle)?;
+                if let Ok(value) = &result {
+                    if let Some(kept) = slot.records.borrow_mut().handler_calls.get_mut(position) {
+                        kept.output = Some(value.clone());
+                    }
+                }
                 slot.runtime
                     .settle_handler(call, result)
                     .map_err(|e| error(&format!("gate handler call {k}: {e:?}")))?;
@@ -1128,6 +1193,16 @@ impl RcipCase {
                 json!(record.signal.as_ref().map(AbortSignal::is_aborted))
             })?,
             "handler-context" => self.handler_call(index, step, |record| record.context.clone())?,
+            "policy-capability" => {
+                let k = step
+                    .get("call")
+                    .and_then(Value::as_u64)
+                    .and_then(|k| usize::try_from(k).ok())
+                    .filter(|k| *k >= 1)
+                    .ok_or_else(|| error("policy-capability.call is not a positive integer"))?;
+                let records = self.slot(index)?.records.borrow();
+                records.policy_capabilities.get(k - 1).cloned().unwrap_or(Value::Null)
+            }
             "caller-input" => {
                 let of = field(step, "of")?;
                 let input = self
@@ -1161,8 +1236,10 @@ impl RcipCase {
                 }
             }
             "snapshot-relation" => {
-                let a = self.snapshot_handle(field(step, "a")?)?;
-                let b = self.snapshot_handle(field(step, "b")?)?;
+                let (Some(a), Some(b)) = (self.snapshot_side(step, "a")?, self.snapshot_side(step, "b")?)
+                else {
+                    return Ok(Reply::Observed(json!("none")));
+                };
                 let revision = match b.revision().cmp(&a.revision()) {
                     std::cmp::Ordering::Equal => "equal",
                     std::cmp::Ordering::Greater => "greater",
@@ -1185,7 +1262,7 @@ impl RcipCase {
                     .subscriptions
                     .get(name)
                     .ok_or_else(|| error(&format!("unknown subscription handle '{name}'")))?;
-                Value::Array(calls.borrow().clone())
+                Value::Array(calls.borrow().iter().map(|(call, _)| call.clone()).collect())
             }
             "events" => Value::Array(self.slot(index)?.records.borrow().events.clone()),
             "assist-turn" | "assist-invocations" => {
@@ -1203,6 +1280,36 @@ impl RcipCase {
             .get(name)
             .cloned()
             .ok_or_else(|| error(&format!("unknown snapshot handle '{name}'")))
+    }
+
+    /// One side of `snapshot-relation`: a snapshot handle, or `{"notification": k | "last", "of":
+    /// sub}`, the snapshot that listener call was handed (`None`: that call was not made).
+    fn snapshot_side(&self, step: &Value, key: &str) -> Result<Option<Rc<Snapshot>>, AdapterError> {
+        let side = step
+            .get(key)
+            .ok_or_else(|| error(&format!("snapshot-relation.{key} is missing")))?;
+        if let Some(name) = side.as_str() {
+            return self.snapshot_handle(name).map(Some);
+        }
+        let of = field(side, "of")?;
+        let (_, _, calls) = self
+            .subscriptions
+            .get(of)
+            .ok_or_else(|| error(&format!("unknown subscription handle '{of}'")))?;
+        let calls = calls.borrow();
+        let call = match side.get("notification") {
+            Some(Value::String(last)) if last == "last" => calls.last(),
+            Some(k) => {
+                let k = k
+                    .as_u64()
+                    .and_then(|k| usize::try_from(k).ok())
+                    .filter(|k| *k >= 1)
+                    .ok_or_else(|| error(&format!("snapshot-relation.{key}.notification")))?;
+                calls.get(k - 1)
+            }
+            None => return Err(error(&format!("snapshot-relation.{key}.notification is missing"))),
+        };
+        Ok(call.map(|(_, snapshot)| Rc::clone(snapshot)))
     }
 }
 

@@ -8,7 +8,9 @@
 //! mutable data too (RCIP-PROTO-LIFE-12): a caller rewriting its `capabilityId` or `invocationId`
 //! after `invoke` (step `mutate-request`), during the policy wait, the handler or a pending
 //! confirmation, changes neither the outcome nor what the policy, the handler or the id reservation
-//! (CL-B04-1) work with (slug `request`).
+//! (CL-B04-1) work with (slug `request`). Discovery metadata rewritten by the host after creation:
+//! slug `definition` (`detached_definition.rs`); output a handler rewrites after returning it: slug
+//! `output` (`detached_output.rs`).
 
 use serde_json::{json, Value};
 
@@ -427,5 +429,10 @@ pub fn section() -> Section {
             .reqs(&["RCIP-PROTO-LIFE-12", "RCIP-LIFE-CONF-01"]),
         ]),
     ];
+    let cases = cases
+        .into_iter()
+        .chain(super::detached_definition::cases())
+        .chain(super::detached_output::cases())
+        .collect();
     make_section(S, "Detached requests", "detachment", cases)
 }

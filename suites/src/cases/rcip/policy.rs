@@ -1,7 +1,8 @@
 //! Section `rcip.policy`: host policy (RCIP-PROTO-LIFE-05, CL-A01-4, CL-A05): the policy context it
 //! receives, its three decisions, synchronous, already-resolved and later-settling answers, and a
 //! throwing or malformed policy (POLICY_EVALUATION_FAILED, CL-B12-3), asked once per pass with no
-//! retry (CL-B12-4).
+//! retry (CL-B12-4). The capability entry the policy is handed: slug `capability`
+//! (`policy_capability.rs`).
 
 use serde_json::{json, Value};
 
@@ -200,6 +201,7 @@ pub fn section() -> Section {
             ]),
     ];
     cases.extend(malformed());
+    cases.extend(super::policy_capability::cases());
     make_section(S, "Host policy", "policy", cases)
 }
 

@@ -2,6 +2,9 @@
 //! an unsubscribe function (RCIP-PROTO-SURF-04, CL-A03-6): one notification per new revision, none
 //! for changes that keep the revision, none after unsubscribing, and listeners isolated from each
 //! other and from the operation that published the revision (PRJ-RCIP-SUB-01, PRJ-RCIP-SUB-02).
+//! The `handed` cases compare the snapshot `getSnapshot()` returns inside a listener call with the
+//! one it returns after the step (CL-B15-5): the same object, so a listener handed the previous
+//! cached snapshot, or a cache dropped after notifying, fails.
 
 use serde_json::json;
 
@@ -123,6 +126,80 @@ pub fn section() -> Section {
                 refresh(),
                 expect_notifications("sub1", notifications_after_subscribe(0)),
                 expect_notifications("sub2", notifications_after_subscribe(1)),
+            ]),
+            c(
+                "handed",
+                1,
+                "After a refresh a listener sees the snapshot getSnapshot returns next",
+            )
+            .requirements(&["RCIP-PROTO-SURF-04", "CL-B15-5", "CL-B15-3"])
+            .setup(setup())
+            .steps([
+                get_snapshot("s0"),
+                subscribe("sub1", "records"),
+                refresh(),
+                get_snapshot("s1"),
+                expect_relation_to_notification("sub1", "s1", true, "equal"),
+                json!({
+                    "expect": "snapshot-relation", "a": "s0", "b": last_notification("sub1"),
+                    "is": { "identical": false, "revision": "greater" }
+                }),
+            ]),
+            c(
+                "handed",
+                2,
+                "After setContext a listener sees the snapshot getSnapshot returns next",
+            )
+            .requirements(&["RCIP-PROTO-SURF-04", "CL-B15-5", "PRJ-RCIP-SNAP-02"])
+            .setup(setup())
+            .steps([
+                set_context(&["settings"], None),
+                subscribe("sub1", "records"),
+                set_context(&["notes"], None),
+                get_snapshot("s1"),
+                expect_relation_to_notification("sub1", "s1", true, "equal"),
+            ]),
+            c(
+                "handed",
+                3,
+                "After a bind a listener sees the snapshot getSnapshot returns next",
+            )
+            .requirements(&["RCIP-PROTO-SURF-04", "CL-B15-5", "CL-B15-1"])
+            .setup(setup())
+            .steps([
+                subscribe("sub1", "records"),
+                bind("notes.list", "b1", returns(list_out.clone())),
+                get_snapshot("s1"),
+                expect_relation_to_notification("sub1", "s1", true, "equal"),
+            ]),
+            c(
+                "handed",
+                4,
+                "After an unbind a listener sees the snapshot getSnapshot returns next",
+            )
+            .requirements(&["RCIP-PROTO-SURF-04", "CL-B15-5", "CL-B15-2"])
+            .setup(setup())
+            .steps([
+                bind("notes.list", "b1", returns(list_out.clone())),
+                subscribe("sub1", "records"),
+                unbind("b1"),
+                get_snapshot("s1"),
+                expect_relation_to_notification("sub1", "s1", true, "equal"),
+            ]),
+            c(
+                "handed",
+                5,
+                "After a success a listener sees the snapshot getSnapshot returns next",
+            )
+            .requirements(&["RCIP-PROTO-SURF-04", "CL-B15-5", "CL-B15-4"])
+            .setup(setup())
+            .steps([
+                bind("notes.list", "b1", returns(list_out.clone())),
+                subscribe("sub1", "records"),
+                invoke("i1", "notes.list", json!({})),
+                expect_outcome("i1", succeeded("i1", "notes.list", list_out.clone())),
+                get_snapshot("s1"),
+                expect_relation_to_notification("sub1", "s1", true, "equal"),
             ]),
             listener_errors_may_surface(c(
                 "isolation",

@@ -297,6 +297,19 @@ impl Setup {
         )
     }
 
+    /// Every policy call writes `(pointer, value)` into the `capability` of its context, then
+    /// returns `decision` synchronously (settlement `mutateCapability`).
+    pub fn policy_writing_capability(self, decision: Value, writes: &[(&str, Value)]) -> Setup {
+        let writes: Vec<Value> = writes
+            .iter()
+            .map(|(pointer, value)| json!({ "pointer": pointer, "value": value }))
+            .collect();
+        self.option(
+            "policy",
+            json!({ "mode": "scripted", "settle": { "return": decision, "mutateCapability": writes } }),
+        )
+    }
+
     /// Every policy call returns an already-resolved promise of `decision`.
     pub fn policy_async(self, decision: Value) -> Setup {
         self.option(
@@ -725,6 +738,20 @@ pub fn expect_snapshot(of: Option<&str>, is: Value) -> Value {
 /// How snapshot `b` relates to snapshot `a`: identity and revision order.
 pub fn expect_relation(a: &str, b: &str, identical: bool, revision: &str) -> Value {
     json!({ "expect": "snapshot-relation", "a": a, "b": b, "is": { "identical": identical, "revision": revision } })
+}
+
+/// A `snapshot-relation` side: the object `getSnapshot()` returned inside the latest call of
+/// subscription `sub`'s listener ("last" leaves PRJ-RCIP-SUB-01's optional initial call open).
+pub fn last_notification(sub: &str) -> Value {
+    json!({ "notification": "last", "of": sub })
+}
+
+/// How snapshot `b` relates to the snapshot the latest call of `sub`'s listener was handed.
+pub fn expect_relation_to_notification(sub: &str, b: &str, identical: bool, revision: &str) -> Value {
+    json!({
+        "expect": "snapshot-relation", "a": last_notification(sub), "b": b,
+        "is": { "identical": identical, "revision": revision }
+    })
 }
 
 /// Relation with a free pattern (for IMPL-DEFINED alternatives).
