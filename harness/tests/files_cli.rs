@@ -11,6 +11,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
+mod common;
+
 /// Runs `conformance`, killing it (and failing the test) if it is still running after 60 s: a
 /// FIFO read blocks forever.
 fn conformance(args: &[&str]) -> Output {
@@ -35,10 +37,7 @@ fn conformance(args: &[&str]) -> Output {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("harness-files-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::scratch("files-cli", name)
 }
 
 fn stderr(output: &Output) -> String {
