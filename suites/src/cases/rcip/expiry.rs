@@ -150,6 +150,23 @@ pub fn section() -> Section {
                     expect_outcome("dup", failed("i1", CAP, "INVOCATION_ALREADY_ACTIVE")),
                 ],
             ])),
+        // A runtime that keeps the abort listener of an expired confirmation turns its expiry
+        // receipt into a cancellation when the signal is aborted later.
+        c("releases-listener", 1, "An abort after expiry leaves the expiry receipt as it was")
+            .requirements(&["RCIP-LIFE-CONF-06", "CL-B08-3", "CL-B08-2"])
+            .setup(setup(Some(1000)))
+            .steps([
+                bind(CAP, "b1", returns(done())),
+                invoke_signal("i1", CAP, input(), "s1"),
+                gate_policy(1, ret(confirm())),
+                expect_outcome("i1", confirmation_required("i1", CAP, "destructive")),
+                advance(1001),
+                abort("s1"),
+                resolve("r1", "i1", true),
+                expect_outcome("r1", expired.clone()),
+                expect_policy_count(1),
+                expect_handler_count(None, 0),
+            ]),
         c("no-handler", 1, "An expired confirmation never runs the handler or policy again")
             .requirements(&["CL-B08-2", "RCIP-LIFE-CONF-06"])
             .setup(setup(Some(1000)))

@@ -5,7 +5,7 @@
 //! the application, its scope and its capabilities distinct ids; whether ids of different kinds
 //! share one namespace is IMPL-DEFINED (PRJ-RCIP-ID-01) and has its own cases (`shared-namespace`).
 
-use serde_json::json;
+use serde_json::{json, Value};
 
 use super::support::*;
 use crate::case::{Case, Section, Strictness};
@@ -182,6 +182,14 @@ fn invalid_capability_ids() -> Vec<Case> {
         .collect()
 }
 
+/// A setup of `def` whose application id is `id`, a value that is not a string (CL-B18-1 starts
+/// an id with a lowercase letter, so no other value is one): creation throws.
+fn with_application_id(def: &Def, id: Value) -> Value {
+    let mut setup = Setup::new(def).creation("throws").to_json();
+    setup["definition"]["application"]["id"] = id;
+    setup
+}
+
 /// The grammar applies to application and scope ids as well (CL-B18-1).
 fn scope_and_application_ids() -> Vec<Case> {
     let app = |id: &str| {
@@ -212,6 +220,15 @@ fn scope_and_application_ids() -> Vec<Case> {
         )
         .requirements(&["CL-B18-2", "CL-B18-5", "RCIP-PROTO-ID-02"])
         .setup(Setup::new(&app("notes.2")).creation("throws").to_json()),
+        c("application-not-string", 1, "A null application id is rejected at creation")
+            .requirements(&["CL-B18-1", "CL-B18-5", "RCIP-PROTO-ID-01"])
+            .setup(with_application_id(&app("notes"), json!(null))),
+        c("application-not-string", 2, "An undefined application id is rejected at creation")
+            .requirements(&["CL-B18-1", "CL-B18-5", "RCIP-PROTO-ID-01"])
+            .setup(with_application_id(&app("notes"), crate::pattern::escape::undefined())),
+        c("application-not-string", 3, "A numeric application id is rejected at creation")
+            .requirements(&["CL-B18-1", "CL-B18-5", "RCIP-PROTO-ID-01"])
+            .setup(with_application_id(&app("notes"), json!(7))),
         c(
             "application-valid",
             1,

@@ -837,6 +837,19 @@ fn redaction() -> Vec<Case> {
                 expect_snapshot_text(Some("s1"), "confirmation-1"),
                 expect_snapshot_text(Some("s1"), "policy-data-5c1e"),
             ]),
+        // An invocation's input and output are the application's private records: a runtime
+        // that keeps a "last result" in the snapshot leaks them.
+        c("redaction", 6, "No invocation input or output appears in snapshot JSON")
+            .requirements(&["RCIP-PROTO-SNAP-09"])
+            .setup(Setup::new(&notes()).policy(allow()).to_json())
+            .steps([
+                bind("notes.create", "b1", returns(json!({ "id": "output-record-3b9d" }))),
+                invoke("i1", "notes.create", json!({ "text": "input-record-7e2a" })),
+                expect_outcome("i1", succeeded("i1", "notes.create", json!({ "id": "output-record-3b9d" }))),
+                get_snapshot("s1"),
+                expect_snapshot_text(Some("s1"), "input-record-7e2a"),
+                expect_snapshot_text(Some("s1"), "output-record-3b9d"),
+            ]),
         c("redaction", 4, "Extra host fields are dropped; entries hold only CL-A07 members")
             .requirements(&["CL-B17-1", "CL-B17-2", "RCIP-PROTO-SNAP-08", "CL-A07-3", "CL-A07-4"])
             .setup(Setup::new(&single(vec![Cap::new("notes.list", "read").scopes(&["notes"]).tags(&["a"])])).to_json())
