@@ -28,7 +28,8 @@
 //!   a refusing answer against the rechecks); several changed facts: any of their codes,
 //!   RECOMMENDED the CL-B05-3 precedence;
 //! - `confirm` on the confirmed pass: RECOMMENDED `POLICY_DENIED` (CL-B07-5), also
-//!   `POLICY_EVALUATION_FAILED` (the handler still does not run);
+//!   `POLICY_EVALUATION_FAILED` or a new confirmation (the handler still does not run); the case
+//!   stops after that action, since a new confirmation's future differs;
 //! - approval after an unbind or a changed context: `POLICY_DENIED` only (PRJ-RCIP-CONF-01;
 //!   `CAPABILITY_UNBOUND` is not accepted); with availability lost as well, also
 //!   `CAPABILITY_UNAVAILABLE` (CL-B07 orders neither against availability);
@@ -507,6 +508,9 @@ struct Translator<'a> {
     /// The IMPL-DEFINED entries whose readings an expectation of the path accepts: the case
     /// cites them.
     open_points: std::cell::RefCell<BTreeSet<&'static str>>,
+    /// Set when the action just translated accepts readings whose futures differ: the case
+    /// stops after it.
+    parts_after: std::cell::Cell<bool>,
 }
 
 impl<'a> Translator<'a> {
@@ -531,6 +535,7 @@ impl<'a> Translator<'a> {
             confirmations: 0,
             thrown: false,
             open_points: Default::default(),
+            parts_after: Default::default(),
         }
     }
 
@@ -901,12 +906,16 @@ impl<'a> Translator<'a> {
             if (decision, pass) == (Decision::Confirm, Pass::Confirmed) {
                 // CL-B07-5 only RECOMMENDS POLICY_DENIED for `confirm` on the confirmed pass;
                 // REQUIRED is only that the handler does not run without an `allow`, which a
-                // failed POLICY_EVALUATION_FAILED (an answer the pass cannot use) also keeps.
+                // failed POLICY_EVALUATION_FAILED (an answer the pass cannot use) also keeps, and
+                // so does asking again: a new confirmation (issue 26). The readings part there
+                // (a pending confirmation keeps the id reserved), so the case stops after it.
                 allowed.recommended = Some(allowed.required.clone());
                 push_unique(
                     &mut allowed.required,
                     Shape::Error(Code::PolicyEvaluationFailed),
                 );
+                push_unique(&mut allowed.required, Shape::Confirmation(Vec::new()));
+                self.parts_after.set(true);
             }
             return;
         }
@@ -1242,6 +1251,10 @@ pub fn translate_timed(
         };
         translator.apply(&state, action, &next);
         state = next;
+        if translator.parts_after.take() && index + 1 < actions.len() {
+            truncated_at = Some(index + 1);
+            break;
+        }
     }
     let mut cited: Vec<&str> = requirements.iter().map(String::as_str).collect();
     for open_point in translator.open_points.borrow().iter() {
