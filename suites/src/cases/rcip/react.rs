@@ -567,6 +567,26 @@ fn committed() -> Vec<Case> {
             save("i1"),
             saw("i1", "notes.save", "c"),
         ]),
+        // An effect that unbinds and binds again on every committed render passes case 3 (its
+        // final state is the same): an invocation in flight across the re-renders sees the
+        // binding change at its policy recheck and fails CAPABILITY_UNBOUND.
+        c(
+            "committed",
+            5,
+            "Re-renders during a pending policy keep the binding: the call succeeds",
+        )
+        .requirements(&["CL-A08-5", "RCIP-LIFE-BIND-06", "CL-B05-1"])
+        .setup(Setup::new(&definition()).policy_gated().to_json())
+        .steps([
+            render(provider("p", vec![cap("save", "notes.save", "a")])),
+            save("i1"),
+            expect_outcome("i1", json!("pending")),
+            render(provider("p", vec![cap("save", "notes.save", "b")])),
+            render(provider("p", vec![cap("save", "notes.save", "c")])),
+            gate_policy(1, ret(allow())),
+            saw("i1", "notes.save", "c"),
+            expect_bound("notes.save", true),
+        ]),
         c(
             "committed",
             4,
