@@ -6,6 +6,7 @@ pub mod adapters;
 pub mod certification;
 pub mod console;
 pub mod digest;
+pub mod escape;
 pub mod driver;
 pub mod expectations;
 pub mod explain;

@@ -18,6 +18,7 @@ pub mod live;
 
 pub use input::{read_messages, read_stream};
 
+use crate::escape::terminal;
 use reference::rui::{ActionPolicy, Catalog, Config, Framing, Limits, Runtime, TransactionOutcome};
 use serde_json::{json, Value};
 
@@ -344,6 +345,8 @@ impl Validator {
 
 /// Writes violations as they are found and the summary at the end, as text lines or as one JSON
 /// document (`{"violations": [...], "summary": {...}}`) written incrementally, so nothing is kept.
+/// Both go through `escape::terminal`: a transaction id or a value of the stream reaches the
+/// terminal as text (in JSON, the `\uXXXX` it writes is the same character again).
 pub struct Reporter<W: std::io::Write> {
     out: W,
     json: bool,
@@ -361,18 +364,18 @@ impl<W: std::io::Write> Reporter<W> {
     pub fn violation(&mut self, violation: &Violation) {
         let _ = if self.json {
             let separator = if self.written == 0 { "\n" } else { ",\n" };
-            write!(self.out, "{separator}{}", violation.to_json())
+            write!(self.out, "{separator}{}", terminal(&violation.to_json().to_string()))
         } else {
-            writeln!(self.out, "{}", violation.to_text())
+            writeln!(self.out, "{}", terminal(&violation.to_text()))
         };
         self.written += 1;
     }
 
     pub fn summary(mut self, summary: &Summary) -> W {
         let _ = if self.json {
-            writeln!(self.out, "\n],\"summary\":{}}}", summary.to_json())
+            writeln!(self.out, "\n],\"summary\":{}}}", terminal(&summary.to_json().to_string()))
         } else {
-            write!(self.out, "{}", summary.to_text())
+            write!(self.out, "{}", terminal(&summary.to_text()))
         };
         let _ = self.out.flush();
         self.out
