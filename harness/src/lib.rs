@@ -20,6 +20,7 @@ pub mod junit;
 pub mod loader;
 pub mod matching;
 pub mod merge;
+pub mod quote;
 pub mod report;
 pub mod runner;
 pub mod schema;

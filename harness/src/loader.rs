@@ -302,7 +302,7 @@ impl Vectors {
                 self.errors.push(LoadError {
                     file: case.file.clone(),
                     pointer: String::new(),
-                    message: format!("case id {} already defined in {}", case.id, first.display()),
+                    message: format!("case id {} already defined in {}", crate::quote::bounded(&case.id), first.display()),
                 });
                 continue;
             }
@@ -499,10 +499,10 @@ fn case_of(
         message,
     };
     if !id.starts_with(&format!("{section}.")) {
-        return Err(error("/id", format!("case id {id} is not inside section {section}")));
+        return Err(error("/id", format!("case id {} is not inside section {}", crate::quote::bounded(&id), crate::quote::bounded(section))));
     }
     if Protocol::from_case_id(&id) != Some(protocol) {
-        return Err(error("/id", format!("case id {id} does not belong to protocol {}", protocol.as_str())));
+        return Err(error("/id", format!("case id {} does not belong to protocol {}", crate::quote::bounded(&id), protocol.as_str())));
     }
     let requirements = texts(&raw, "requirements");
     let profiles = texts(&raw, "profiles");
@@ -517,13 +517,13 @@ fn case_of(
     if let Some(register) = register {
         let unknown = |ids: &[String]| ids.iter().find(|id| !register.contains_key(*id)).cloned();
         if let Some(id) = unknown(&requirements) {
-            return Err(error("/requirements", format!("requirement id {id} is not in the register (requirements.json)")));
+            return Err(error("/requirements", format!("requirement id {} is not in the register (requirements.json)", crate::quote::bounded(&id))));
         }
         for (s, step) in steps.iter().enumerate() {
             if let Some(id) = unknown(&texts(step, "requirements")) {
                 return Err(error(
                     &format!("/steps/{s}/requirements"),
-                    format!("requirement id {id} is not in the register (requirements.json)"),
+                    format!("requirement id {} is not in the register (requirements.json)", crate::quote::bounded(&id)),
                 ));
             }
         }

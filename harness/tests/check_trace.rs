@@ -500,6 +500,16 @@ fn check_trace_exit_codes() {
     assert!(stdout.contains("NOT EXPLAINED at line 8"), "{stdout}");
     assert!(stdout.contains("CL-B08-3 REQUIRED: \"Resolving an expired confirmation"), "{stdout}");
 
+    // A record of 8 MiB is quoted, not printed whole (issue 28).
+    let huge = dir.join("huge.jsonl");
+    let value = json!({"status": "failed", "invocationId": "del-1", "capabilityId": "notes.delete", "code": "X".repeat(8 << 20)});
+    std::fs::write(&huge, with_line(&text, 8, &json!({"at": 90000, "observe": {"expect": "outcome", "of": "r1"}, "value": value}))).unwrap();
+    let output = conformance(&["check-trace", huge.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{}", &stdout[..stdout.len().min(2000)]);
+    assert!(stdout.len() < 64 << 10, "{} bytes of output: {}", stdout.len(), &stdout[..2000]);
+    assert!(stdout.contains("  record: {\"at\":90000,"), "{stdout}");
+
     let malformed = dir.join("malformed.jsonl");
     std::fs::write(&malformed, text.replace("\"at\":1205,", "\"at\":\"soon\",")).unwrap();
     let output = conformance(&["check-trace", malformed.to_str().unwrap()]);

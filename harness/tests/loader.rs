@@ -247,3 +247,22 @@ fn the_new_actions_are_part_of_the_format_and_their_handles_are_checked() {
     assert!(!errors.iter().any(|e| e.contains("a.json")), "{errors:?}");
     assert!(errors.iter().any(|e| e.contains("b.json at /cases/0/steps/0/handler/sameAs")), "{errors:?}");
 }
+
+#[test]
+fn an_error_quotes_at_most_two_hundred_characters_of_the_offending_value() {
+    let dir = scratch("bounded");
+    let huge = "x".repeat(8 << 20);
+    let mut wrong_strictness = good_case("rcip.demo.x.001");
+    wrong_strictness["strictness"] = json!(huge);
+    let mut unknown_step = good_case("rcip.demo.x.002");
+    unknown_step["steps"][0] = json!({ "host": huge });
+    fs::write(dir.join("rcip/a.json"), file_with(json!([wrong_strictness]))).unwrap();
+    fs::write(dir.join("rcip/b.json"), file_with(json!([unknown_step]))).unwrap();
+    let vectors = Vectors::load(&dir).unwrap();
+    let errors: Vec<String> = errors_of(&vectors).into_iter().filter(|e| e.contains(".json at ")).collect();
+    assert_eq!(errors.len(), 2, "{:?}", errors.iter().map(|e| &e[..e.len().min(300)]).collect::<Vec<_>>());
+    for error in &errors {
+        assert!(error.len() < 1000, "an error of {} bytes: {}", error.len(), &error[..300]);
+        assert!(error.contains("xxx…") && error.contains(" bytes)"), "{error}");
+    }
+}

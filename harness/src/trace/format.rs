@@ -236,7 +236,7 @@ fn deepest(validator: &Validator, value: &Value) -> Option<(String, String)> {
     }
     validator
         .iter_errors(value)
-        .map(|error| (error.instance_path().as_str().to_string(), error.to_string()))
+        .map(|error| (error.instance_path().as_str().to_string(), crate::quote::bounded(&error)))
         .max_by(|a, b| a.0.len().cmp(&b.0.len()).then(b.0.cmp(&a.0)))
 }
 
