@@ -16,6 +16,7 @@ pub mod fuzz;
 pub mod handles;
 pub mod html;
 pub mod interrupt;
+pub mod json;
 pub mod junit;
 pub mod loader;
 pub mod matching;

@@ -60,7 +60,7 @@ impl FormatSchemas {
             let path = dir.join(name);
             let text = crate::files::read_string(&path, crate::files::JSON_LIMIT).map_err(|e| e.to_string())?;
             let schema: Value =
-                serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+                crate::json::parse_unique(text.as_bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
             by_uri.insert(format!("{SCHEMA_BASE}{name}"), schema);
         }
         let compile = |name: &str, pointer: &str| -> Result<Validator, String> {
