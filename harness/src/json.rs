@@ -24,8 +24,9 @@ struct Unique {
     pointer: String,
 }
 
-/// A JSON Pointer reference token (RFC 6901): `~` and `/` escaped.
-fn token(key: &str) -> String {
+/// A member name as a JSON Pointer reference token (RFC 6901): `~` and `/` escaped. The one
+/// function for it: the loader's and the matcher's pointers are built with it.
+pub fn pointer_token(key: &str) -> String {
     key.replace('~', "~0").replace('/', "~1")
 }
 
@@ -91,7 +92,7 @@ impl<'de> Visitor<'de> for Unique {
                 let at = if self.pointer.is_empty() { "the top-level object".to_string() } else { format!("the object at {}", self.pointer) };
                 return Err(de::Error::custom(format!("duplicate key {} in {at}", crate::quote::bounded(&format_args!("{key:?}")))));
             }
-            let value = map.next_value_seed(Unique { pointer: format!("{}/{}", self.pointer, token(&key)) })?;
+            let value = map.next_value_seed(Unique { pointer: format!("{}/{}", self.pointer, pointer_token(&key)) })?;
             members.insert(key, value);
         }
         Ok(Value::Object(members))

@@ -52,7 +52,7 @@ impl At<'_> {
     fn pointer(&self) -> String {
         match self {
             At::Root => String::new(),
-            At::Member(parent, key) => format!("{}/{}", parent.pointer(), escape_segment(key)),
+            At::Member(parent, key) => format!("{}/{}", parent.pointer(), crate::json::pointer_token(key)),
             At::Item(parent, index) => format!("{}/{index}", parent.pointer()),
         }
     }
@@ -60,10 +60,6 @@ impl At<'_> {
 
 fn push(outcome: &mut Outcome, at: &At<'_>, reason: impl Into<String>) {
     outcome.mismatches.push(Mismatch { pointer: at.pointer(), reason: reason.into() });
-}
-
-fn escape_segment(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
 }
 
 fn type_name(value: &Value) -> &'static str {
