@@ -1,5 +1,6 @@
-//! JSON as the loader reads it (issue 28): the vector files, the register and the schema files
-//! of a vector set are parsed in one pass that refuses an object with the same key twice.
+//! JSON as the CLI reads it (issue 28): the vector files, the register and the schema files of a
+//! vector set, `validate`'s catalog and limits, the reports `report` reads and each line of a
+//! trace are parsed in one pass that refuses an object with the same key twice.
 //! `serde_json` keeps the last value of a repeated key without a word, so a case written
 //! `{"strictness": "REQUIRED", ..., "strictness": "RECOMMENDED"}` would load as whichever came
 //! last; RFC 8259 leaves such a document's meaning to the reader, and a vector set is not a place
@@ -17,6 +18,15 @@ pub fn parse_unique(bytes: &[u8]) -> Result<Value, serde_json::Error> {
     let value = Unique { pointer: String::new() }.deserialize(&mut deserializer)?;
     deserializer.end()?;
     Ok(value)
+}
+
+/// What is wrong with a document `parse_unique` refused, for a message after its path:
+/// `not JSON: ...` for a syntax error, the repeated key otherwise.
+pub fn problem(error: &serde_json::Error) -> String {
+    match error.classify() {
+        serde_json::error::Category::Data => error.to_string(),
+        _ => format!("not JSON: {error}"),
+    }
 }
 
 /// Builds one value, knowing where it sits (for the message of a repeated key).

@@ -681,7 +681,7 @@ fn merge_reports(vectors: &Vectors, args: &ReportArgs) -> Result<ExitCode, ExitC
     for path in args.merge.iter().chain(&args.from) {
         let text = harness::files::read_string(path, harness::files::JSON_LIMIT).map_err(|e| fail(e.to_string()))?;
         let report: serde_json::Value =
-            serde_json::from_str(&text).map_err(|e| fail(format!("{}: not JSON: {e}", path.display())))?;
+            harness::json::parse_unique(text.as_bytes()).map_err(|e| fail(format!("{}: {}", path.display(), harness::json::problem(&e))))?;
         reports.push((path.as_path(), report));
     }
     let run = if args.from.is_some() {
@@ -1009,7 +1009,7 @@ fn validate_stream(args: &ValidateArgs) -> ExitCode {
     use harness::validate::{live, Reporter, Validator};
     let read_json = |path: &PathBuf, what: &str| -> Result<serde_json::Value, String> {
         let text = harness::files::read_string(path, harness::files::JSON_LIMIT).map_err(|e| format!("cannot read the {what}: {e}"))?;
-        serde_json::from_str(&text).map_err(|e| format!("the {what} {} is not JSON: {e}", path.display()))
+        harness::json::parse_unique(text.as_bytes()).map_err(|e| format!("the {what} {}: {}", path.display(), harness::json::problem(&e)))
     };
     enum Source {
         Live(live::Endpoint),

@@ -459,11 +459,18 @@ fn expiry_readings_the_texts_leave_open_are_both_accepted() {
 
 #[test]
 fn a_malformed_trace_names_the_line_and_the_pointer() {
+    let duplicate = schema()
+        .parse(&format!("{}\n{{\"at\": 5, \"at\": 0, \"call\": {{\"host\": \"refresh\"}}}}", std::fs::read_to_string(example()).unwrap().lines().next().unwrap()))
+        .err()
+        .expect("refused");
+    assert!(duplicate[0].message.starts_with("duplicate key \"at\" in the top-level object"), "{duplicate:?}");
     let schema = schema();
     let header = std::fs::read_to_string(example()).unwrap().lines().next().unwrap().to_string();
     let cases = [
         (format!("{header}\n{{\"at\": -1, \"call\": {{\"host\": \"refresh\"}}}}"), 2, "/at"),
         (format!("{header}\nnot json"), 2, ""),
+        // A key given twice (issue 28): serde_json alone would keep the second `at`.
+        (format!("{header}\n{{\"at\": 5, \"at\": 0, \"call\": {{\"host\": \"refresh\"}}}}"), 2, ""),
         (format!("{header}\n{{\"at\": 0, \"call\": {{\"host\": \"refresh\"}}, \"value\": 1}}"), 2, ""),
         (format!("{header}\n{{\"at\": 5, \"call\": {{\"host\": \"refresh\"}}}}\n{{\"at\": 4, \"call\": {{\"host\": \"refresh\"}}}}"), 3, "/at"),
         ("{\"format\": \"rcip-trace/1\", \"clock\": \"virtual\"}".to_string(), 1, ""),

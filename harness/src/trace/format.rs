@@ -162,10 +162,10 @@ impl TraceSchema {
             if line.trim().is_empty() {
                 continue;
             }
-            let value: Value = match serde_json::from_str(line) {
+            let value: Value = match crate::json::parse_unique(line.as_bytes()) {
                 Ok(value) => value,
                 Err(e) => {
-                    errors.push(TraceError { line: number, pointer: String::new(), message: format!("not JSON: {e}") });
+                    errors.push(TraceError { line: number, pointer: String::new(), message: crate::json::problem(&e) });
                     if std::mem::take(&mut first) {
                         return Err(errors);
                     }
