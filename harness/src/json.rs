@@ -15,7 +15,7 @@ use serde_json::{Map, Value};
 /// repeated key `duplicate key "K" in the object at /P` (with the line and column after it).
 pub fn parse_unique(bytes: &[u8]) -> Result<Value, serde_json::Error> {
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
-    let value = Unique { pointer: String::new() }.deserialize(&mut deserializer)?;
+    let value = Unique { parent: None }.deserialize(&mut deserializer)?;
     deserializer.end()?;
     Ok(value)
 }
@@ -29,9 +29,26 @@ pub fn problem(error: &serde_json::Error) -> String {
     }
 }
 
-/// Builds one value, knowing where it sits (for the message of a repeated key).
-struct Unique {
-    pointer: String,
+/// Builds one value, knowing where it sits (for the message of a repeated key): the chain of
+/// member names and indices from the top, written as a pointer only when a key repeats.
+struct Unique<'a> {
+    parent: Option<(&'a Unique<'a>, Token<'a>)>,
+}
+
+#[derive(Clone, Copy)]
+enum Token<'a> {
+    Member(&'a str),
+    Item(usize),
+}
+
+impl Unique<'_> {
+    fn pointer(&self) -> String {
+        match self.parent {
+            None => String::new(),
+            Some((parent, Token::Member(key))) => format!("{}/{}", parent.pointer(), pointer_token(key)),
+            Some((parent, Token::Item(index))) => format!("{}/{index}", parent.pointer()),
+        }
+    }
 }
 
 /// A member name as a JSON Pointer reference token (RFC 6901): `~` and `/` escaped. The one
@@ -40,7 +57,7 @@ pub fn pointer_token(key: &str) -> String {
     key.replace('~', "~0").replace('/', "~1")
 }
 
-impl<'de> DeserializeSeed<'de> for Unique {
+impl<'de> DeserializeSeed<'de> for Unique<'_> {
     type Value = Value;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
@@ -48,7 +65,7 @@ impl<'de> DeserializeSeed<'de> for Unique {
     }
 }
 
-impl<'de> Visitor<'de> for Unique {
+impl<'de> Visitor<'de> for Unique<'_> {
     type Value = Value;
 
     fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -89,7 +106,7 @@ impl<'de> Visitor<'de> for Unique {
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
         let mut items = Vec::new();
-        while let Some(item) = seq.next_element_seed(Unique { pointer: format!("{}/{}", self.pointer, items.len()) })? {
+        while let Some(item) = seq.next_element_seed(Unique { parent: Some((&self, Token::Item(items.len()))) })? {
             items.push(item);
         }
         Ok(Value::Array(items))
@@ -99,10 +116,10 @@ impl<'de> Visitor<'de> for Unique {
         let mut members = Map::new();
         while let Some(key) = map.next_key::<String>()? {
             if members.contains_key(&key) {
-                let at = if self.pointer.is_empty() { "the top-level object".to_string() } else { format!("the object at {}", self.pointer) };
+                let at = if self.parent.is_none() { "the top-level object".to_string() } else { format!("the object at {}", self.pointer()) };
                 return Err(de::Error::custom(format!("duplicate key {} in {at}", crate::quote::bounded(&format_args!("{key:?}")))));
             }
-            let value = map.next_value_seed(Unique { pointer: format!("{}/{}", self.pointer, pointer_token(&key)) })?;
+            let value = map.next_value_seed(Unique { parent: Some((&self, Token::Member(&key))) })?;
             members.insert(key, value);
         }
         Ok(Value::Object(members))
