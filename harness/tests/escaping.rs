@@ -75,3 +75,12 @@ fn the_reports_of_a_failing_run_show_hostile_text_as_text() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_reference_driver_echoes_a_bad_argument_as_text() {
+    for args in [["--fault", HOSTILE], ["--choices", HOSTILE]] {
+        let output = Command::new(env!("CARGO_BIN_EXE_reference-driver")).args(args).output().expect("runs");
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert_no_control(&String::from_utf8_lossy(&output.stderr), "reference-driver's error");
+    }
+}
