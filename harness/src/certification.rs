@@ -3,12 +3,15 @@
 //! certification level per protocol. A skip, an unsupported or an errored case never counts as a
 //! pass: a level is granted only when every case it rests on ran and passed, and only to a run
 //! over the complete official vector set (matched by its digest) with no selection; any other run
-//! says which subset it covered and certifies nothing (issue 14, section 1).
+//! says which subset it covered and certifies nothing (issue 14, section 1). Every text it did
+//! not write itself (names, ids, quotes, reasons) is inlined through `escape::markdown_inline`:
+//! no raw HTML or markup from a vector set or an adapter passes through (issue 28).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use crate::adapter::Protocol;
+use crate::escape::markdown_inline as md;
 use crate::loader::Case;
 use crate::report::{Counts, Run};
 use crate::select::cited_requirements;
@@ -101,7 +104,7 @@ pub fn level(run: &Run<'_>, protocol: Protocol) -> String {
 
 fn counts_row(name: &str, counts: &Counts) -> String {
     let cells: Vec<String> = Verdict::ALL.iter().map(|v| counts.get(v).copied().unwrap_or(0).to_string()).collect();
-    format!("| {name} | {} |", cells.join(" | "))
+    format!("| {} | {} |", md(name), cells.join(" | "))
 }
 
 fn counts_header(first: &str) -> String {
@@ -132,19 +135,19 @@ fn severity(verdict: Verdict) -> u8 {
 pub fn render(run: &Run<'_>) -> String {
     let mut out = String::new();
     let implementation = &run.implementation;
-    let _ = writeln!(out, "# Conformance report: {} {}\n", implementation.name, implementation.version);
+    let _ = writeln!(out, "# Conformance report: {} {}\n", md(&implementation.name), md(&implementation.version));
     let levels: Vec<String> = [Protocol::Rcip, Protocol::Rui].iter().map(|p| level(run, *p)).collect();
-    let _ = writeln!(out, "**Certification:** {}.\n", levels.join(". "));
+    let _ = writeln!(out, "**Certification:** {}.\n", md(&levels.join(". ")));
     let _ = writeln!(out, "| | |\n|---|---|");
-    let _ = writeln!(out, "| implementation | {} {} |", implementation.name, implementation.version);
+    let _ = writeln!(out, "| implementation | {} {} |", md(&implementation.name), md(&implementation.version));
     let _ = writeln!(out, "| suite | rcip-rui conformance {} |", env!("CARGO_PKG_VERSION"));
     let _ = writeln!(out, "| vector digest | `{}` |", run.vectors.digest);
-    let profiles: Vec<&str> = implementation.profiles.iter().map(String::as_str).collect();
+    let profiles: Vec<String> = implementation.profiles.iter().map(|p| md(p)).collect();
     let _ = writeln!(out, "| declared profiles | {} |", if profiles.is_empty() { "none".into() } else { profiles.join(", ") });
     let protocols: Vec<&str> = implementation.protocols.iter().map(|p| p.as_str()).collect();
     let _ = writeln!(out, "| declared protocols | {} |", protocols.join(", "));
     let _ = writeln!(out, "| cases run | {} |", run.results.len());
-    let _ = writeln!(out, "| scope | {} |", run.scope.describe(run.vectors, run.results.len()).replace('|', "\\|"));
+    let _ = writeln!(out, "| scope | {} |", md(&run.scope.describe(run.vectors, run.results.len())));
     if !run.vectors.errors.is_empty() {
         let _ = writeln!(out, "| load errors | {} (the run is not a certification) |", run.vectors.errors.len());
     }
@@ -177,9 +180,9 @@ pub fn render(run: &Run<'_>) -> String {
             .vectors
             .requirements
             .get(id)
-            .map(|r| (r.strictness.as_str(), r.quote.replace('|', "\\|")))
-            .unwrap_or(("?", String::new()));
-        let _ = writeln!(out, "| {id} | {strictness} | {status} | {} | {quote} |", verdicts.len());
+            .map(|r| (md(&r.strictness), md(&r.quote)))
+            .unwrap_or(("?".to_string(), String::new()));
+        let _ = writeln!(out, "| {} | {strictness} | {status} | {} | {quote} |", md(id), verdicts.len());
     }
     let not_passing: Vec<_> = run.results.iter().filter(|(_, r)| r.verdict != Verdict::Pass).collect();
     if !not_passing.is_empty() {
@@ -188,10 +191,8 @@ pub fn render(run: &Run<'_>) -> String {
             let reason = result
                 .reason
                 .clone()
-                .unwrap_or_else(|| format!("{} check(s) differed", result.differences.len()))
-                .replace('|', "\\|")
-                .replace('\n', " ");
-            let _ = writeln!(out, "| {} | {} | {reason} |", case.id, result.verdict);
+                .unwrap_or_else(|| format!("{} check(s) differed", result.differences.len()));
+            let _ = writeln!(out, "| {} | {} | {} |", md(&case.id), result.verdict, md(&reason));
         }
     }
     out

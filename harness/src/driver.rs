@@ -144,13 +144,13 @@ pub fn decode_hello(line: &str) -> Result<Implementation, String> {
         match name.as_str() {
             "rcip" => protocols.insert(Protocol::Rcip),
             "rui" => protocols.insert(Protocol::Rui),
-            other => return Err(format!("unknown protocol {other:?} in handshake")),
+            other => return Err(format!("unknown protocol {} in handshake", crate::quote::bounded(&format_args!("{other:?}")))),
         };
     }
     let profiles = strings("profiles")?;
     if let Some(unknown) = profiles.iter().find(|p| !PROFILES.contains(&p.as_str())) {
-        let shown: String = unknown.chars().take(64).collect();
-        return Err(format!("unknown profile {shown:?} in handshake; the known profiles are {}", PROFILES.join(", ")));
+        let shown = crate::quote::bounded(&format_args!("{unknown:?}"));
+        return Err(format!("unknown profile {shown} in handshake; the known profiles are {}", PROFILES.join(", ")));
     }
     let limits = match object.get("limits") {
         Some(Value::Null) => None,

@@ -231,21 +231,12 @@ fn near_differences(entry: &Value, total: usize) -> impl Fn(usize) -> bool {
     }
 }
 
-/// The `text` filter: `value` escaped for an element's content (`&`, `<`, `>`), for the large JSON
+/// The `text` filter: `value` escaped for an element's content (`escape::html_text`), for the large JSON
 /// texts of the page (explain, diffs). Autoescaping also writes every `"` and `'` as a character
 /// reference, which only an attribute value needs and which makes JSON about a third longer; the
 /// template applies `text` only between tags, never inside an attribute, a script or a style.
 fn text_content(value: String) -> minijinja::Value {
-    let mut escaped = String::with_capacity(value.len());
-    for c in value.chars() {
-        match c {
-            '&' => escaped.push_str("&amp;"),
-            '<' => escaped.push_str("&lt;"),
-            '>' => escaped.push_str("&gt;"),
-            c => escaped.push(c),
-        }
-    }
-    minijinja::Value::from_safe_string(escaped)
+    minijinja::Value::from_safe_string(crate::escape::html_text(&value))
 }
 
 /// The citing cases of a requirement view: those that did not pass, and the ids of those that did.
@@ -416,6 +407,14 @@ pub fn render_report(report: &Value, vectors: &Vectors, levels: Vec<String>) -> 
     let mut env = minijinja::Environment::new();
     // Autoescaping follows the template name: `.html` escapes every `{{ }}` for HTML.
     env.add_filter("text", text_content);
+    // Every other `{{ }}` is escaped by minijinja for HTML markup, after the terminal's controls
+    // are written as `\uXXXX` (`escape::terminal`), as the `text` filter does.
+    env.set_formatter(|out, state, value| match value.as_str() {
+        Some(text) if !value.is_safe() => {
+            minijinja::escape_formatter(out, state, &minijinja::Value::from(crate::escape::terminal(text).as_ref()))
+        }
+        _ => minijinja::escape_formatter(out, state, value),
+    });
     env.add_template("report.html", TEMPLATE).map_err(|e| format!("the HTML template: {e}"))?;
     let template = env.get_template("report.html").map_err(|e| format!("the HTML template: {e}"))?;
     template.render(minijinja::Value::from_serialize(&page)).map_err(|e| format!("the HTML report: {e:#}"))

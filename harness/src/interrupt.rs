@@ -181,6 +181,7 @@ fn watch(mut reader: UnixStream) {
     if !removed.is_empty() {
         message.push_str(&format!("; removed the outputs of an earlier run: {}", removed.join(", ")));
     }
-    eprintln!("{message}");
+    // The removed paths are the user's spelling: shown as text (`escape::terminal`).
+    eprintln!("{}", crate::escape::terminal(&message));
     std::process::exit(128 + signal);
 }

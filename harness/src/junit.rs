@@ -3,80 +3,66 @@
 //! `errored` an error, `skip` and `unsupported` are skipped; `xfail` and `non-strict` pass with
 //! their reason in system-out, so CI fails only on what the run itself counts as failing. Every
 //! load error is an error of its own in a `load errors` suite, so CI never shows a green run over
-//! vectors that did not load (issue 14, section 1). Characters XML 1.0 forbids (controls, U+FFFE,
-//! U+FFFF, which an adapter can put in any message) are written as `\u{...}` text: quick-junit
-//! escapes markup, not these.
+//! vectors that did not load (issue 14, section 1). Every text goes through `escape::xml`
+//! (characters XML 1.0 forbids, which an adapter can put in any message, and terminal controls,
+//! as `\uXXXX` text): quick-junit escapes markup, not these.
 
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 
 use crate::console::render_case;
+use crate::escape::xml;
 use crate::report::Run;
 use crate::verdict::Verdict;
 
-/// Whether XML 1.0 allows `c` in a document (production `Char`).
-fn allowed_in_xml(c: char) -> bool {
-    matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..='\u{10FFFF}')
-}
-
-/// `text` with every character XML 1.0 forbids written as `\u{hex}`.
-pub fn xml_safe(text: &str) -> String {
-    if text.chars().all(allowed_in_xml) {
-        return text.to_string();
-    }
-    text.chars()
-        .map(|c| if allowed_in_xml(c) { c.to_string() } else { format!("\\u{{{:x}}}", c as u32) })
-        .collect()
-}
-
 pub fn render(run: &Run<'_>) -> Result<String, String> {
     let mut report =
-        Report::new(xml_safe(&format!("conformance of {} {}", run.implementation.name, run.implementation.version)));
+        Report::new(xml(&format!("conformance of {} {}", run.implementation.name, run.implementation.version)));
     let mut suites: Vec<TestSuite> = Vec::new();
     if !run.vectors.errors.is_empty() {
         let mut suite = TestSuite::new("load errors");
         for error in &run.vectors.errors {
             let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
             status.set_message("load error");
-            status.set_description(xml_safe(&error.to_string()));
+            status.set_description(xml(&error.to_string()));
             let name = if error.pointer.is_empty() {
                 error.file.display().to_string()
             } else {
                 format!("{} {}", error.file.display(), error.pointer)
             };
-            let mut test_case = TestCase::new(xml_safe(&name), status);
+            let mut test_case = TestCase::new(xml(&name), status);
             test_case.set_classname("load errors");
             suite.add_test_case(test_case);
         }
         suites.push(suite);
     }
     for (case, result) in &run.results {
-        if suites.last().map(|s| s.name.as_str() != case.section).unwrap_or(true) {
-            suites.push(TestSuite::new(xml_safe(&case.section)));
+        if suites.last().map(|s| s.name.as_str() != xml(&case.section)).unwrap_or(true) {
+            suites.push(TestSuite::new(xml(&case.section)));
         }
         let status = match result.verdict {
             Verdict::Pass | Verdict::NonStrict | Verdict::Xfail => TestCaseStatus::success(),
             Verdict::Fail => {
                 let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
-                status.set_description(xml_safe(&render_case(result)));
+                status.set_description(xml(&render_case(result)));
                 status.set_message("fail");
                 status
             }
             Verdict::Errored => {
                 let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
-                status.set_description(xml_safe(&render_case(result)));
+                status.set_description(xml(&render_case(result)));
                 status.set_message("errored");
                 status
             }
             Verdict::Skip | Verdict::Unsupported => {
                 let mut status = TestCaseStatus::skipped();
-                status.set_message(xml_safe(&format!("{}: {}", result.verdict, result.reason.clone().unwrap_or_default())));
+                status.set_message(xml(&format!("{}: {}", result.verdict, result.reason.clone().unwrap_or_default())));
                 status
             }
         };
-        let mut test_case = TestCase::new(xml_safe(&case.id), status);
-        test_case.set_classname(xml_safe(&case.section));
+        let mut test_case = TestCase::new(xml(&case.id), status);
+        test_case.set_classname(xml(&case.section));
         if matches!(result.verdict, Verdict::NonStrict | Verdict::Xfail) {
-            test_case.set_system_out(xml_safe(&render_case(result)));
+            test_case.set_system_out(xml(&render_case(result)));
         }
         if let Some(suite) = suites.last_mut() {
             suite.add_test_case(test_case);

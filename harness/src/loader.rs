@@ -302,7 +302,7 @@ impl Vectors {
                 self.errors.push(LoadError {
                     file: case.file.clone(),
                     pointer: String::new(),
-                    message: format!("case id {} already defined in {}", case.id, first.display()),
+                    message: format!("case id {} already defined in {}", crate::quote::bounded(&case.id), first.display()),
                 });
                 continue;
             }
@@ -331,8 +331,9 @@ fn digest_schemas(dir: &Path, digest: &mut crate::digest::Digest) {
 /// The vector files of one protocol directory, sorted. Every problem is recorded, never skipped:
 /// a missing or unreadable directory (a symlink loop included), a subdirectory, and any `.json`
 /// entry that is not a regular file (a FIFO, device or socket would hang or mislead the reader)
-/// or a symlink to a regular file inside the vector directory. Entries not ending in `.json`
-/// are not vector files and are left alone.
+/// or a symlink to a regular file inside the vector directory, and any symlink not named `.json`
+/// (one to a directory included). Other entries not ending in `.json` are not vector files and
+/// are left alone.
 fn case_files(root: &Path, protocol: Protocol, errors: &mut Vec<LoadError>) -> Vec<PathBuf> {
     let dir = root.join(protocol.as_str());
     let problem = |file: &Path, message: String| LoadError { file: file.to_path_buf(), pointer: String::new(), message };
@@ -380,7 +381,19 @@ fn case_files(root: &Path, protocol: Protocol, errors: &mut Vec<LoadError>) -> V
             errors.push(problem(&path, "a subdirectory: vector files sit directly in rcip/ and rui/".into()));
             continue;
         }
-        if path.extension().and_then(|e| e.to_str()) != Some("json") {
+        let is_json = path.extension().and_then(|e| e.to_str()) == Some("json");
+        if kind.is_symlink() && !is_json {
+            // A symlink is put there on purpose: one to a directory (a set of vector files
+            // nested in rcip/ or rui/) or to a file not named .json would otherwise be passed
+            // over without a word.
+            let what = match fs::metadata(&path) {
+                Ok(meta) if meta.is_dir() => "a symlink to a directory: vector files sit directly in rcip/ and rui/",
+                _ => "a symlink whose name does not end in .json: a vector file is a .json file (a symlink to one included)",
+            };
+            errors.push(problem(&path, what.into()));
+            continue;
+        }
+        if !is_json {
             continue;
         }
         if kind.is_file() {
@@ -414,10 +427,14 @@ fn read_json(path: &Path) -> Result<(Vec<u8>, Value), LoadError> {
         pointer: String::new(),
         message: e.reason,
     })?;
-    let document = serde_json::from_slice(&bytes).map_err(|e| LoadError {
+    // A key given twice in one object is refused (`crate::json`), not read as its last value.
+    let document = crate::json::parse_unique(&bytes).map_err(|e| LoadError {
         file: path.to_path_buf(),
         pointer: String::new(),
-        message: format!("not JSON: {e} (line {}, column {})", e.line(), e.column()),
+        message: match e.classify() {
+            serde_json::error::Category::Data => format!("{e}"),
+            _ => format!("not JSON: {e} (line {}, column {})", e.line(), e.column()),
+        },
     })?;
     Ok((bytes, document))
 }
@@ -499,10 +516,10 @@ fn case_of(
         message,
     };
     if !id.starts_with(&format!("{section}.")) {
-        return Err(error("/id", format!("case id {id} is not inside section {section}")));
+        return Err(error("/id", format!("case id {} is not inside section {}", crate::quote::bounded(&id), crate::quote::bounded(section))));
     }
     if Protocol::from_case_id(&id) != Some(protocol) {
-        return Err(error("/id", format!("case id {id} does not belong to protocol {}", protocol.as_str())));
+        return Err(error("/id", format!("case id {} does not belong to protocol {}", crate::quote::bounded(&id), protocol.as_str())));
     }
     let requirements = texts(&raw, "requirements");
     let profiles = texts(&raw, "profiles");
@@ -517,13 +534,13 @@ fn case_of(
     if let Some(register) = register {
         let unknown = |ids: &[String]| ids.iter().find(|id| !register.contains_key(*id)).cloned();
         if let Some(id) = unknown(&requirements) {
-            return Err(error("/requirements", format!("requirement id {id} is not in the register (requirements.json)")));
+            return Err(error("/requirements", format!("requirement id {} is not in the register (requirements.json)", crate::quote::bounded(&id))));
         }
         for (s, step) in steps.iter().enumerate() {
             if let Some(id) = unknown(&texts(step, "requirements")) {
                 return Err(error(
                     &format!("/steps/{s}/requirements"),
-                    format!("requirement id {id} is not in the register (requirements.json)"),
+                    format!("requirement id {} is not in the register (requirements.json)", crate::quote::bounded(&id)),
                 ));
             }
         }

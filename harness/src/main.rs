@@ -16,6 +16,19 @@
 //! its overall budget (`--max-run-seconds`) exit 2. SIGINT, SIGTERM and SIGHUP exit 130, 143 and
 //! 129, every command (`harness::interrupt`).
 
+/// Every line the CLI shows goes through `escape::terminal` (issue 28): case ids, descriptions,
+/// adapter messages and stream values reach the terminal as text, never as escape sequences.
+/// The one coloured line adds its colour after escaping.
+macro_rules! say {
+    ($($arg:tt)*) => { println!("{}", harness::escape::terminal(&format!($($arg)*))) };
+}
+macro_rules! say_part {
+    ($($arg:tt)*) => { print!("{}", harness::escape::terminal(&format!($($arg)*))) };
+}
+macro_rules! complain {
+    ($($arg:tt)*) => { eprintln!("{}", harness::escape::terminal(&format!($($arg)*))) };
+}
+
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -427,11 +440,11 @@ impl Style {
 fn load(path: &Option<PathBuf>) -> Result<Vectors, ExitCode> {
     let root = path.clone().unwrap_or_else(harness::bundled_vectors);
     let vectors = Vectors::load(&root).map_err(|e| {
-        eprintln!("error: {e}");
+        complain!("error: {e}");
         ExitCode::from(2)
     })?;
     for error in &vectors.errors {
-        eprintln!("error: {error}");
+        complain!("error: {error}");
     }
     Ok(vectors)
 }
@@ -440,10 +453,10 @@ fn load(path: &Option<PathBuf>) -> Result<Vectors, ExitCode> {
 /// new one is complete on disk.
 fn write_file(path: &std::path::Path, text: &str, what: &str) -> Result<(), ExitCode> {
     harness::files::write(path, text.as_bytes()).map_err(|e| {
-        eprintln!("error: cannot write the {what}: {e}");
+        complain!("error: cannot write the {what}: {e}");
         ExitCode::from(2)
     })?;
-    println!("{what} written to {}", path.display());
+    say!("{what} written to {}", path.display());
     Ok(())
 }
 
@@ -469,26 +482,26 @@ fn check_outputs(outputs: &Outputs, write_expectations: &Option<PathBuf>) -> Res
 
 fn run(vectors: &Vectors, args: &RunArgs) -> Result<ExitCode, ExitCode> {
     args.subject.check().map_err(|e| {
-        eprintln!("error: {e}");
+        complain!("error: {e}");
         ExitCode::from(2)
     })?;
     check_outputs(&args.outputs, &args.write_expectations).map_err(|e| {
-        eprintln!("error: {e}");
+        complain!("error: {e}");
         ExitCode::from(2)
     })?;
     if let Some(dir) = &args.trace_dir {
         harness::files::check_output_dir("--trace-dir", dir).map_err(|e| {
-            eprintln!("error: {e}");
+            complain!("error: {e}");
             ExitCode::from(2)
         })?;
         std::fs::create_dir_all(dir).map_err(|e| {
-            eprintln!("error: --trace-dir {}: {e}", dir.display());
+            complain!("error: --trace-dir {}: {e}", dir.display());
             ExitCode::from(2)
         })?;
     }
     let expectations = match &args.expectations {
         Some(path) => Expectations::load(path).map_err(|e| {
-            eprintln!("error: {e}");
+            complain!("error: {e}");
             ExitCode::from(2)
         })?,
         None => Expectations::default(),
@@ -510,14 +523,14 @@ fn run(vectors: &Vectors, args: &RunArgs) -> Result<ExitCode, ExitCode> {
     // adapter stops the run before any case.
     let implementation = factory()
         .map_err(|e| {
-            eprintln!("error: {e}");
+            complain!("error: {e}");
             ExitCode::from(2)
         })?
         .implementation()
         .clone();
     let cases: Vec<&Case> = args.filters.selection().apply(&vectors.cases);
     if cases.is_empty() {
-        eprintln!("error: no case selected ({} in the vector set)", vectors.cases.len());
+        complain!("error: no case selected ({} in the vector set)", vectors.cases.len());
         return Err(ExitCode::from(2));
     }
     let style = Style::detect();
@@ -533,14 +546,14 @@ fn run(vectors: &Vectors, args: &RunArgs) -> Result<ExitCode, ExitCode> {
     let on_done = |case: &Case, result: &harness::runner::CaseResult| match &progress {
         Some(bar) => {
             bar.inc(1);
-            bar.set_message(case.id.clone());
+            bar.set_message(harness::escape::terminal(&case.id).into_owned());
         }
-        None if plain => println!("{:<11} {}", style.verdict(result.verdict), case.id),
+        None if plain => println!("{:<11} {}", style.verdict(result.verdict), harness::escape::terminal(&case.id)),
         None => {}
     };
     let record = args.trace_dir.is_some();
     let session = run_cases_recorded(&cases, args.jobs, args.max_timeouts, &factory, &skip, &on_done, record, deadline).map_err(|e| {
-        eprintln!("error: {e}");
+        complain!("error: {e}");
         ExitCode::from(2)
     })?;
     let mut results = session.results;
@@ -550,14 +563,14 @@ fn run(vectors: &Vectors, args: &RunArgs) -> Result<ExitCode, ExitCode> {
     let stale = expectations.apply(&vectors.cases, &mut results);
     if let Some(dir) = &args.trace_dir {
         let written = write_traces(dir, &results).map_err(|e| {
-            eprintln!("error: {e}");
+            complain!("error: {e}");
             ExitCode::from(2)
         })?;
-        println!("{written} trace(s) written to {}", dir.display());
+        say!("{written} trace(s) written to {}", dir.display());
     }
     if !args.quiet {
         for result in results.iter().filter(|r| matches!(r.verdict, Verdict::Fail | Verdict::NonStrict | Verdict::Errored)) {
-            println!("\n{}", render_case(result));
+            say!("\n{}", render_case(result));
         }
     }
     let scope = Scope {
@@ -572,14 +585,14 @@ fn run(vectors: &Vectors, args: &RunArgs) -> Result<ExitCode, ExitCode> {
         write_file(path, &baseline(&expectations, &vectors.cases, &results, &vectors.digest), "expectations baseline")?;
     }
     for problem in &stale {
-        eprintln!("expectations: {problem}");
+        complain!("expectations: {problem}");
     }
     if let Some(why) = &session.stopped {
-        eprintln!("error: {why}");
+        complain!("error: {why}");
         return Ok(ExitCode::from(2));
     }
     if !vectors.errors.is_empty() {
-        eprintln!("{} vector file problem(s): see the errors above", vectors.errors.len());
+        complain!("{} vector file problem(s): see the errors above", vectors.errors.len());
         return Ok(ExitCode::from(2));
     }
     if run.failed() {
@@ -595,10 +608,10 @@ fn run(vectors: &Vectors, args: &RunArgs) -> Result<ExitCode, ExitCode> {
 fn accept_nothing_judged(run: &Run<'_>, allowed: bool) -> Option<ExitCode> {
     let why = nothing_judged(run)?;
     if allowed {
-        eprintln!("warning: {why} (accepted: --allow-nothing-judged)");
+        complain!("warning: {why} (accepted: --allow-nothing-judged)");
         return None;
     }
-    eprintln!("error: {why}; a run that judged nothing does not pass (give --allow-nothing-judged to accept it)");
+    complain!("error: {why}; a run that judged nothing does not pass (give --allow-nothing-judged to accept it)");
     Some(ExitCode::from(4))
 }
 
@@ -624,16 +637,16 @@ fn nothing_judged(run: &Run<'_>) -> Option<String> {
 
 /// Prints the summary and certification lines and writes the requested reports.
 fn summarise_and_write(run: &Run<'_>, outputs: &Outputs) -> Result<(), ExitCode> {
-    println!("\n{}", run.summary());
+    say!("\n{}", run.summary());
     for level in [harness::adapter::Protocol::Rcip, harness::adapter::Protocol::Rui] {
-        println!("certification: {}", harness::certification::level(run, level));
+        say!("certification: {}", harness::certification::level(run, level));
     }
     if let Some(path) = &outputs.report {
         write_file(path, &(serde_json::to_string_pretty(&run.to_json()).unwrap_or_default() + "\n"), "JSON report")?;
     }
     if let Some(path) = &outputs.junit {
         let xml = harness::junit::render(run).map_err(|e| {
-            eprintln!("error: {e}");
+            complain!("error: {e}");
             ExitCode::from(2)
         })?;
         write_file(path, &xml, "JUnit report")?;
@@ -643,7 +656,7 @@ fn summarise_and_write(run: &Run<'_>, outputs: &Outputs) -> Result<(), ExitCode>
     }
     if let Some(path) = &outputs.html {
         let page = harness::html::render(run).map_err(|e| {
-            eprintln!("error: {e}");
+            complain!("error: {e}");
             ExitCode::from(2)
         })?;
         write_file(path, &page, "HTML report")?;
@@ -654,7 +667,7 @@ fn summarise_and_write(run: &Run<'_>, outputs: &Outputs) -> Result<(), ExitCode>
 /// `report --merge`: the shards' JSON reports joined into the reports of one run.
 fn merge_reports(vectors: &Vectors, args: &ReportArgs) -> Result<ExitCode, ExitCode> {
     let fail = |e: String| {
-        eprintln!("error: {e}");
+        complain!("error: {e}");
         ExitCode::from(2)
     };
     check_outputs(&args.outputs, &None).map_err(fail)?;
@@ -668,7 +681,7 @@ fn merge_reports(vectors: &Vectors, args: &ReportArgs) -> Result<ExitCode, ExitC
     for path in args.merge.iter().chain(&args.from) {
         let text = harness::files::read_string(path, harness::files::JSON_LIMIT).map_err(|e| fail(e.to_string()))?;
         let report: serde_json::Value =
-            serde_json::from_str(&text).map_err(|e| fail(format!("{}: not JSON: {e}", path.display())))?;
+            harness::json::parse_unique(text.as_bytes()).map_err(|e| fail(format!("{}: {}", path.display(), harness::json::problem(&e))))?;
         reports.push((path.as_path(), report));
     }
     let run = if args.from.is_some() {
@@ -679,7 +692,7 @@ fn merge_reports(vectors: &Vectors, args: &ReportArgs) -> Result<ExitCode, ExitC
     };
     summarise_and_write(&run, &args.outputs)?;
     if let Some(why) = &run.scope.stopped {
-        eprintln!("error: a shard was stopped: {why}");
+        complain!("error: a shard was stopped: {why}");
         return Ok(ExitCode::from(2));
     }
     if !vectors.errors.is_empty() {
@@ -693,15 +706,15 @@ fn merge_reports(vectors: &Vectors, args: &ReportArgs) -> Result<ExitCode, ExitC
 
 fn explain(vectors: &Vectors, id: &str, with_model: bool) -> ExitCode {
     let Some(case) = vectors.cases.iter().find(|c| c.id == id) else {
-        eprintln!("error: no case {id}; `conformance list` shows the ids");
+        complain!("error: no case {id}; `conformance list` shows the ids");
         return ExitCode::from(2);
     };
-    print!("{}", harness::explain::render(vectors, case));
+    say_part!("{}", harness::explain::render(vectors, case));
     if with_model {
         match harness::explain::model_path(case) {
-            Ok(text) => print!("\n{text}"),
+            Ok(text) => say_part!("\n{text}"),
             Err(message) => {
-                eprintln!("error: {message}");
+                complain!("error: {message}");
                 return ExitCode::from(2);
             }
         }
@@ -738,7 +751,7 @@ fn main() -> ExitCode {
         Command::Run(args) => run(&vectors, &args).unwrap_or_else(|code| code),
         Command::List(filters) => {
             for case in filters.selection().apply(&vectors.cases) {
-                println!("{:<56} {}", case.id, case.description);
+                say!("{:<56} {}", case.id, case.description);
             }
             if vectors.errors.is_empty() {
                 ExitCode::SUCCESS
@@ -763,7 +776,7 @@ fn check_traces(vectors: &Vectors, args: &CheckTraceArgs) -> ExitCode {
         Err(e) => match harness::trace::format::TraceSchema::load(&harness::bundled_vectors().join("schema")) {
             Ok(schema) => schema,
             Err(_) => {
-                eprintln!("error: {e}");
+                complain!("error: {e}");
                 return ExitCode::from(2);
             }
         },
@@ -774,7 +787,7 @@ fn check_traces(vectors: &Vectors, args: &CheckTraceArgs) -> ExitCode {
         let text = match harness::files::read_input(name, harness::files::JSON_LIMIT) {
             Ok(text) => text,
             Err(e) => {
-                eprintln!("error: cannot read the trace: {e}{}", pipe_hint(&e));
+                complain!("error: cannot read the trace: {e}{}", pipe_hint(&e));
                 malformed += 1;
                 worst = 2;
                 continue;
@@ -783,7 +796,7 @@ fn check_traces(vectors: &Vectors, args: &CheckTraceArgs) -> ExitCode {
         match check_text(&schema, &text) {
             Err(errors) => {
                 for error in errors {
-                    eprintln!("error: {name}: {error}");
+                    complain!("error: {name}: {error}");
                 }
                 malformed += 1;
                 worst = 2;
@@ -804,14 +817,14 @@ fn check_traces(vectors: &Vectors, args: &CheckTraceArgs) -> ExitCode {
                     }
                 };
                 if !args.quiet || !matches!(judgement, Judgement::Explained { .. }) {
-                    print!("{}", render(name, &judgement, &vectors.requirements));
+                    say_part!("{}", render(name, &judgement, &vectors.requirements));
                 }
                 worst = worst.max(code);
             }
         }
     }
     if args.traces.len() > 1 || args.quiet {
-        println!(
+        say!(
             "{} trace(s): {explained} explained, {rejected} not explained, {outside} outside the model{}, {malformed} malformed or unreadable",
             args.traces.len(),
             if args.allow_out_of_scope && outside > 0 { " (allowed)" } else { "" }
@@ -843,7 +856,7 @@ fn generate_stream(framing: &str, bytes: u64, catalog_out: Option<PathBuf>) -> E
         let written = harness::files::check_outputs(&[("--catalog-out", &path)])
             .and_then(|()| harness::files::write(&path, generate::catalog().to_string().as_bytes()).map_err(|e| format!("cannot write {e}")));
         if let Err(e) = written {
-            eprintln!("error: {e}");
+            complain!("error: {e}");
             return ExitCode::from(2);
         }
     }
@@ -851,7 +864,7 @@ fn generate_stream(framing: &str, bytes: u64, catalog_out: Option<PathBuf>) -> E
     match generate::write(framing, bytes, &mut stdout.lock()) {
         Ok(_) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
+            complain!("error: {e}");
             ExitCode::from(2)
         }
     }
@@ -862,7 +875,7 @@ fn generate_stream(framing: &str, bytes: u64, catalog_out: Option<PathBuf>) -> E
 fn fuzz(args: &FuzzArgs, vectors: &std::path::Path) -> Result<ExitCode, ExitCode> {
     use harness::fuzz::{Settings, Target};
     let usage = |message: String| {
-        eprintln!("error: {message}");
+        complain!("error: {message}");
         ExitCode::from(2)
     };
     args.subject.check().map_err(usage)?;
@@ -922,8 +935,8 @@ fn fuzz(args: &FuzzArgs, vectors: &std::path::Path) -> Result<ExitCode, ExitCode
         replay.push_str(&format!(" --max-steps {k}"));
     }
     let steps: Vec<String> = settings.targets.iter().map(|t| format!("{t} {}", settings.max_steps(*t))).collect();
-    println!("conformance fuzz: seed {:#x}; implementation {implementation}", settings.seed);
-    println!(
+    say!("conformance fuzz: seed {:#x}; implementation {implementation}", settings.seed);
+    say!(
         "  models {}; up to {} cases{}; at most {} model actions per path",
         settings.targets.iter().map(|t| t.name()).collect::<Vec<_>>().join(", "),
         settings.cases,
@@ -934,7 +947,7 @@ fn fuzz(args: &FuzzArgs, vectors: &std::path::Path) -> Result<ExitCode, ExitCode
     let verbose = args.verbose;
     let mut on_case = |n: u64, target: Target, result: &CaseResult| {
         if verbose {
-            println!("{n:>7} {target:<11} {}", result.verdict);
+            say!("{n:>7} {target:<11} {}", result.verdict);
         }
     };
     let outcome = harness::fuzz::fuzz(&settings, adapter.as_mut(), &mut on_case).map_err(usage)?;
@@ -944,7 +957,7 @@ fn fuzz(args: &FuzzArgs, vectors: &std::path::Path) -> Result<ExitCode, ExitCode
         .iter()
         .map(|(t, tally)| format!("{t}: {} pass, {} non-strict, {} unsupported", tally.pass, tally.non_strict, tally.unsupported))
         .collect();
-    println!(
+    say!(
         "ran {} case(s) in {elapsed:.1} s{} ({})",
         outcome.cases,
         if outcome.budget_stopped { ", stopped by --budget-seconds" } else { "" },
@@ -962,10 +975,10 @@ fn fuzz(args: &FuzzArgs, vectors: &std::path::Path) -> Result<ExitCode, ExitCode
                 )));
             }
         }
-        println!("nothing found: every case stayed within what the models allow (seed {:#x})", settings.seed);
+        say!("nothing found: every case stayed within what the models allow (seed {:#x})", settings.seed);
         return Ok(ExitCode::SUCCESS);
     };
-    println!("
+    say!("
 {}", finding.render(&register));
     let command = format!("{replay} --cases {}", finding.case_number);
     let path = finding.write(&args.out, &implementation, &command).map_err(usage)?;
@@ -981,8 +994,8 @@ fn fuzz(args: &FuzzArgs, vectors: &std::path::Path) -> Result<ExitCode, ExitCode
         (None, false) if args.subject.reference_choices != "default" => format!(" --reference-choices {}", args.subject.reference_choices),
         (None, false) => String::new(),
     };
-    println!("written to {}", path.display());
-    println!(
+    say!("written to {}", path.display());
+    say!(
         "rerun: conformance run --vectors {} --filter {}{rerun}",
         args.out.display(),
         finding.case_id()
@@ -996,7 +1009,7 @@ fn validate_stream(args: &ValidateArgs) -> ExitCode {
     use harness::validate::{live, Reporter, Validator};
     let read_json = |path: &PathBuf, what: &str| -> Result<serde_json::Value, String> {
         let text = harness::files::read_string(path, harness::files::JSON_LIMIT).map_err(|e| format!("cannot read the {what}: {e}"))?;
-        serde_json::from_str(&text).map_err(|e| format!("the {what} {} is not JSON: {e}", path.display()))
+        harness::json::parse_unique(text.as_bytes()).map_err(|e| format!("the {what} {}: {}", path.display(), harness::json::problem(&e)))
     };
     enum Source {
         Live(live::Endpoint),
@@ -1030,7 +1043,7 @@ fn validate_stream(args: &ValidateArgs) -> ExitCode {
     let (mut validator, source) = match prepared {
         Ok(prepared) => prepared,
         Err(message) => {
-            eprintln!("error: {message}");
+            complain!("error: {message}");
             return ExitCode::from(2);
         }
     };
@@ -1047,7 +1060,7 @@ fn validate_stream(args: &ValidateArgs) -> ExitCode {
     };
     let summary = validator.finish(stop);
     if let harness::validate::Stop::Error(message) = &summary.stop {
-        eprintln!("error: {message}");
+        complain!("error: {message}");
     }
     reporter.summary(&summary);
     ExitCode::from(summary.exit_code())

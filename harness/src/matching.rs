@@ -52,7 +52,7 @@ impl At<'_> {
     fn pointer(&self) -> String {
         match self {
             At::Root => String::new(),
-            At::Member(parent, key) => format!("{}/{}", parent.pointer(), escape_segment(key)),
+            At::Member(parent, key) => format!("{}/{}", parent.pointer(), crate::json::pointer_token(key)),
             At::Item(parent, index) => format!("{}/{index}", parent.pointer()),
         }
     }
@@ -60,10 +60,6 @@ impl At<'_> {
 
 fn push(outcome: &mut Outcome, at: &At<'_>, reason: impl Into<String>) {
     outcome.mismatches.push(Mismatch { pointer: at.pointer(), reason: reason.into() });
-}
-
-fn escape_segment(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
 }
 
 fn type_name(value: &Value) -> &'static str {
@@ -132,7 +128,7 @@ fn walk(pattern: &Value, actual: Option<&Value>, at: &At<'_>, outcome: &mut Outc
 fn type_or_value(value: &Value) -> String {
     match value {
         Value::Object(_) | Value::Array(_) => type_name(value).to_string(),
-        other => other.to_string(),
+        other => crate::quote::bounded(other),
     }
 }
 
@@ -201,7 +197,7 @@ fn walk_matcher(kind: &str, pattern: &Value, actual: Option<&Value>, at: &At<'_>
             let text = pattern.get("text").and_then(Value::as_str).unwrap_or("");
             match actual {
                 Some(Value::String(found)) if !found.contains(text) => {}
-                Some(Value::String(_)) => push(outcome, at, format!("contains {text:?}")),
+                Some(Value::String(_)) => push(outcome, at, format!("contains {}", crate::quote::bounded(&format_args!("{text:?}")))),
                 Some(other) => push(outcome, at, format!("expected a string, found {}", type_name(other))),
                 None => push(outcome, at, "missing"),
             }
@@ -246,12 +242,12 @@ fn walk_matcher(kind: &str, pattern: &Value, actual: Option<&Value>, at: &At<'_>
                 None => push(outcome, at, "missing"),
             }
         }
-        other => push(outcome, at, format!("unknown matcher {other}")),
+        other => push(outcome, at, format!("unknown matcher {}", crate::quote::bounded(other))),
     }
 }
 
 fn compact(pattern: &Value) -> String {
-    serde_json::to_string(pattern).unwrap_or_default()
+    crate::quote::bounded(pattern)
 }
 
 /// Whether `patterns` match distinct items of `items` in their order (a subsequence). Taking the

@@ -60,7 +60,7 @@ impl FormatSchemas {
             let path = dir.join(name);
             let text = crate::files::read_string(&path, crate::files::JSON_LIMIT).map_err(|e| e.to_string())?;
             let schema: Value =
-                serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+                crate::json::parse_unique(text.as_bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
             by_uri.insert(format!("{SCHEMA_BASE}{name}"), schema);
         }
         let compile = |name: &str, pointer: &str| -> Result<Validator, String> {
@@ -184,7 +184,7 @@ impl FormatSchemas {
                     pointer: format!("{pointer}/{kind}"),
                     message: format!(
                         "unknown {kind} step {}; known: {}",
-                        step.get(kind).unwrap_or(&Value::Null),
+                        crate::quote::bounded(step.get(kind).unwrap_or(&Value::Null)),
                         known.join(", ")
                     ),
                 });
@@ -228,7 +228,7 @@ fn violations(validator: &Validator, document: &Value, prefix: &str) -> Vec<Sche
         .iter_errors(document)
         .map(|error| SchemaViolation {
             pointer: format!("{prefix}{}", error.instance_path().as_str()),
-            message: error.to_string(),
+            message: crate::quote::bounded(&error),
         })
         .collect();
     // Deepest pointer first: the innermost error is the one a writer can act on.

@@ -459,11 +459,18 @@ fn expiry_readings_the_texts_leave_open_are_both_accepted() {
 
 #[test]
 fn a_malformed_trace_names_the_line_and_the_pointer() {
+    let duplicate = schema()
+        .parse(&format!("{}\n{{\"at\": 5, \"at\": 0, \"call\": {{\"host\": \"refresh\"}}}}", std::fs::read_to_string(example()).unwrap().lines().next().unwrap()))
+        .err()
+        .expect("refused");
+    assert!(duplicate[0].message.starts_with("duplicate key \"at\" in the top-level object"), "{duplicate:?}");
     let schema = schema();
     let header = std::fs::read_to_string(example()).unwrap().lines().next().unwrap().to_string();
     let cases = [
         (format!("{header}\n{{\"at\": -1, \"call\": {{\"host\": \"refresh\"}}}}"), 2, "/at"),
         (format!("{header}\nnot json"), 2, ""),
+        // A key given twice (issue 28): serde_json alone would keep the second `at`.
+        (format!("{header}\n{{\"at\": 5, \"at\": 0, \"call\": {{\"host\": \"refresh\"}}}}"), 2, ""),
         (format!("{header}\n{{\"at\": 0, \"call\": {{\"host\": \"refresh\"}}, \"value\": 1}}"), 2, ""),
         (format!("{header}\n{{\"at\": 5, \"call\": {{\"host\": \"refresh\"}}}}\n{{\"at\": 4, \"call\": {{\"host\": \"refresh\"}}}}"), 3, "/at"),
         ("{\"format\": \"rcip-trace/1\", \"clock\": \"virtual\"}".to_string(), 1, ""),
@@ -499,6 +506,16 @@ fn check_trace_exit_codes() {
     assert_eq!(output.status.code(), Some(1), "{stdout}");
     assert!(stdout.contains("NOT EXPLAINED at line 8"), "{stdout}");
     assert!(stdout.contains("CL-B08-3 REQUIRED: \"Resolving an expired confirmation"), "{stdout}");
+
+    // A record of 8 MiB is quoted, not printed whole (issue 28).
+    let huge = dir.join("huge.jsonl");
+    let value = json!({"status": "failed", "invocationId": "del-1", "capabilityId": "notes.delete", "code": "X".repeat(8 << 20)});
+    std::fs::write(&huge, with_line(&text, 8, &json!({"at": 90000, "observe": {"expect": "outcome", "of": "r1"}, "value": value}))).unwrap();
+    let output = conformance(&["check-trace", huge.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{}", &stdout[..stdout.len().min(2000)]);
+    assert!(stdout.len() < 64 << 10, "{} bytes of output: {}", stdout.len(), &stdout[..2000]);
+    assert!(stdout.contains("  record: {\"at\":90000,"), "{stdout}");
 
     let malformed = dir.join("malformed.jsonl");
     std::fs::write(&malformed, text.replace("\"at\":1205,", "\"at\":\"soon\",")).unwrap();

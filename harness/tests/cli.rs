@@ -259,4 +259,10 @@ fn validate_judges_a_producer_stream_with_exit_0_1_or_2() {
     let ws = conformance(&["validate", "--catalog", &path(&catalog), "--framing", "websocket", &path(&messages)]);
     assert_eq!(ws.status.code(), Some(0), "{}", stderr(&ws));
     assert!(String::from_utf8_lossy(&ws.stdout).contains("in 3 messages"));
+    // A catalog with a key given twice is refused (issue 28), not read as its last value.
+    let twice = dir.join("twice.json");
+    std::fs::write(&twice, r#"{"id":"demo@1.0.0","components":{"Stack":{"props":{"type":"object"},"children":true}},"components":{}}"#).unwrap();
+    let refused = conformance(&["validate", "--catalog", &path(&twice), "--framing", "sse", &path(&good)]);
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
+    assert!(stderr(&refused).contains("twice.json: duplicate key \"components\" in the top-level object"), "{}", stderr(&refused));
 }

@@ -247,3 +247,62 @@ fn the_new_actions_are_part_of_the_format_and_their_handles_are_checked() {
     assert!(!errors.iter().any(|e| e.contains("a.json")), "{errors:?}");
     assert!(errors.iter().any(|e| e.contains("b.json at /cases/0/steps/0/handler/sameAs")), "{errors:?}");
 }
+
+#[test]
+fn an_error_quotes_at_most_two_hundred_characters_of_the_offending_value() {
+    let dir = scratch("bounded");
+    let huge = "x".repeat(8 << 20);
+    let mut wrong_strictness = good_case("rcip.demo.x.001");
+    wrong_strictness["strictness"] = json!(huge);
+    let mut unknown_step = good_case("rcip.demo.x.002");
+    unknown_step["steps"][0] = json!({ "host": huge });
+    fs::write(dir.join("rcip/a.json"), file_with(json!([wrong_strictness]))).unwrap();
+    fs::write(dir.join("rcip/b.json"), file_with(json!([unknown_step]))).unwrap();
+    let vectors = Vectors::load(&dir).unwrap();
+    let errors: Vec<String> = errors_of(&vectors).into_iter().filter(|e| e.contains(".json at ")).collect();
+    assert_eq!(errors.len(), 2, "{:?}", errors.iter().map(|e| &e[..e.len().min(300)]).collect::<Vec<_>>());
+    for error in &errors {
+        assert!(error.len() < 1000, "an error of {} bytes: {}", error.len(), &error[..300]);
+        assert!(error.contains("xxx…") && error.contains(" bytes)"), "{error}");
+    }
+}
+
+#[test]
+fn a_key_given_twice_in_a_vector_file_or_the_register_is_an_error_naming_file_and_key() {
+    let dir = scratch("duplicate-keys");
+    let text = file_with(json!([good_case("rcip.demo.x.001")]));
+    let twice = text.replacen("\"strictness\": \"REQUIRED\"", "\"strictness\": \"REQUIRED\",\n      \"strictness\": \"RECOMMENDED\"", 1);
+    assert_ne!(text, twice);
+    fs::write(dir.join("rcip/a.json"), twice).unwrap();
+    fs::write(dir.join("rcip/b.json"), file_with(json!([good_case("rcip.demo.y.001")]))).unwrap();
+    let vectors = Vectors::load(&dir).unwrap();
+    let errors = errors_of(&vectors);
+    assert!(
+        errors.iter().any(|e| e.contains("a.json") && e.contains("duplicate key \"strictness\" in the object at /cases/0")),
+        "{errors:?}"
+    );
+    assert_eq!(vectors.cases.iter().map(|c| c.id.as_str()).collect::<Vec<_>>(), vec!["rcip.demo.y.001"]);
+
+    let register = fs::read_to_string(dir.join("requirements.json")).unwrap();
+    let at = register.find('{').unwrap() + 1;
+    fs::write(dir.join("requirements.json"), format!("{}\"x\": 1, \"x\": 2,{}", &register[..at], &register[at..])).unwrap();
+    let errors = errors_of(&Vectors::load(&dir).unwrap());
+    assert!(errors.iter().any(|e| e.contains("requirements.json") && e.contains("duplicate key \"x\" in the top-level object")), "{errors:?}");
+}
+
+#[test]
+fn a_symlink_to_a_directory_or_not_named_json_is_an_error() {
+    let dir = scratch("symlinked-dirs");
+    fs::write(dir.join("rcip/a.json"), file_with(json!([good_case("rcip.demo.x.001")]))).unwrap();
+    fs::create_dir(dir.join("more")).unwrap();
+    fs::write(dir.join("more/b.json"), file_with(json!([good_case("rcip.demo.y.001")]))).unwrap();
+    std::os::unix::fs::symlink(dir.join("more"), dir.join("rcip/more")).unwrap();
+    std::os::unix::fs::symlink(dir.join("more"), dir.join("rcip/dir.json")).unwrap();
+    std::os::unix::fs::symlink(dir.join("more/b.json"), dir.join("rui/b.txt")).unwrap();
+    let vectors = Vectors::load(&dir).unwrap();
+    let errors = errors_of(&vectors);
+    assert!(errors.iter().any(|e| e.contains("rcip/more:") && e.contains("a symlink to a directory")), "{errors:?}");
+    assert!(errors.iter().any(|e| e.contains("rcip/dir.json") && e.contains("not a regular file")), "{errors:?}");
+    assert!(errors.iter().any(|e| e.contains("rui/b.txt") && e.contains("does not end in .json")), "{errors:?}");
+    assert_eq!(vectors.cases.len(), 1);
+}

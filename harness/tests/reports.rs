@@ -244,7 +244,7 @@ fn junit_shows_load_errors_as_errors_and_escapes_what_xml_forbids() {
     assert!(xml.contains("rcip/broken.json at /cases/0/id: bad id"), "{xml}");
     assert!(xml.contains("errors=\"2\""), "one load error and one errored case: {xml}");
     assert!(!xml.contains('\u{FFFF}') && !xml.contains('\u{1}') && !xml.contains('\u{FFFE}'), "{xml}");
-    assert!(xml.contains("\\u{ffff}\\u{1} and \\u{fffe}"), "{xml}");
+    assert!(xml.contains("\\uffff\\u0001 and \\ufffe"), "{xml}");
 }
 
 #[test]
@@ -309,4 +309,27 @@ fn a_new_baseline_keeps_the_entries_that_still_apply() {
     assert!(!ids.iter().any(|(id, _)| *id == "rcip.a.x.002"), "{written}");
     assert!(!reread.xfail.iter().any(|e| e.prefix.is_some()), "{written}");
     assert!(ids.iter().any(|(id, reason)| *id == "rcip.c.x.001" && reason.starts_with("baseline")), "{written}");
+}
+
+#[test]
+fn the_markdown_report_passes_no_html_or_markup_from_adapters_or_vectors() {
+    let v = vectors(vec![case("rcip.a.x.001", "REQUIRED", &[], json!("broken"))]);
+    let mut results = judge(&v.cases);
+    results[0].reason = Some("<script>alert(1)</script> | <img src=x onerror=alert(2)>\n[x](javascript:y) \x1b[2J".into());
+    let mut run = run(&v, results);
+    run.implementation.name = "<script>alert(3)</script>".into();
+    let text = certification::render(&run);
+    assert!(!text.contains("<script") && !text.contains("<img") && !text.contains('\x1b'), "{text}");
+    assert!(text.contains("&lt;script&gt;alert(1)&lt;/script&gt; \\| &lt;img src=x onerror=alert(2)&gt; \\[x\\](javascript:y) \\u001b\\[2J |"), "{text}");
+    assert!(text.contains("# Conformance report: &lt;script&gt;alert(3)&lt;/script&gt; 1"), "{text}");
+}
+
+#[test]
+fn junit_writes_terminal_escape_sequences_as_text() {
+    let v = vectors(vec![case("rcip.a.x.001", "REQUIRED", &[], json!("broken"))]);
+    let mut results = judge(&v.cases);
+    results[0].reason = Some("adapter said \x1b]0;owned\x07\x1b[2J".into());
+    let xml = harness::junit::render(&run(&v, results)).unwrap();
+    assert!(!xml.contains('\x1b'), "{xml}");
+    assert!(xml.contains("adapter said \\u001b]0;owned\\u0007\\u001b[2J"), "{xml}");
 }

@@ -264,3 +264,17 @@ fn live_mode_is_refused_where_it_cannot_apply() {
     }
     let _ = std::fs::remove_file(&path);
 }
+
+#[test]
+fn a_websocket_message_up_to_the_documented_64_mib_is_read() {
+    // One frame of 20 MiB, over tungstenite's default 16 MiB frame bound: judged (not JSON), not
+    // refused as too long.
+    let mut script = ws_messages(0, 2);
+    script.push(Act::Send(vec![b'x'; 20 << 20]));
+    script.extend(ws_messages(2, 3));
+    let ws = servers::websocket(route(script));
+    let (output, report) = validate(&format!("ws://127.0.0.1:{ws}/stream"), &[]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert_eq!(report["violations"].as_array().map(Vec::len), Some(1), "{report}");
+    assert_eq!(summary(&report)["stoppedBy"].as_str(), Some("end"), "{report}");
+}

@@ -17,8 +17,10 @@ use crate::invocation::InvocationModel;
 use crate::transaction::TransactionModel;
 
 /// Starts the Explorer for `model`, checking at most `depth` steps deep, on `address` (port 0
-/// picks a free port), and calls `started` with the address once it accepts connections. Serves
-/// until the process ends; an address that cannot be bound is an error.
+/// picks a free port), and calls `started` with the address once it answers. Serves until the
+/// process ends. `address` is bound here and held for good (`front.rs`): an address that cannot be
+/// bound, another `explore` on the same port included, is an error, and only requests whose
+/// `Host` names this server are answered.
 pub fn serve<M>(
     model: M,
     depth: Option<usize>,
@@ -30,28 +32,39 @@ where
     M::Action: Debug + Send + Sync + Clone + PartialEq,
     M::State: Debug + Hash + Send + Sync + Clone + PartialEq,
 {
-    // stateright's server unwraps its bind: bind here first so a taken port is a message, and
-    // learn the port when 0 was asked for. The probe is dropped just before stateright binds.
-    let probe = TcpListener::bind(address).map_err(|e| format!("cannot listen on {address}: {e}"))?;
-    let address = probe.local_addr().map_err(|e| e.to_string())?;
-    drop(probe);
+    let listener = TcpListener::bind(address)
+        .map_err(|e| format!("cannot listen on {address}: {e} (is another model-check explore serving there?)"))?;
+    let address = listener.local_addr().map_err(|e| e.to_string())?;
+    // stateright's own server binds with `unwrap` on the address it is given: a private loopback
+    // port that was free a moment ago, reached only through the front door.
+    let private = TcpListener::bind(("127.0.0.1", 0))
+        .and_then(|probe| probe.local_addr())
+        .map_err(|e| format!("cannot find a private port for the Explorer: {e}"))?;
     let mut builder = model.checker();
     if let Some(depth) = depth {
         builder = builder.target_max_depth(depth);
     }
-    // Tell the caller only once the server answers, so a printed URL is a working one.
-    std::thread::spawn(move || {
-        for _ in 0..600 {
-            if TcpStream::connect_timeout(&address, Duration::from_millis(200)).is_ok() {
-                started(address);
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
+    // `serve` answers requests on its thread and returns only if the server stops.
+    let explorer = std::thread::spawn(move || {
+        let _checker = builder.serve(private);
     });
-    // `serve` answers requests on this thread and returns only if the server stops.
-    let _checker = builder.serve(address);
-    Ok(())
+    // Tell the caller only once the Explorer answers, so a printed URL is a working one.
+    let mut answering = false;
+    for _ in 0..600 {
+        if TcpStream::connect_timeout(&private, Duration::from_millis(200)).is_ok() {
+            answering = true;
+            break;
+        }
+        if explorer.is_finished() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    if !answering {
+        return Err(format!("the Explorer did not start on its private port {private}"));
+    }
+    started(address);
+    crate::front::run(listener, private).map_err(|e| format!("serving on {address}: {e}"))
 }
 
 /// A generated vector's path in a model, as the Explorer shows it.

@@ -9,6 +9,7 @@
 pub mod assist;
 pub mod check;
 pub mod explore;
+pub mod front;
 pub mod invocation;
 pub mod transaction;
 pub mod visit;

@@ -223,7 +223,7 @@ impl Running {
             Ok(bytes) => bytes,
             Err(e) => return Err(format!("cannot read the adapter's stdout: {e}")),
         };
-        let shown: String = String::from_utf8_lossy(unsolicited).lines().next().unwrap_or("").chars().take(200).collect();
+        let shown = crate::quote::bounded(String::from_utf8_lossy(unsolicited).lines().next().unwrap_or(""));
         Err(format!("response out of turn (no request was pending): {shown}"))
     }
 }

@@ -108,7 +108,7 @@ fn main() -> ExitCode {
     let choices = match Choices::parse(&cli.choices) {
         Ok(choices) => choices,
         Err(e) => {
-            eprintln!("error: --choices: {e}");
+            eprintln!("error: --choices: {}", harness::escape::terminal(&e.to_string()));
             return ExitCode::from(2);
         }
     };
@@ -125,6 +125,7 @@ fn main() -> ExitCode {
         Some(name) => match Fault::named(name) {
             Some(fault) => choices.with_fault(fault),
             None => {
+                let name = harness::escape::terminal(name);
                 eprintln!("error: unknown fault '{name}' (reference-driver --fault list prints the catalog)");
                 return ExitCode::from(2);
             }

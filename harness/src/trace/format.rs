@@ -162,10 +162,10 @@ impl TraceSchema {
             if line.trim().is_empty() {
                 continue;
             }
-            let value: Value = match serde_json::from_str(line) {
+            let value: Value = match crate::json::parse_unique(line.as_bytes()) {
                 Ok(value) => value,
                 Err(e) => {
-                    errors.push(TraceError { line: number, pointer: String::new(), message: format!("not JSON: {e}") });
+                    errors.push(TraceError { line: number, pointer: String::new(), message: crate::json::problem(&e) });
                     if std::mem::take(&mut first) {
                         return Err(errors);
                     }
@@ -236,7 +236,7 @@ fn deepest(validator: &Validator, value: &Value) -> Option<(String, String)> {
     }
     validator
         .iter_errors(value)
-        .map(|error| (error.instance_path().as_str().to_string(), error.to_string()))
+        .map(|error| (error.instance_path().as_str().to_string(), crate::quote::bounded(&error)))
         .max_by(|a, b| a.0.len().cmp(&b.0.len()).then(b.0.cmp(&a.0)))
 }
 

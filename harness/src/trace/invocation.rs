@@ -195,7 +195,7 @@ impl Checker {
             "scripted" => PolicyMode::Scripted(policy.get("settle").cloned().unwrap_or(Value::Null)),
             "by-request" => PolicyMode::ByRequest(policy.get("rules").and_then(Value::as_array).cloned().unwrap_or_default()),
             "absent" => PolicyMode::Default,
-            other => return Err(out(1, format!("policy mode `{other}` is unknown to check-trace"))),
+            other => return Err(out(1, format!("policy mode `{}` is unknown to check-trace", crate::quote::bounded(other)))),
         };
         let effects: Vec<String> = setup
             .pointer("/definition/capabilities")

@@ -144,7 +144,7 @@ pub fn render(name: &str, judgement: &Judgement, requirements: &BTreeMap<String,
         }
         Judgement::NotExplained { failure, raw } => {
             out.push_str(&format!("{name}: NOT EXPLAINED at line {}\n", failure.line));
-            out.push_str(&format!("  record: {}\n", serde_json::to_string(raw).unwrap_or_default()));
+            out.push_str(&format!("  record: {}\n", crate::quote::bounded(raw)));
             out.push_str("  the model allows here:\n");
             for allowed in &failure.allowed {
                 out.push_str(&format!("    {allowed}\n"));

@@ -252,7 +252,7 @@ impl Checker {
                             Step::Frames(frames, vec![Frame::End])
                         }
                         (Some(other), _, _) => {
-                            return Err(out(line, format!("a framing-specific stream (`feed: {other}`): check-trace judges the records a consumer received (`feed: records`), not framings")))
+                            return Err(out(line, format!("a framing-specific stream (`feed: {}`): check-trace judges the records a consumer received (`feed: records`), not framings", crate::quote::bounded(other))))
                         }
                         (_, Some(_), _) | (_, _, Some(_)) => {
                             return Err(out(line, "action dispatch and action policies are outside the transaction model".into()))
@@ -268,7 +268,7 @@ impl Checker {
                     "revision" => Step::Observe(Observation::Revision),
                     "graph" => Step::Observe(Observation::Graph),
                     "data" => Step::Observe(Observation::Data),
-                    other => Step::Other(format!("observe {other}")),
+                    other => Step::Other(format!("observe {}", crate::quote::bounded(other))),
                 },
             };
             steps.push((line, step));
@@ -786,7 +786,7 @@ impl Decoder {
         let text = pointer.as_str().unwrap_or_default();
         let parts: Vec<&str> = text.split('/').skip(1).collect();
         if !text.starts_with('/') {
-            return Err(format!("the data pointer `{text}` is outside the transaction model"));
+            return Err(format!("the data pointer `{}` is outside the transaction model", crate::quote::bounded(text)));
         }
         match parts.as_slice() {
             [a] => {
@@ -798,7 +798,7 @@ impl Decoder {
                 self.member(1, b)?;
                 Ok(Pointer::Nested)
             }
-            _ => Err(format!("the data pointer `{text}` is deeper than the transaction model's document")),
+            _ => Err(format!("the data pointer `{}` is deeper than the transaction model's document", crate::quote::bounded(text))),
         }
     }
 

@@ -385,7 +385,10 @@ fn follow_websocket(endpoint: &Endpoint, stream: TcpStream, clock: &Clock, valid
         Wait::Over => return Stop::Deadline,
     };
     let _ = stream.set_read_timeout(Some(timeout));
-    let config = tungstenite::protocol::WebSocketConfig::default().max_message_size(Some(super::MAX_FRAME_BYTES as usize));
+    // tungstenite's own default bounds one WebSocket frame to 16 MiB, below the documented 64 MiB
+    // of a message: both are set to the validator's bound.
+    let bound = Some(super::MAX_FRAME_BYTES as usize);
+    let config = tungstenite::protocol::WebSocketConfig::default().max_message_size(bound).max_frame_size(bound);
     let mut socket = match tungstenite::client::client_with_config(endpoint.url.as_str(), stream, Some(config)) {
         Ok((socket, _response)) => socket,
         Err(tungstenite::HandshakeError::Interrupted(_)) => return clock.timed_out(),

@@ -13,11 +13,13 @@
 //! transaction (both bounded by the limits) and the frame being decoded.
 
 pub mod generate;
+mod held;
 mod input;
 pub mod live;
 
 pub use input::{read_messages, read_stream};
 
+use crate::escape::terminal;
 use reference::rui::{ActionPolicy, Catalog, Config, Framing, Limits, Runtime, TransactionOutcome};
 use serde_json::{json, Value};
 
@@ -207,13 +209,15 @@ pub struct Validator {
     summary: Summary,
     found: Vec<Violation>,
     trail: Option<Trail>,
-    /// Bytes fed since the frame count last grew: about the size of the frame being decoded.
-    since_frame: u64,
+    /// The bytes the decoder holds for a frame not yet ended (`held.rs`).
+    held: held::Held,
 }
 
 /// The longest frame the validator holds while decoding it (the decoder keeps a frame's bytes
-/// until its delimiter arrives). A stream with no frame boundary for longer stops with an error
-/// rather than growing without bound; WebSocket messages have the same bound (`live.rs`).
+/// until its delimiter arrives). A frame still open past it stops the stream with an error rather
+/// than growing without bound; blank separators and SSE comments between frames are not part of
+/// one and never count. WebSocket messages and frames have the same bound (`live.rs`), as do the
+/// lines of the message file (`input.rs`).
 pub const MAX_FRAME_BYTES: u64 = 64 << 20;
 
 /// Every result so far in the vector format's observation forms (`transactions`, `quarantine`,
@@ -228,7 +232,8 @@ pub struct Trail {
 
 impl Validator {
     pub fn new(runtime: Runtime) -> Validator {
-        Validator { runtime, summary: Summary::default(), found: Vec::new(), trail: None, since_frame: 0 }
+        let held = held::Held::new(runtime.framing());
+        Validator { runtime, summary: Summary::default(), found: Vec::new(), trail: None, held }
     }
 
     /// Keeps every result from now on (see [`Trail`]); memory then grows with the stream.
@@ -256,15 +261,14 @@ impl Validator {
 
     /// The next chunk of a byte stream (JSONL, SSE, JSON text sequences).
     pub fn bytes(&mut self, chunk: &[u8], sink: &mut dyn FnMut(&Violation)) -> Result<(), UsageError> {
-        let frames = self.runtime.frames_received();
         self.runtime.feed(chunk).map_err(|e| UsageError(e.to_string()))?;
         self.summary.bytes += chunk.len() as u64;
         self.collect(sink);
-        self.since_frame = if self.runtime.frames_received() > frames { 0 } else { self.since_frame + chunk.len() as u64 };
-        if self.since_frame > MAX_FRAME_BYTES {
+        let held = self.held.push(chunk);
+        if held > MAX_FRAME_BYTES {
             return Err(UsageError(format!(
-                "no frame boundary in the last {} MiB: a frame longer than the validator holds ({} MiB)",
-                self.since_frame >> 20,
+                "a frame not ended after {} bytes: longer than the validator holds ({} MiB)",
+                held,
                 MAX_FRAME_BYTES >> 20
             )));
         }
@@ -344,6 +348,8 @@ impl Validator {
 
 /// Writes violations as they are found and the summary at the end, as text lines or as one JSON
 /// document (`{"violations": [...], "summary": {...}}`) written incrementally, so nothing is kept.
+/// Both go through `escape::terminal`: a transaction id or a value of the stream reaches the
+/// terminal as text (in JSON, the `\uXXXX` it writes is the same character again).
 pub struct Reporter<W: std::io::Write> {
     out: W,
     json: bool,
@@ -361,18 +367,18 @@ impl<W: std::io::Write> Reporter<W> {
     pub fn violation(&mut self, violation: &Violation) {
         let _ = if self.json {
             let separator = if self.written == 0 { "\n" } else { ",\n" };
-            write!(self.out, "{separator}{}", violation.to_json())
+            write!(self.out, "{separator}{}", terminal(&violation.to_json().to_string()))
         } else {
-            writeln!(self.out, "{}", violation.to_text())
+            writeln!(self.out, "{}", terminal(&violation.to_text()))
         };
         self.written += 1;
     }
 
     pub fn summary(mut self, summary: &Summary) -> W {
         let _ = if self.json {
-            writeln!(self.out, "\n],\"summary\":{}}}", summary.to_json())
+            writeln!(self.out, "\n],\"summary\":{}}}", terminal(&summary.to_json().to_string()))
         } else {
-            write!(self.out, "{}", summary.to_text())
+            write!(self.out, "{}", terminal(&summary.to_text()))
         };
         let _ = self.out.flush();
         self.out
@@ -436,6 +442,28 @@ mod tests {
     }
 
     #[test]
+    fn blank_separators_and_heartbeats_are_no_frame_however_many() {
+        // 65 MiB of blank lines (JSONL), of SSE heartbeat comments and of empty lines (SSE), of
+        // consecutive RS (JSON text sequences), then a frame: no error, the frame is judged.
+        for (framing, filler, frame) in [
+            ("jsonl", &b"\n"[..], &b"not json\n"[..]),
+            ("sse", &b":\n"[..], &b"data: not json\n\n"[..]),
+            ("sse", &b"\r\n"[..], &b"data: not json\n\n"[..]),
+            ("json-seq", &b"\x1e"[..], &b"\x1enot json\n\x1e"[..]),
+        ] {
+            let mut validator = Validator::new(runtime(framing, &catalog(), None).unwrap());
+            let chunk = filler.repeat((1 << 20) / filler.len());
+            for _ in 0..65 {
+                validator.bytes(&chunk, &mut |_| {}).unwrap_or_else(|e| panic!("{framing}: {e:?}"));
+            }
+            let mut found = Vec::new();
+            validator.bytes(frame, &mut |v| found.push(v.clone())).unwrap();
+            assert_eq!(found.len(), 1, "{framing}: {found:?}");
+            assert_eq!(validator.frames(), 1, "{framing}");
+        }
+    }
+
+    #[test]
     fn a_stream_without_frame_boundaries_stops_with_an_error_instead_of_growing() {
         let mut validator = Validator::new(runtime("jsonl", &catalog(), None).unwrap());
         let chunk = vec![b'x'; 1 << 20];
@@ -448,7 +476,7 @@ mod tests {
             assert!(fed <= 65, "never stopped");
         };
         assert_eq!(fed, 64);
-        assert!(error.0.contains("no frame boundary"), "{error:?}");
+        assert!(error.0.contains("a frame not ended after"), "{error:?}");
         // Frames keep the count at zero however long the stream is.
         let mut validator = Validator::new(runtime("jsonl", &catalog(), None).unwrap());
         for _ in 0..100 {

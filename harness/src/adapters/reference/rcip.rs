@@ -1398,7 +1398,7 @@ fn encode_at(value: &HostValue, ancestors: &mut Vec<(HostObject, String)>, at: &
                 ObjectData::Object { prototype, members } => {
                     let mut fields = Map::new();
                     for (key, member) in members {
-                        let child = format!("{at}/{}", key.replace('~', "~0").replace('/', "~1"));
+                        let child = format!("{at}/{}", crate::json::pointer_token(key));
                         fields.insert(key.clone(), encode_at(member, ancestors, &child));
                     }
                     match prototype {
