@@ -770,7 +770,7 @@ fn main() -> ExitCode {
 /// `conformance check-trace`: the worst exit code over the traces (2 over 1 over 0); with
 /// `--allow-out-of-scope`, a trace outside the model counts as 0 (and is listed).
 fn check_traces(vectors: &Vectors, args: &CheckTraceArgs) -> ExitCode {
-    use harness::trace::{check_text, render, Judgement};
+    use harness::trace::{check_owned, render, Judgement};
     let schema = match harness::trace::format::TraceSchema::load(&vectors.root.join("schema")) {
         Ok(schema) => schema,
         Err(e) => match harness::trace::format::TraceSchema::load(&harness::bundled_vectors().join("schema")) {
@@ -793,7 +793,7 @@ fn check_traces(vectors: &Vectors, args: &CheckTraceArgs) -> ExitCode {
                 continue;
             }
         };
-        match check_text(&schema, &text) {
+        match check_owned(&schema, text) {
             Err(errors) => {
                 for error in errors {
                     complain!("error: {name}: {error}");

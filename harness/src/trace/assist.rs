@@ -140,7 +140,7 @@ pub struct Checker {
 
 /// Whether the trace starts Assist turns (and so is this model's to judge).
 pub fn applies(trace: &Trace) -> bool {
-    trace.records.iter().any(|r| matches!(&r.body, Body::Call { call, .. } if call.get("client").and_then(Value::as_str) == Some("assist-turn")))
+    trace.records().any(|r| matches!(&r.body, Body::Call { call, .. } if call.get("client").and_then(Value::as_str) == Some("assist-turn")))
 }
 
 /// A decide answer as the model takes it: the decision, the batch's items and proposals, and
@@ -200,7 +200,8 @@ impl Checker {
             ttl,
             resolution_handles: BTreeSet::new(),
         };
-        for record in &trace.records {
+        for record in trace.records() {
+            let record = &record;
             let query = match &record.body {
                 Body::Call { call, .. } => call,
                 Body::Observation { query, .. } => query,
@@ -248,7 +249,8 @@ impl Checker {
         let mut not_judged: BTreeMap<String, usize> = BTreeMap::new();
         let mut aborted: BTreeSet<String> = BTreeSet::new();
         let mut started = 0usize;
-        for (index, record) in trace.records.iter().enumerate() {
+        for (index, record) in trace.records().enumerate() {
+            let record = &record;
             let at = micros(record.at);
             if self.clock == Clock::Real && at > now {
                 let next = self.settle(&paths, now, at);

@@ -80,10 +80,58 @@ pub struct Record {
     pub raw: Value,
 }
 
+/// A loaded trace. The records are kept as the text they were written in, with where each line
+/// is and its `at`: a record is parsed again when a checker reads it ([`Trace::records`],
+/// [`Trace::record`]), so a trace costs its text and a few words per record, not a JSON tree per
+/// record (issue 28: a 1 M-record trace held 1.6 KB a record).
 #[derive(Debug, Clone)]
 pub struct Trace {
     pub header: Header,
-    pub records: Vec<Record>,
+    text: String,
+    spans: Vec<Span>,
+}
+
+/// Where a record's line is in the trace text.
+#[derive(Debug, Clone, Copy)]
+struct Span {
+    line: usize,
+    start: usize,
+    end: usize,
+    at: f64,
+}
+
+impl Trace {
+    /// The number of records.
+    pub fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.spans.is_empty()
+    }
+
+    /// The record at `index`, parsed from its line (which loaded, so it parses again).
+    pub fn record(&self, index: usize) -> Record {
+        match self.spans.get(index) {
+            Some(span) => record_of(*span, &self.text[span.start..span.end]),
+            None => Record { line: 0, at: 0.0, body: Body::Observation { query: Value::Null, value: Value::Null }, raw: Value::Null },
+        }
+    }
+
+    /// Every record in order, each parsed as it is reached.
+    pub fn records(&self) -> impl Iterator<Item = Record> + '_ {
+        self.spans.iter().map(move |span| record_of(*span, &self.text[span.start..span.end]))
+    }
+}
+
+/// The record a validated line holds.
+fn record_of(span: Span, line: &str) -> Record {
+    let value: Value = serde_json::from_str(line).unwrap_or(Value::Null);
+    let body = match value.get("call") {
+        Some(call) => Body::Call { call: call.clone(), threw: value.get("threw").and_then(Value::as_bool).unwrap_or(false) },
+        None => Body::Observation { query: value["observe"].clone(), value: value["value"].clone() },
+    };
+    Record { line: span.line, at: span.at, body, raw: value }
 }
 
 /// A line that does not load: its number, the JSON Pointer of the problem inside the line, and
@@ -152,12 +200,22 @@ impl TraceSchema {
     /// Parses and validates a whole trace. Every problem found is returned (at most one per
     /// line: the deepest, which is the one a writer can act on).
     pub fn parse(&self, text: &str) -> Result<Trace, Vec<TraceError>> {
+        self.parse_owned(text.to_string())
+    }
+
+    /// [`TraceSchema::parse`] of a text the trace keeps without copying it.
+    pub fn parse_owned(&self, text: String) -> Result<Trace, Vec<TraceError>> {
         let mut errors = Vec::new();
         let mut header = None;
-        let mut records = Vec::new();
+        let mut spans = Vec::new();
+        let mut real_clock_calls = Vec::new();
         let mut last_at = 0.0;
         let mut first = true;
-        for (index, line) in text.lines().enumerate() {
+        let mut offset = 0;
+        for (index, line) in text.split_inclusive('\n').enumerate() {
+            let start = offset;
+            offset += line.len();
+            let line = line.strip_suffix('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)).unwrap_or(line);
             let number = index + 1;
             if line.trim().is_empty() {
                 continue;
@@ -200,11 +258,10 @@ impl TraceSchema {
                 continue;
             }
             last_at = at;
-            let body = match value.get("call") {
-                Some(call) => Body::Call { call: call.clone(), threw: value.get("threw").and_then(Value::as_bool).unwrap_or(false) },
-                None => Body::Observation { query: value["observe"].clone(), value: value["value"].clone() },
-            };
-            records.push(Record { line: number, at, body, raw: value });
+            if value.pointer("/call/clock").is_some() {
+                real_clock_calls.push(number);
+            }
+            spans.push(Span { line: number, start, end: start + line.len(), at });
         }
         let Some(header) = header else {
             if errors.is_empty() {
@@ -213,16 +270,12 @@ impl TraceSchema {
             return Err(errors);
         };
         if header.clock == Clock::Real {
-            for record in &records {
-                if let Body::Call { call, .. } = &record.body {
-                    if call.get("clock").is_some() {
-                        errors.push(TraceError { line: record.line, pointer: "/call/clock".into(), message: "a trace on the real clock moves time with `at`, not with clock calls".into() });
-                    }
-                }
+            for line in real_clock_calls {
+                errors.push(TraceError { line, pointer: "/call/clock".into(), message: "a trace on the real clock moves time with `at`, not with clock calls".into() });
             }
         }
         if errors.is_empty() {
-            Ok(Trace { header, records })
+            Ok(Trace { header, text, spans })
         } else {
             Err(errors)
         }

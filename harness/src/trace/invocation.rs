@@ -160,7 +160,7 @@ pub enum Verdict {
 /// The first record no path explains.
 #[derive(Debug, Clone)]
 pub struct Failure {
-    /// Index into `trace.records`.
+    /// Index into the trace's records (`Trace::record`).
     pub record: usize,
     pub line: usize,
     /// The states possible just before the record, readable.
@@ -235,7 +235,8 @@ impl Checker {
         let mut id_numbers: BTreeMap<String, usize> = BTreeMap::new();
         let mut signals: BTreeMap<String, Vec<Slot>> = BTreeMap::new();
         let mut aborted: BTreeSet<String> = BTreeSet::new();
-        for (index, record) in trace.records.iter().enumerate() {
+        for (index, record) in trace.records().enumerate() {
+            let record = &record;
             let line = record.line;
             let query = match &record.body {
                 Body::Call { call, .. } => call,
@@ -363,7 +364,8 @@ impl Checker {
         let mut now = 0.0f64;
         let mut judged = 0;
         let mut not_judged: BTreeMap<String, usize> = BTreeMap::new();
-        for (index, record) in trace.records.iter().enumerate() {
+        for (index, record) in trace.records().enumerate() {
+            let record = &record;
             let mut next: Vec<Path> = Vec::new();
             if self.clock == Clock::Real && record.at > now {
                 let to = record.at;

@@ -76,7 +76,7 @@ pub fn judge(trace: &Trace) -> Judgement {
         .max_by(|(i, a), (j, b)| a.record.cmp(&b.record).then(j.cmp(i)))
         .map(|(_, f)| f)
         .expect("two readings were checked");
-    let raw = trace.records[failure.record].raw.clone();
+    let raw = trace.record(failure.record).raw;
     Judgement::NotExplained { failure, raw }
 }
 
@@ -110,7 +110,7 @@ fn judgement(trace: &Trace, checked: Result<Verdict, OutOfScope>, model: &'stati
             Judgement::Explained { model, reading, paths, departures, judged, not_judged }
         }
         Ok(Verdict::NotExplained(failure)) => {
-            let raw = trace.records[failure.record].raw.clone();
+            let raw = trace.record(failure.record).raw;
             Judgement::NotExplained { failure, raw }
         }
     }
@@ -118,7 +118,12 @@ fn judgement(trace: &Trace, checked: Result<Verdict, OutOfScope>, model: &'stati
 
 /// Parses `text` and judges it.
 pub fn check_text(schema: &TraceSchema, text: &str) -> Result<Judgement, Vec<TraceError>> {
-    let trace = schema.parse(text)?;
+    check_owned(schema, text.to_string())
+}
+
+/// [`check_text`] of a text it may keep (no copy of a large trace).
+pub fn check_owned(schema: &TraceSchema, text: String) -> Result<Judgement, Vec<TraceError>> {
+    let trace = schema.parse_owned(text)?;
     Ok(judge(&trace))
 }
 

@@ -226,7 +226,8 @@ impl Checker {
         let mut steps = Vec::new();
         let mut frames = 0usize;
         let mut ended = false;
-        for record in &trace.records {
+        for record in trace.records() {
+            let record = &record;
             let line = record.line;
             let step = match &record.body {
                 Body::Call { call, threw } => {
@@ -378,14 +379,14 @@ impl Checker {
                 }
                 Step::Observe(observation) => {
                     judged += 1;
-                    let value = match &trace.records[index].body {
+                    let record = trace.record(index);
+                    let value = match &record.body {
                         Body::Observation { value, .. } => value,
                         Body::Call { .. } => &Value::Null,
                     };
                     let kept: Vec<Path> = paths.iter().filter(|p| self.observe(p, observation, value, received)).cloned().collect();
                     if kept.is_empty() {
-                        let record = &trace.records[index];
-                        return Ok(Err(self.failure(index, record, &paths, observation, value, received)));
+                        return Ok(Err(self.failure(index, &record, &paths, observation, value, received)));
                     }
                     paths = dedup(kept);
                 }
