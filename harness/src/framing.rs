@@ -3,7 +3,8 @@
 //! runner runs it once in every framing the implementation declares, framing each frame as
 //! CLARIFICATIONS D07 says: one JSONL line, one SSE `data` event (a payload holding LF becomes a
 //! multi-line event whose joined data is the payload again), one RFC 7464 text (RS ... LF; the
-//! feed ends with one more RS, so its last text is whole before the next step), or one WebSocket
+//! feed ends with one more RS, so its last text is whole before the next step, whose first text
+//! that RS then opens: no two RS in a row, PRJ-RUI-FRAME-09), or one WebSocket
 //! message. The frames of one step are delivered as one chunk (one message each for
 //! WebSocket); chunking itself is the framing-specific sections' business, which stay framed.
 //!
@@ -75,6 +76,14 @@ fn data(bytes: &[u8]) -> Value {
 /// sent as it is. `Err` for a frame item that is neither a record nor a payload (the loader's
 /// schema refuses it first).
 pub fn requests_for(step: &Value, framing: &str) -> Result<Vec<Value>, String> {
+    requests_after(step, framing, false)
+}
+
+/// [`requests_for`] within a case: `after_rs` says the stream so far ends with the RS that closed
+/// the previous step's last json-seq text, which then also opens this step's first text, so the
+/// runner never writes two RS in a row (whether consecutive RS delimit an empty element is
+/// RECOMMENDED, PRJ-RUI-FRAME-09, and a neutral case must not depend on it).
+pub fn requests_after(step: &Value, framing: &str, after_rs: bool) -> Result<Vec<Value>, String> {
     if step.get("feed").and_then(Value::as_str) != Some("records") {
         return Ok(vec![step.clone()]);
     }
@@ -90,10 +99,13 @@ pub fn requests_for(step: &Value, framing: &str) -> Result<Vec<Value>, String> {
         return Ok(payloads.iter().map(|p| json!({ "feed": "message", "data": data(p) })).collect());
     }
     let mut bytes: Vec<u8> = payloads.iter().flat_map(|p| frame_bytes(framing, p)).collect();
-    if framing == "json-seq" {
+    if framing == "json-seq" && after_rs && bytes.first() == Some(&RS) {
+        bytes.remove(0);
+    }
+    if framing == "json-seq" && !(after_rs && bytes.is_empty()) {
         // A JSON text is known to be whole only when the next RS (or the end) arrives (CL-D07-4,
-        // RFC 7464 §2.1); one more RS ends the last text now, and the empty element it opens is
-        // no frame ("multiple consecutive RS octets do not denote empty sequence elements").
+        // RFC 7464 §2.1); one more RS ends the last text now, and opens the next step's first
+        // text (`after_rs`), so the stream never holds two RS in a row.
         bytes.push(RS);
     }
     Ok(vec![json!({ "feed": "bytes", "data": data(&bytes) })])
@@ -140,5 +152,19 @@ mod tests {
         let bad = json!({ "feed": "records", "frames": [{ "payload": { "hex": "f" } }] });
         assert!(requests_for(&bad, "jsonl").is_err());
         assert_eq!(setup_for(&json!({ "catalog": {} }), "sse"), json!({ "catalog": {}, "framing": "sse" }));
+    }
+
+    // PRJ-RUI-FRAME-09 is RECOMMENDED: two records steps in a row never put two RS in a row.
+    #[test]
+    fn consecutive_json_seq_steps_never_write_two_rs_in_a_row() {
+        let step = |frames: Value| json!({ "feed": "records", "frames": frames });
+        let text = |requests: Vec<Value>| requests[0]["data"]["text"].as_str().unwrap_or_default().to_string();
+        let first = text(requests_after(&step(json!([{ "payload": { "text": "[1]" } }])), "json-seq", false).unwrap());
+        let second = text(requests_after(&step(json!([{ "payload": { "text": "[2]" } }])), "json-seq", true).unwrap());
+        let empty = requests_after(&step(json!([])), "json-seq", true).unwrap();
+        assert_eq!(first, "\u{1e}[1]\n\u{1e}");
+        assert_eq!(second, "[2]\n\u{1e}");
+        assert_eq!(text(empty), "");
+        assert!(!format!("{first}{second}").contains("\u{1e}\u{1e}"));
     }
 }

@@ -132,13 +132,14 @@ pub fn run_case_recorded(adapter: &mut dyn Adapter, case: &Case, record: bool) -
         let implementation = adapter.implementation();
         Recorder::start(protocol, &case.id, setup, (&implementation.name, &implementation.version))
     });
-    let mut judge = Judge { case, setup, framing: None, differences: Vec::new(), alternatives: Vec::new(), checks: 0, recorder };
+    let mut judge = Judge { case, setup, framing: None, differences: Vec::new(), alternatives: Vec::new(), checks: 0, recorder, rs_open: Default::default() };
     let mut broken: Option<(Verdict, String)> = None;
     // A framing-neutral case is recorded in the first framing it runs in: its trace holds the
     // records the consumer received, once.
     let mut recorded = None;
     for framing in framings {
         judge.framing = framing;
+        judge.rs_open.set(false);
         let result = judge.run(adapter, steps);
         adapter.finish();
         if recorded.is_none() {
@@ -191,6 +192,9 @@ struct Judge<'c> {
     checks: usize,
     /// Records the run as a trace (RCIP and Rixx UI cases).
     recorder: Option<Recorder>,
+    /// The json-seq stream written so far ends with the RS that closed its last text
+    /// (`framing::requests_after`).
+    rs_open: std::cell::Cell<bool>,
 }
 
 impl Judge<'_> {
@@ -262,7 +266,12 @@ impl Judge<'_> {
     /// framed requests, each of which must be done (or the first reply that is not).
     fn step_framed(&self, adapter: &mut dyn Adapter, index: usize, request: &Value, framing: &str) -> Result<Reply, String> {
         let mut last = Reply::Done;
-        for framed in framing::requests_for(request, framing).map_err(|e| format!("step {index}: {e}"))? {
+        let records = request.get("feed").and_then(Value::as_str) == Some("records");
+        let framed_requests = framing::requests_after(request, framing, self.rs_open.get()).map_err(|e| format!("step {index}: {e}"))?;
+        if records && framing == "json-seq" {
+            self.rs_open.set(true);
+        }
+        for framed in framed_requests {
             last = adapter.step(&framed).map_err(|e| format!("adapter failed at step {index}: {e}"))?;
             if last != Reply::Done {
                 break;

@@ -62,6 +62,7 @@ pub enum Choice {
     RuiJsonlCutLineNotJson,
     RuiSseUndispatchedDropped,
     RuiJsonSeqUnterminatedApplied,
+    RuiJsonSeqEmptyElement,
     RuiTruncatedEndInterrupted,
     RuiCommitChecksReversed,
     RuiFailAtRecord,
@@ -420,6 +421,13 @@ pub const TABLE: &[ChoiceRow] = &[
         requirements: &["PRJ-RUI-FRAME-13"],
         default: "a json-seq element without its final LF is quarantined FRAME_TRUNCATED even if it parses",
         alternate: "a json-seq element without its final LF that parses as an array or object is a frame",
+    },
+    ChoiceRow {
+        choice: Choice::RuiJsonSeqEmptyElement,
+        name: "rui-json-seq-empty-element",
+        requirements: &["PRJ-RUI-FRAME-09"],
+        default: "consecutive RS octets delimit no element: nothing is surfaced or counted",
+        alternate: "an RS right after an RS delimits an empty element, quarantined FRAME_NOT_JSON",
     },
     ChoiceRow {
         choice: Choice::RuiTruncatedEndInterrupted,

@@ -10,7 +10,8 @@
 //! could, RFC 7464 section 2.4, so it stays truncated), and RS alone delimits texts (section 2.1).
 //!
 //! Consecutive RS bytes delimit no element: nothing is surfaced or counted for them (RFC 7464
-//! section 2.1, PRJ-RUI-FRAME-09), nor for an RS that ends the stream. Decision where the texts are
+//! section 2.1, PRJ-RUI-FRAME-09, RECOMMENDED; the alternate `rui-json-seq-empty-element` makes
+//! each an empty element, `FRAME_NOT_JSON`), nor for an RS that ends the stream. Decision where the texts are
 //! silent: bytes before the first RS of a stream are one frame, quarantined `FRAME_NOT_JSON` (they
 //! are not an RS-prefixed text).
 
@@ -30,12 +31,16 @@ pub(super) struct JsonSeqDecoder {
     element: Vec<u8>,
     /// `rui-json-seq-unterminated-applied`: an element without LF holding a whole container is a frame.
     unterminated_applied: bool,
+    /// `rui-json-seq-empty-element`: an RS right after an RS delimits an empty element, which
+    /// is not one JSON text (`FRAME_NOT_JSON`).
+    empty_elements: bool,
 }
 
 impl JsonSeqDecoder {
     pub(super) fn choosing(choices: &Choices) -> JsonSeqDecoder {
         JsonSeqDecoder {
             unterminated_applied: choices.takes(Choice::RuiJsonSeqUnterminatedApplied),
+            empty_elements: choices.takes(Choice::RuiJsonSeqEmptyElement),
             ..JsonSeqDecoder::default()
         }
     }
@@ -44,6 +49,9 @@ impl JsonSeqDecoder {
         while let Some(at) = chunk.iter().position(|&b| b == RS) {
             let (head, rest) = chunk.split_at(at);
             self.element.extend_from_slice(head);
+            if self.empty_elements && self.started && self.element.is_empty() {
+                out.push(DecodedFrame::Quarantined(QuarantineCode::FrameNotJson));
+            }
             self.end_element(out);
             self.started = true;
             chunk = rest.get(1..).unwrap_or_default();
