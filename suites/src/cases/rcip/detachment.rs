@@ -181,6 +181,24 @@ pub fn section() -> Section {
                 )]),
             ),
         ]),
+        // The policy context's input (CL-A05-1) is the policy's to read; the operation a
+        // confirmation captured is the original one (RCIP-LIFE-CONF-01), kept in the runtime's own
+        // copy (RCIP-LIFE-JSON-01). Written for a runtime that hands the policy its captured input.
+        c("policy-copy", 1, "A policy mutating its input rewrites no captured operation")
+            .requirements(&["RCIP-LIFE-CONF-01", "RCIP-LIFE-JSON-01", "CL-A05-1", "CL-B07-3"])
+            .setup(setup())
+            .steps([
+                bind("notes.delete", "b1", returns(json!({ "deleted": true }))),
+                invoke("i1", "notes.delete", json!({ "id": "keep" })),
+                gate_policy(1, mutating(ret(confirm()), &[("/id", json!("other"))])),
+                resolve("r1", "i1", true),
+                gate_policy(2, ret(allow())),
+                expect_outcome("r1", succeeded("i1", "notes.delete", json!({ "deleted": true }))),
+                expect_handler_calls(
+                    None,
+                    json!([handler_call("notes.delete", json!({ "id": "keep" }), "i1", any())]),
+                ),
+            ]),
         c(
             "handler-copy",
             1,

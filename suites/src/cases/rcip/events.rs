@@ -69,6 +69,20 @@ pub fn section() -> Section {
                 &["requested", "started", "succeeded"],
             )),
         ]),
+        // The invocation settles at the abort (CL-B11-1); the late policy answer runs nothing
+        // (CL-B11-3), so it adds no event: one terminal event per settlement (PRJ-RCIP-EVT-01).
+        c("failed", 3, "An abort in the policy wait emits requested, failed, once")
+            .requirements(&["PRJ-RCIP-EVT-01", "CL-B23-1", "CL-B11-1", "CL-B11-3", "RCIP-LIFE-CANCEL-04"])
+            .setup(recorded(Setup::new(&def).policy_gated()))
+            .steps([
+                bind("notes.create", "b1", returns(created())),
+                invoke_signal("i1", "notes.create", json!({ "text": "a" }), "s1"),
+                abort("s1"),
+                expect_outcome("i1", failed("i1", "notes.create", "EXECUTION_ABORTED")),
+                gate_policy(1, ret(allow())),
+                expect_handler_count(None, 0),
+                expect_events(evs("i1", "notes.create", &["requested", "failed"])),
+            ]),
         c("denied", 1, "A policy denial emits requested, denied")
             .requirements(&["CL-B23-1", "PRJ-RCIP-EVT-01"])
             .setup(recorded(Setup::new(&def).policy(deny())))

@@ -275,7 +275,21 @@ fn plain_json() -> Vec<Case> {
             expect_outcome("i1", succeeded("i1", OBJ, json!({}))),
         ]),
         wide_value(),
+        proto_member(),
     ]
+}
+
+/// A member named `__proto__` (an own member of a JSON object, as JSON.parse makes it) is plain
+/// JSON like any other (CL-B13-1): the handler's detached input copy (RCIP-LIFE-JSON-04) and the
+/// copied output (RCIP-LIFE-JSON-01) still hold it as a member. Written for a copy made by
+/// assignment (`out[key] = ...`), which turns that member into the copy's prototype and loses it.
+fn proto_member() -> Case {
+    passes_unchanged(
+        5,
+        "A member named __proto__ passes as input and output unchanged",
+        &["CL-B13-1", "RCIP-LIFE-JSON-04", "RCIP-LIFE-JSON-01"],
+        json!({ "__proto__": { "x": 1 }, "a": 1 }),
+    )
 }
 
 /// CL-B13-1 names no bound on width: 300 sibling objects (no two the same object, so no

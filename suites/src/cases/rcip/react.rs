@@ -895,6 +895,15 @@ fn owners() -> Vec<Case> {
                 unmount_root(),
                 expect_cleared(),
             ]),
+        c("owner", 6, "Same scopes with another primary scope: the owner publishes it")
+            .requirements(&["CL-A08-4", "CL-B06-1", "CL-A07-2"])
+            .setup(setup())
+            .steps([
+                render(provider("p", vec![owner("o", &["notes", "settings"], Some("notes"), vec![])])),
+                // CL-B06-1 compares the primary scope too: a new context, which CL-A08-4 publishes.
+                render(provider("p", vec![owner("o", &["notes", "settings"], Some("settings"), vec![])])),
+                expect_context(&["notes", "settings"], Some("settings")),
+            ]),
         c("nested", 1, "Nested owners mounting together: one owner's context, no merge")
             .requirements(&["RCIP-LIFE-CTX-06", "PRJ-REACT-02"])
             .setup(setup())

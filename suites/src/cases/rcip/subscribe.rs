@@ -10,6 +10,7 @@ use serde_json::json;
 
 use super::support::*;
 use crate::case::{Case, Section, Strictness};
+use crate::pattern::{contains, subset};
 
 const S: &str = "subscribe";
 
@@ -172,6 +173,20 @@ pub fn section() -> Section {
                 get_snapshot("s1"),
                 expect_relation_to_notification("sub1", "s1", true, "equal"),
             ]),
+            // The revision a bind publishes is the one with the capability bound (CL-B15-1,
+            // RCIP-PROTO-SNAP-03): written for a bind that notifies before it installs the
+            // binding, so the listener's call caches a snapshot where it is still unbound.
+            c("handed", 6, "The snapshot a bind notifies with shows the capability bound")
+                .requirements(&["CL-B15-1", "RCIP-PROTO-SNAP-03", "CL-B15-5", "RCIP-PROTO-SURF-04"])
+                .setup(setup())
+                .steps([
+                    subscribe("sub1", "records"),
+                    bind("notes.list", "b1", returns(list_out.clone())),
+                    expect_snapshot(
+                        None,
+                        subset(json!({ "capabilities": contains([subset(json!({ "id": "notes.list", "bound": true }))], false) })),
+                    ),
+                ]),
             c(
                 "handed",
                 4,
