@@ -1,5 +1,5 @@
-//! `regen` writes every generated file under `vectors/` (case files from the builders and the
-//! exported register); `regen --check` proves the committed files are exactly what the generators
+//! `regen` writes every generated file under `vectors/` (case files from the builders, the
+//! exported register and its table of Rixx UI codes); `regen --check` proves the committed files are exactly what the generators
 //! write now, and that no stray file sits among them.
 
 use std::collections::BTreeMap;
@@ -22,6 +22,7 @@ pub fn generate(
         "requirements.json".to_string(),
         render(&register.export(sources)),
     );
+    files.insert("RUI-CODES.md".to_string(), register.rui_codes_markdown());
     for section in sections {
         files.insert(section.file_name(), render(&section.to_json()));
     }
