@@ -442,10 +442,16 @@ impl Checker {
     }
 }
 
-/// Whether `value` holds a `$value` escape (vectors/README.md "Values JSON cannot carry").
+/// Whether `value` holds an escape (vectors/README.md "Values JSON cannot carry") for a value
+/// that is not plain JSON, or may be refused as such (CL-B13-2; shared references and null
+/// prototypes, CL-B13-5/6). A `literal` object and `-0` (kept or normalised, CL-B13-4) are
+/// plain JSON either way.
 fn holds_escape(value: &Value) -> bool {
     match value {
-        Value::Object(map) => map.contains_key("$value") || map.values().any(holds_escape),
+        Value::Object(map) => {
+            let not_plain = map.get("$value").and_then(Value::as_str).is_some_and(|tag| !matches!(tag, "literal" | "-0"));
+            not_plain || map.values().any(holds_escape)
+        }
         Value::Array(items) => items.iter().any(holds_escape),
         _ => false,
     }
