@@ -87,6 +87,15 @@ pub trait Adapter {
     /// Runs one step of the current case.
     fn step(&mut self, step: &Value) -> Result<Reply, AdapterError>;
 
+    /// The runner announces the steps it will ask for next, in this order, unless an answer ends
+    /// the case first: called before `start` with the case's first steps, and again before a step
+    /// not yet announced. An adapter that can (the process adapter with a pipelining adapter,
+    /// `harness/driver/README.md`, "Pipelining") sends them now, without waiting for the answers
+    /// of the requests before them; `step` is then called with exactly these steps and returns
+    /// their answers in order. The runner never announces a step whose sending depends on an
+    /// earlier answer. Others ignore it.
+    fn send_ahead(&mut self, _steps: &[&Value]) {}
+
     /// The case is over; release its runtime.
     fn finish(&mut self) {}
 

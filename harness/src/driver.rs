@@ -120,7 +120,7 @@ pub fn decode_hello(line: &str) -> Result<Implementation, String> {
     if let Ok("error") = string_field(object, "reply") {
         return Err(format!("adapter refused the handshake: {}", object.get("message").and_then(Value::as_str).unwrap_or("")));
     }
-    exact_keys(object, &["reply", "protocol", "implementation", "protocols", "profiles", "limits", "assistBatchBound"])?;
+    exact_keys(object, &["reply", "protocol", "implementation", "protocols", "profiles", "limits", "assistBatchBound", "pipelining"])?;
     if string_field(object, "reply")? != "hello" {
         return Err("the first response must be the hello reply".into());
     }
@@ -170,6 +170,29 @@ pub fn decode_hello(line: &str) -> Result<Implementation, String> {
         rui_limits: limits,
         assist_batch_bound,
     })
+}
+
+/// The handshake member `pipelining` (`harness/driver/README.md`, "Pipelining"): whether the
+/// adapter lets the harness send requests before the answers to the earlier ones have arrived.
+/// Optional: an adapter that does not declare it gets one request at a time, as before.
+pub const PIPELINING: &str = "pipelining";
+
+/// Decodes the optional `pipelining` member of a handshake response `decode_hello` accepted:
+/// absent, `false` or `true`; anything else is refused (a misspelt mode must not pass unseen).
+pub fn decode_pipelining(line: &str) -> Result<bool, String> {
+    let value: Value = serde_json::from_str(line).map_err(|e| format!("handshake response is not JSON: {e}"))?;
+    match value.get(PIPELINING) {
+        None | Some(Value::Bool(false)) => Ok(false),
+        Some(Value::Bool(true)) => Ok(true),
+        Some(_) => Err(format!("{PIPELINING} must be true or false")),
+    }
+}
+
+/// Declares pipelining in a handshake response (adapter side; `encode_hello`'s output).
+pub fn declare_pipelining(hello: &mut Value) {
+    if let Some(object) = hello.as_object_mut() {
+        object.insert(PIPELINING.into(), Value::Bool(true));
+    }
 }
 
 /// Encodes the handshake response (adapter side).

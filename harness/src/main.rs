@@ -38,7 +38,7 @@ use clap::{Args, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use harness::adapter::Adapter;
-use harness::adapters::process::ProcessAdapter;
+use harness::adapters::process::{Pipelining, ProcessAdapter};
 use harness::adapters::reference::ReferenceAdapter;
 use reference::choices::Choices;
 use harness::console::render_case;
@@ -164,6 +164,11 @@ struct Subject {
     /// those rows).
     #[arg(long, value_name = "READING", default_value = "default", value_parser = parse_choices)]
     reference_choices: String,
+    /// Send a process adapter one request at a time even when its handshake declares pipelining
+    /// (harness/driver/README.md, "Pipelining"): a case judged differently with and without it
+    /// shows a pipelining bug of the adapter.
+    #[arg(long)]
+    no_pipelining: bool,
 }
 
 impl Subject {
@@ -175,7 +180,19 @@ impl Subject {
         if self.adapter && self.reference_choices != "default" {
             return Err("--reference-choices applies to the bundled reference, not to an --adapter".into());
         }
+        if !self.adapter && self.no_pipelining {
+            return Err("--no-pipelining applies to an --adapter, not to the bundled reference".into());
+        }
         Ok(())
+    }
+
+    /// Whether a process adapter may be sent requests ahead of its answers.
+    fn pipelining(&self) -> Pipelining {
+        if self.no_pipelining {
+            Pipelining::Off
+        } else {
+            Pipelining::IfDeclared
+        }
     }
 
     fn timeout(&self) -> Duration {
@@ -509,25 +526,35 @@ fn run(vectors: &Vectors, args: &RunArgs) -> Result<ExitCode, ExitCode> {
     let timeout = args.subject.timeout();
     let argv = args.subject.command.clone();
     let choices = args.subject.choices();
+    let pipelining = args.subject.pipelining();
     // Bounded by its parser (`positive_seconds`), so the conversion cannot panic; the budget
     // counts from here, the handshake included.
     let deadline = args.max_run_seconds.and_then(|s| std::time::Instant::now().checked_add(Duration::from_secs_f64(s)));
-    let factory = move || -> Result<Box<dyn Adapter>, String> {
-        if argv.is_empty() {
-            Ok(Box::new(ReferenceAdapter::with_choices(choices.clone())))
-        } else {
-            Ok(Box::new(ProcessAdapter::launch_until(argv.clone(), timeout, deadline)?))
-        }
-    };
     // One adapter up front: its handshake says what the implementation declares, and a broken
-    // adapter stops the run before any case.
-    let implementation = factory()
-        .map_err(|e| {
+    // adapter stops the run before any case. A process adapter then serves the first job (a
+    // second launch would cost a process start and whatever the adapter loads).
+    let first: std::sync::Mutex<Option<ProcessAdapter>> = std::sync::Mutex::new(None);
+    let implementation = if argv.is_empty() {
+        ReferenceAdapter::with_choices(choices.clone()).implementation().clone()
+    } else {
+        let adapter = ProcessAdapter::launch_with(argv.clone(), timeout, deadline, pipelining).map_err(|e| {
             complain!("error: {e}");
             ExitCode::from(2)
-        })?
-        .implementation()
-        .clone();
+        })?;
+        let implementation = adapter.implementation().clone();
+        first.lock().map_err(|_| ExitCode::from(2))?.replace(adapter);
+        implementation
+    };
+    let first = &first;
+    let factory = move || -> Result<Box<dyn Adapter>, String> {
+        if argv.is_empty() {
+            return Ok(Box::new(ReferenceAdapter::with_choices(choices.clone())));
+        }
+        if let Some(adapter) = first.lock().ok().and_then(|mut first| first.take()) {
+            return Ok(Box::new(adapter));
+        }
+        Ok(Box::new(ProcessAdapter::launch_with(argv.clone(), timeout, deadline, pipelining)?))
+    };
     let cases: Vec<&Case> = args.filters.selection().apply(&vectors.cases);
     if cases.is_empty() {
         complain!("error: no case selected ({} in the vector set)", vectors.cases.len());
@@ -916,7 +943,10 @@ fn fuzz(args: &FuzzArgs, vectors: &std::path::Path) -> Result<ExitCode, ExitCode
     };
     let register = harness::fuzz::finding::register(vectors).map_err(usage)?;
     let mut adapter: Box<dyn Adapter> = if args.subject.adapter {
-        Box::new(ProcessAdapter::launch(args.subject.command.clone(), args.subject.timeout()).map_err(usage)?)
+        Box::new(
+            ProcessAdapter::launch_with(args.subject.command.clone(), args.subject.timeout(), None, args.subject.pipelining())
+                .map_err(usage)?,
+        )
     } else {
         let mut choices = args.subject.choices();
         if let Some(name) = &args.reference_fault {

@@ -132,14 +132,13 @@ pub fn run_case_recorded(adapter: &mut dyn Adapter, case: &Case, record: bool) -
         let implementation = adapter.implementation();
         Recorder::start(protocol, &case.id, setup, (&implementation.name, &implementation.version))
     });
-    let mut judge = Judge { case, setup, framing: None, differences: Vec::new(), alternatives: Vec::new(), checks: 0, recorder, rs_open: Default::default() };
+    let mut judge = Judge { case, setup, framing: None, differences: Vec::new(), alternatives: Vec::new(), checks: 0, recorder };
     let mut broken: Option<(Verdict, String)> = None;
     // A framing-neutral case is recorded in the first framing it runs in: its trace holds the
     // records the consumer received, once.
     let mut recorded = None;
     for framing in framings {
         judge.framing = framing;
-        judge.rs_open.set(false);
         let result = judge.run(adapter, steps);
         adapter.finish();
         if recorded.is_none() {
@@ -182,6 +181,118 @@ fn unframed(request: &Value) -> Value {
     request
 }
 
+/// The requests of a case's steps, made before its `start` so that the adapter can be told
+/// which requests follow (`Adapter::send_ahead`): every one, up to the first whose sending
+/// depends on an earlier answer (the second and later request of a framed `feed: records` step
+/// goes only when the one before it was answered `done`).
+struct Plan {
+    steps: Vec<Planned>,
+    /// Every request in sending order: (step, request of that step, whether it goes only when
+    /// the request before it was answered `done`). Ends before a step that cannot be framed.
+    order: Vec<(usize, usize, bool)>,
+    /// Where each step's requests start in `order`.
+    first: Vec<usize>,
+    /// Requests of `order` before this one have been announced to the adapter.
+    announced: usize,
+}
+
+/// One step of the plan.
+struct Planned {
+    /// The step as judged and reported (taken when the step is judged).
+    request: Value,
+    sent: Sent,
+}
+
+/// What goes to the adapter for one step.
+enum Sent {
+    /// The step's request itself.
+    Itself,
+    /// A framing-neutral step in this run's framing (`framing::requests_after`).
+    Framed(Vec<Value>),
+    /// The step cannot be framed: the case is errored when it is reached.
+    Unframable(String),
+}
+
+/// Why a step has no answer.
+enum Unsent {
+    Unframable(String),
+    Adapter(crate::adapter::AdapterError),
+}
+
+impl Plan {
+    fn of(steps: &[Value], framing: Option<&'static str>) -> Plan {
+        let mut plan = Plan { steps: Vec::with_capacity(steps.len()), order: Vec::new(), first: Vec::new(), announced: 0 };
+        // The json-seq stream written so far ends with the RS that closed its last text.
+        let mut rs_open = false;
+        for step in steps {
+            let request = request_of(step);
+            let sent = match framing {
+                None => Sent::Itself,
+                Some(framing) => match framing::requests_after(&request, framing, rs_open) {
+                    Ok(requests) => {
+                        if framing == "json-seq" && request.get("feed").and_then(Value::as_str) == Some("records") {
+                            rs_open = true;
+                        }
+                        Sent::Framed(requests)
+                    }
+                    Err(e) => Sent::Unframable(e),
+                },
+            };
+            plan.steps.push(Planned { request, sent });
+        }
+        for (index, planned) in plan.steps.iter().enumerate() {
+            plan.first.push(plan.order.len());
+            match &planned.sent {
+                Sent::Itself => plan.order.push((index, 0, false)),
+                Sent::Framed(requests) => plan.order.extend((0..requests.len()).map(|j| (index, j, j > 0))),
+                Sent::Unframable(_) => break,
+            }
+        }
+        plan
+    }
+
+    fn request(&self, (step, sub, _): (usize, usize, bool)) -> &Value {
+        let planned = &self.steps[step];
+        match &planned.sent {
+            Sent::Framed(requests) => &requests[sub],
+            Sent::Itself | Sent::Unframable(_) => &planned.request,
+        }
+    }
+
+    /// Announces the requests from `order[from]` up to the next that depends on an answer.
+    fn announce(&mut self, adapter: &mut dyn Adapter, from: usize) {
+        if from >= self.order.len() {
+            return;
+        }
+        let end = self.order[from + 1..].iter().position(|(_, _, conditional)| *conditional).map_or(self.order.len(), |p| from + 1 + p);
+        let requests: Vec<&Value> = self.order[from..end].iter().map(|at| self.request(*at)).collect();
+        adapter.send_ahead(&requests);
+        self.announced = end;
+    }
+
+    /// Sends step `index` (each of its framed requests, up to the first not answered `done`) and
+    /// returns the last answer.
+    fn send(&mut self, adapter: &mut dyn Adapter, index: usize) -> Result<Reply, Unsent> {
+        let count = match &self.steps[index].sent {
+            Sent::Unframable(e) => return Err(Unsent::Unframable(e.clone())),
+            Sent::Itself => 1,
+            Sent::Framed(requests) => requests.len(),
+        };
+        let mut last = Reply::Done;
+        for sub in 0..count {
+            let at = self.first[index] + sub;
+            if at >= self.announced {
+                self.announce(adapter, at);
+            }
+            last = adapter.step(self.request(self.order[at])).map_err(Unsent::Adapter)?;
+            if last != Reply::Done {
+                break;
+            }
+        }
+        Ok(last)
+    }
+}
+
 struct Judge<'c> {
     case: &'c Case,
     setup: &'c Value,
@@ -192,9 +303,6 @@ struct Judge<'c> {
     checks: usize,
     /// Records the run as a trace (RCIP and Rixx UI cases).
     recorder: Option<Recorder>,
-    /// The json-seq stream written so far ends with the RS that closed its last text
-    /// (`framing::requests_after`).
-    rs_open: std::cell::Cell<bool>,
 }
 
 impl Judge<'_> {
@@ -208,6 +316,8 @@ impl Judge<'_> {
         if let Some(recorder) = &mut self.recorder {
             recorder.set_setup(&setup);
         }
+        let mut plan = Plan::of(steps, self.framing);
+        plan.announce(adapter, 0);
         let reply = adapter
             .start(&self.case.id, self.case.protocol, &setup)
             .map_err(|e| format!("adapter failed to start the case: {e}"))?;
@@ -224,18 +334,17 @@ impl Judge<'_> {
             (Reply::Observed(_), _) => return Err("adapter answered the setup with an observation".into()),
         }
         for (index, step) in steps.iter().enumerate() {
-            let mut request = request_of(step);
-            let reply = match self.framing {
-                None => adapter.step(&request).map_err(|e| format!("adapter failed at step {index}: {e}"))?,
-                Some(framing) => {
-                    let reply = self.step_framed(adapter, index, &request, framing)?;
-                    // Differences name the framing they were seen in.
-                    if let Some(object) = request.as_object_mut() {
-                        object.insert("framedAs".into(), json!(framing));
-                    }
-                    reply
+            let reply = plan.send(adapter, index).map_err(|e| match e {
+                Unsent::Unframable(e) => format!("step {index}: {e}"),
+                Unsent::Adapter(e) => format!("adapter failed at step {index}: {e}"),
+            })?;
+            let mut request = std::mem::take(&mut plan.steps[index].request);
+            if let Some(framing) = self.framing {
+                // Differences name the framing they were seen in.
+                if let Some(object) = request.as_object_mut() {
+                    object.insert("framedAs".into(), json!(framing));
                 }
-            };
+            }
             if let Reply::Unsupported(reason) = reply {
                 return Ok(Some(format!("step {index}: {reason}")));
             }
@@ -260,24 +369,6 @@ impl Judge<'_> {
             }
         }
         Ok(None)
-    }
-
-    /// One step of a framing-neutral case in `framing`: a `feed: records` step becomes the
-    /// framed requests, each of which must be done (or the first reply that is not).
-    fn step_framed(&self, adapter: &mut dyn Adapter, index: usize, request: &Value, framing: &str) -> Result<Reply, String> {
-        let mut last = Reply::Done;
-        let records = request.get("feed").and_then(Value::as_str) == Some("records");
-        let framed_requests = framing::requests_after(request, framing, self.rs_open.get()).map_err(|e| format!("step {index}: {e}"))?;
-        if records && framing == "json-seq" {
-            self.rs_open.set(true);
-        }
-        for framed in framed_requests {
-            last = adapter.step(&framed).map_err(|e| format!("adapter failed at step {index}: {e}"))?;
-            if last != Reply::Done {
-                break;
-            }
-        }
-        Ok(last)
     }
 
     fn strictness_of(&self, step: &Value) -> String {

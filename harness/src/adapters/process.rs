@@ -43,6 +43,27 @@ struct Running {
     stderr_reader: thread::JoinHandle<()>,
     /// The last request failed because its deadline passed (not a crash or a bad answer).
     timed_out: bool,
+    /// Request bytes queued and not yet written (the pipe was full): written whenever the harness
+    /// waits for an answer, so a pipelining harness and adapter never both block on full pipes.
+    unwritten: Vec<u8>,
+    /// Bytes ever queued and ever written: a request whose end is past `written` is not yet
+    /// (entirely) with the adapter.
+    queued: u64,
+    written: u64,
+    /// Why writing stopped (the adapter closed its stdin): reported for the first request it cut.
+    write_error: Option<String>,
+    /// The requests written (or queued) whose answers have not been read, oldest first.
+    awaiting: VecDeque<Awaited>,
+}
+
+/// A request whose answer is still to be read.
+#[derive(Debug, Clone, Copy)]
+struct Awaited {
+    /// `Running::queued` just after its line.
+    end: u64,
+    /// Its answer is returned to the caller; otherwise it is read and dropped (a pipelined
+    /// `finish`, or a step sent ahead of an answer that ended its case).
+    kept: bool,
 }
 
 impl Running {
@@ -62,7 +83,7 @@ impl Running {
         let pipes = (|| {
             let stdin = child.stdin.take().ok_or("no stdin pipe")?;
             // Writes never block: a request to an adapter that stopped reading waits in poll(2)
-            // for the request's deadline instead (`write_all_within`).
+            // for the request's deadline instead (`wait_readable`).
             let flags = rustix::fs::fcntl_getfl(&stdin).map_err(|e| format!("cannot configure the adapter's stdin: {e}"))?;
             rustix::fs::fcntl_setfl(&stdin, flags | rustix::fs::OFlags::NONBLOCK)
                 .map_err(|e| format!("cannot configure the adapter's stdin: {e}"))?;
@@ -84,7 +105,19 @@ impl Running {
         let stderr = Arc::new(Mutex::new(VecDeque::new()));
         let tail = stderr.clone();
         let stderr_reader = thread::spawn(move || keep_tail(stderr_pipe, tail));
-        Ok(Running { child, stdin, stdout, stderr, stderr_reader, timed_out: false })
+        Ok(Running {
+            child,
+            stdin,
+            stdout,
+            stderr,
+            stderr_reader,
+            timed_out: false,
+            unwritten: Vec::new(),
+            queued: 0,
+            written: 0,
+            write_error: None,
+            awaiting: VecDeque::new(),
+        })
     }
 
     fn stderr_tail(&self) -> String {
@@ -118,31 +151,105 @@ impl Running {
         self.stderr_tail()
     }
 
-    /// Waits until stdout has something to read (data or end of file), at most `wait`.
-    fn readable_within(&self, wait: Duration) -> Result<bool, String> {
-        let timeout = Timespec::try_from(wait).unwrap_or(Timespec { tv_sec: i64::MAX, tv_nsec: 0 });
+    /// Queues one request line (written now as far as the pipe takes it, the rest while waiting
+    /// for answers) and remembers that its answer is awaited.
+    fn send(&mut self, line: &[u8], kept: bool) {
+        self.unwritten.extend_from_slice(line);
+        self.queued += line.len() as u64;
+        self.awaiting.push_back(Awaited { end: self.queued, kept });
+        self.write_some();
+    }
+
+    /// Writes what the non-blocking stdin takes now. A failure stops writing for good; it is
+    /// reported for the first request it cut (`wait_readable`).
+    fn write_some(&mut self) {
+        let mut done = 0;
+        while done < self.unwritten.len() && self.write_error.is_none() {
+            match self.stdin.write(&self.unwritten[done..]) {
+                Ok(0) => self.write_error = Some("cannot write to the adapter: its stdin is closed".into()),
+                Ok(n) => done += n,
+                Err(e) if e.kind() == ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == ErrorKind::WouldBlock => break,
+                Err(e) => self.write_error = Some(format!("cannot write to the adapter (it may have exited): {e}")),
+            }
+        }
+        self.written += done as u64;
+        if self.write_error.is_some() {
+            self.unwritten.clear();
+        } else {
+            self.unwritten.drain(..done);
+        }
+    }
+
+    /// Writes every queued request, waiting in poll(2) while the pipe is full, at most until
+    /// `deadline` (the end of a run: what is not written by then is not needed).
+    fn flush_within(&mut self, deadline: Instant) {
         loop {
-            let mut fds = [PollFd::new(self.stdout.get_ref(), PollFlags::IN)];
-            match poll(&mut fds, Some(&timeout)) {
-                Ok(ready) => return Ok(ready > 0),
+            self.write_some();
+            let left = deadline.saturating_duration_since(Instant::now());
+            if self.unwritten.is_empty() || left.is_zero() {
+                return;
+            }
+            let wait = Timespec::try_from(left).unwrap_or(Timespec { tv_sec: i64::MAX, tv_nsec: 0 });
+            let mut fds = [PollFd::new(&self.stdin, PollFlags::OUT)];
+            if let Err(e) = poll(&mut fds, Some(&wait)) {
+                if e != rustix::io::Errno::INTR {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Waits until stdout has something to read (data or end of file), at most until `deadline`,
+    /// writing queued requests whenever the adapter's stdin takes them. `request_end`: where the
+    /// request whose answer is awaited ends in the queue; a deadline passing before it was all
+    /// written means the adapter stopped reading (it blocks nothing: stdin is non-blocking).
+    fn wait_readable(&mut self, request_end: u64, deadline: Instant, timeout: Duration) -> Result<(), String> {
+        let mut spun = false;
+        loop {
+            self.write_some();
+            if self.written < request_end {
+                if let Some(error) = &self.write_error {
+                    return Err(error.clone());
+                }
+            }
+            // Most responses arrive within tens of microseconds: wait for them awake first.
+            if !spun && self.unwritten.is_empty() {
+                spun = true;
+                if driver::spin_until_readable(self.stdout.get_ref()) {
+                    return Ok(());
+                }
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            let wait = Timespec::try_from(left).unwrap_or(Timespec { tv_sec: i64::MAX, tv_nsec: 0 });
+            let writing = !self.unwritten.is_empty();
+            let mut fds = [PollFd::new(self.stdout.get_ref(), PollFlags::IN), PollFd::new(&self.stdin, PollFlags::OUT)];
+            let watched = if writing { &mut fds[..] } else { &mut fds[..1] };
+            let ready = match poll(watched, Some(&wait)) {
+                Ok(ready) => ready,
                 Err(rustix::io::Errno::INTR) => continue,
                 Err(e) => return Err(format!("cannot wait for the adapter's stdout: {e}")),
+            };
+            if !fds[0].revents().is_empty() {
+                return Ok(());
+            }
+            if ready == 0 && Instant::now() >= deadline {
+                self.timed_out = true;
+                return Err(if self.written < request_end {
+                    format!("the adapter did not read its request within {} ms (stdin full)", timeout.as_millis())
+                } else {
+                    format!("no response within {} ms", timeout.as_millis())
+                });
             }
         }
     }
 
     /// Fills the read buffer, waiting at most until `deadline`. `Ok(false)`: end of file.
-    fn fill(&mut self, deadline: Instant, timeout: Duration) -> Result<bool, String> {
+    fn fill(&mut self, request_end: u64, deadline: Instant, timeout: Duration) -> Result<bool, String> {
         if !self.stdout.buffer().is_empty() {
             return Ok(true);
         }
-        // Most responses arrive within tens of microseconds: wait for them awake first.
-        driver::spin_until_readable(self.stdout.get_ref());
-        let left = deadline.saturating_duration_since(Instant::now());
-        if left.is_zero() || !self.readable_within(left)? {
-            self.timed_out = true;
-            return Err(format!("no response within {} ms", timeout.as_millis()));
-        }
+        self.wait_readable(request_end, deadline, timeout)?;
         loop {
             match self.stdout.fill_buf() {
                 Ok(bytes) => return Ok(!bytes.is_empty()),
@@ -152,12 +259,12 @@ impl Running {
         }
     }
 
-    /// Reads one newline-terminated response, refusing one longer than `MAX_LINE_BYTES` without
-    /// reading the rest of it.
-    fn read_line(&mut self, deadline: Instant, timeout: Duration) -> Result<String, String> {
+    /// Reads the answer to the oldest awaited request: one newline-terminated response, refusing
+    /// one longer than `MAX_LINE_BYTES` without reading the rest of it.
+    fn read_answer(&mut self, request_end: u64, deadline: Instant, timeout: Duration) -> Result<String, String> {
         let mut line = Vec::new();
         loop {
-            if !self.fill(deadline, timeout)? {
+            if !self.fill(request_end, deadline, timeout)? {
                 return Err("the adapter closed its stdout (exited or crashed)".into());
             }
             let buffer = self.stdout.buffer();
@@ -181,43 +288,21 @@ impl Running {
         }
     }
 
-    /// Writes all of `bytes` to the adapter's non-blocking stdin, waiting in poll(2) whenever the
-    /// pipe is full, at most until `deadline`.
-    fn write_all_within(&mut self, mut bytes: &[u8], deadline: Instant, timeout: Duration) -> Result<(), String> {
-        while !bytes.is_empty() {
-            match self.stdin.write(bytes) {
-                Ok(0) => return Err("cannot write to the adapter: its stdin is closed".into()),
-                Ok(n) => bytes = &bytes[n..],
-                Err(e) if e.kind() == ErrorKind::Interrupted => {}
-                Err(e) if e.kind() == ErrorKind::WouldBlock => {
-                    let left = deadline.saturating_duration_since(Instant::now());
-                    let wait = Timespec::try_from(left).unwrap_or(Timespec { tv_sec: i64::MAX, tv_nsec: 0 });
-                    let mut fds = [PollFd::new(&self.stdin, PollFlags::OUT)];
-                    let ready = match poll(&mut fds, Some(&wait)) {
-                        Ok(ready) => ready,
-                        Err(rustix::io::Errno::INTR) => continue,
-                        Err(e) => return Err(format!("cannot wait for the adapter's stdin: {e}")),
-                    };
-                    if ready == 0 && Instant::now() >= deadline {
-                        self.timed_out = true;
-                        return Err(format!(
-                            "the adapter did not read its request within {} ms (stdin full)",
-                            timeout.as_millis()
-                        ));
-                    }
-                }
-                Err(e) => return Err(format!("cannot write to the adapter (it may have exited): {e}")),
-            }
-        }
-        Ok(())
-    }
-
     /// Anything readable while no request is pending: a response out of turn (which would be
     /// matched to the wrong request), or the end of file of an adapter that exited.
     fn check_quiet(&mut self) -> Result<(), String> {
-        if self.stdout.buffer().is_empty() && !self.readable_within(Duration::ZERO)? {
-            return Ok(());
+        if !self.stdout.buffer().is_empty() {
+            return self.out_of_turn();
         }
+        let mut fds = [PollFd::new(self.stdout.get_ref(), PollFlags::IN)];
+        match poll(&mut fds, Some(&Timespec { tv_sec: 0, tv_nsec: 0 })) {
+            Ok(0) | Err(rustix::io::Errno::INTR) => Ok(()),
+            Ok(_) => self.out_of_turn(),
+            Err(e) => Err(format!("cannot wait for the adapter's stdout: {e}")),
+        }
+    }
+
+    fn out_of_turn(&mut self) -> Result<(), String> {
         let unsolicited = match self.stdout.fill_buf() {
             Ok([]) => return Err("the adapter closed its stdout (exited or crashed)".into()),
             Ok(bytes) => bytes,
@@ -254,6 +339,40 @@ pub struct ProcessAdapter {
     timed_out: bool,
     /// The run's overall deadline (`run --max-run-seconds`): no request waits past it.
     run_deadline: Option<Instant>,
+    /// The adapter declared `pipelining` in its handshake and the harness uses it
+    /// (`harness/driver/README.md`, "Pipelining"): requests go out before earlier answers arrive.
+    pipelining: bool,
+    /// Pipelining: the lines of the steps sent ahead ([`Adapter::send_ahead`]) whose answers
+    /// `step` has not returned yet, in order; each `step` call must ask for the next of them.
+    ahead: VecDeque<String>,
+    /// Pipelining: how many of `ahead` (the first ones) wait for the case's `start`, to go out
+    /// right after it.
+    ahead_unsent: usize,
+    /// Pipelining: the number the next step sent ahead gets (`index` of its `step` request).
+    next_ahead: usize,
+    /// Pipelining: the current case's `start` was answered and its `finish` not yet sent: steps
+    /// sent ahead go out at once.
+    case_open: bool,
+}
+
+/// Whether the harness may pipeline requests to an adapter that declares it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Pipelining {
+    /// Pipeline when the adapter's handshake declares `pipelining` (the default).
+    #[default]
+    IfDeclared,
+    /// One request at a time whatever the adapter declares (`--no-pipelining`): to tell a
+    /// pipelining bug of an adapter from a bug of the implementation behind it.
+    Off,
+}
+
+/// How a request's answer could not be had.
+enum Broken {
+    /// The answer to this request (or to a request before it that the caller waited for).
+    Request(String),
+    /// The answer to a request of an earlier case that is read and dropped (a pipelined
+    /// `finish`): as in step-by-step mode, where a broken `finish` only costs a restart.
+    Dropped,
 }
 
 impl ProcessAdapter {
@@ -266,17 +385,45 @@ impl ProcessAdapter {
     /// [`launch`](Self::launch), no request (the handshake included) waiting past `run_deadline`:
     /// a request cut by it is an error saying so, its case `errored`.
     pub fn launch_until(argv: Vec<String>, timeout: Duration, run_deadline: Option<Instant>) -> Result<ProcessAdapter, String> {
-        let (running, implementation) = Self::start_process(&argv, timeout, run_deadline).map_err(|(e, _)| e)?;
-        Ok(ProcessAdapter { argv, timeout, implementation, running: Some(running), next_step: 0, timed_out: false, run_deadline })
+        Self::launch_with(argv, timeout, run_deadline, Pipelining::IfDeclared)
     }
 
-    /// `Err((message, timed out))`.
-    fn start_process(argv: &[String], timeout: Duration, run_deadline: Option<Instant>) -> Result<(Running, Implementation), (String, bool)> {
+    /// [`launch_until`](Self::launch_until), pipelining as `pipelining` allows.
+    pub fn launch_with(
+        argv: Vec<String>,
+        timeout: Duration,
+        run_deadline: Option<Instant>,
+        pipelining: Pipelining,
+    ) -> Result<ProcessAdapter, String> {
+        let (running, implementation, declared) = Self::start_process(&argv, timeout, run_deadline).map_err(|(e, _)| e)?;
+        Ok(ProcessAdapter {
+            argv,
+            timeout,
+            implementation,
+            running: Some(running),
+            next_step: 0,
+            timed_out: false,
+            run_deadline,
+            pipelining: declared && pipelining == Pipelining::IfDeclared,
+            ahead: VecDeque::new(),
+            ahead_unsent: 0,
+            next_ahead: 0,
+            case_open: false,
+        })
+    }
+
+    /// Whether requests are pipelined to this adapter.
+    pub fn pipelining(&self) -> bool {
+        self.pipelining
+    }
+
+    /// `Ok((process, implementation, pipelining declared))`; `Err((message, timed out))`.
+    fn start_process(argv: &[String], timeout: Duration, run_deadline: Option<Instant>) -> Result<(Running, Implementation, bool), (String, bool)> {
         let mut running = Running::launch(argv).map_err(|e| (e, false))?;
         let answer = exchange(&mut running, &driver::hello(), timeout, run_deadline);
-        let implementation = answer.and_then(|line| driver::decode_hello(&line));
-        match implementation {
-            Ok(implementation) => Ok((running, implementation)),
+        let declared = answer.and_then(|line| Ok((driver::decode_hello(&line)?, driver::decode_pipelining(&line)?)));
+        match declared {
+            Ok((implementation, pipelining)) => Ok((running, implementation, pipelining)),
             Err(e) => {
                 let timed_out = running.timed_out;
                 Err((with_stderr(format!("handshake failed: {e}"), &running.kill_and_tail()), timed_out))
@@ -288,34 +435,168 @@ impl ProcessAdapter {
         if self.running.is_some() {
             return Ok(());
         }
-        let (running, implementation) = Self::start_process(&self.argv, self.timeout, self.run_deadline).map_err(|(e, timed_out)| {
-            self.timed_out |= timed_out;
-            AdapterError(format!("restarting the adapter: {e}"))
-        })?;
+        let (running, implementation, pipelining) =
+            Self::start_process(&self.argv, self.timeout, self.run_deadline).map_err(|(e, timed_out)| {
+                self.timed_out |= timed_out;
+                AdapterError(format!("restarting the adapter: {e}"))
+            })?;
         if implementation.name != self.implementation.name || implementation.version != self.implementation.version {
             running.kill();
             return Err(AdapterError("the restarted adapter reports a different implementation".into()));
+        }
+        if self.pipelining && !pipelining {
+            running.kill();
+            return Err(AdapterError("the restarted adapter no longer declares pipelining".into()));
         }
         self.running = Some(running);
         Ok(())
     }
 
+    /// The deadline of an answer awaited from now: the request timeout, or the run's deadline
+    /// when that comes first (`true`: cut by it).
+    fn deadline(&self) -> (Instant, bool) {
+        let own = Instant::now() + self.timeout;
+        match self.run_deadline {
+            Some(at) if at < own => (at, true),
+            _ => (own, false),
+        }
+    }
+
+    /// Reads answers in order until the first one that is kept, dropping (after decoding) those
+    /// of requests whose case is over. Each answer has its own deadline, counted from when the
+    /// harness starts waiting for it: the adapter gets the same time per request as when it
+    /// receives one at a time.
+    fn next_answer(&mut self) -> Result<Reply, Broken> {
+        loop {
+            let (deadline, cut) = self.deadline();
+            let timeout = self.timeout;
+            let Some(running) = self.running.as_mut() else {
+                return Err(Broken::Request("adapter is not running".into()));
+            };
+            let Some(awaited) = running.awaiting.pop_front() else {
+                return Err(Broken::Request("internal: no request is awaiting an answer".into()));
+            };
+            running.timed_out = false;
+            let answer = running.read_answer(awaited.end, deadline, timeout);
+            let answer = match answer {
+                Err(_) if cut && running.timed_out => Err(
+                    "the run's overall deadline (--max-run-seconds) passed before the adapter answered: the case is not finished"
+                        .to_string(),
+                ),
+                other => other,
+            };
+            let reply = answer.and_then(|line| driver::decode_reply(&line));
+            match (reply, awaited.kept) {
+                (Ok(reply), true) => return Ok(reply),
+                (Ok(_), false) => continue,
+                (Err(e), true) => {
+                    self.timed_out |= running.timed_out;
+                    return Err(Broken::Request(e));
+                }
+                (Err(_), false) => return Err(Broken::Dropped),
+            }
+        }
+    }
+
+    /// Kills the process after a broken answer and returns the error with its stderr.
+    fn broken(&mut self, message: String) -> AdapterError {
+        let tail = self.running.take().map(Running::kill_and_tail);
+        self.ahead.clear();
+        self.ahead_unsent = 0;
+        AdapterError(with_stderr(message, tail.as_deref().unwrap_or("")))
+    }
+
     /// Sends a request and decodes the reply; on any failure the process is killed.
     fn request(&mut self, message: &driver::Request<'_>) -> Result<Reply, AdapterError> {
+        let line = request_line(message)?;
+        self.request_line(&line)
+    }
+
+    fn request_line(&mut self, line: &str) -> Result<Reply, AdapterError> {
         self.ensure_running()?;
         let Some(running) = self.running.as_mut() else {
             return Err(AdapterError("adapter is not running".into()));
         };
-        let result = exchange(running, message, self.timeout, self.run_deadline).and_then(|line| driver::decode_reply(&line));
-        match result {
+        running.timed_out = false;
+        if running.awaiting.is_empty() {
+            if let Err(e) = running.check_quiet() {
+                return Err(self.broken(e));
+            }
+        }
+        running.send(line.as_bytes(), true);
+        self.answer()
+    }
+
+    /// The next kept answer; on any failure the process is killed.
+    fn answer(&mut self) -> Result<Reply, AdapterError> {
+        match self.next_answer() {
             Ok(reply) => Ok(reply),
-            Err(e) => {
-                self.timed_out |= running.timed_out;
-                let tail = self.running.take().map(Running::kill_and_tail);
-                Err(AdapterError(with_stderr(e, tail.as_deref().unwrap_or(""))))
+            Err(Broken::Request(e)) => Err(self.broken(e)),
+            Err(Broken::Dropped) => Err(self.broken("the answer to a request of the previous case was broken".into())),
+        }
+    }
+
+    /// `finish` in pipelining mode: sent without waiting for its answer (read, and dropped, before
+    /// the next case's `start` answer); the answers to steps sent ahead that the case did not use
+    /// (it ended at an `unsupported` answer, say) are dropped too.
+    fn finish_pipelined(&mut self) {
+        self.case_open = false;
+        self.ahead.clear();
+        self.ahead_unsent = 0;
+        self.next_ahead = 0;
+        if let Some(running) = self.running.as_mut() {
+            for awaited in running.awaiting.iter_mut() {
+                awaited.kept = false;
+            }
+            if let Ok(line) = request_line(&driver::finish()) {
+                running.send(line.as_bytes(), false);
             }
         }
     }
+
+    /// `start` in pipelining mode: written together with the steps sent ahead for the case,
+    /// after whatever answers of the previous case are still to be read. Should one of those be
+    /// broken (the previous case's `finish` timed out, say), the process is ended and a fresh one
+    /// gets the case, exactly as after a broken `finish` in step-by-step mode.
+    fn start_pipelined(&mut self, line: &str) -> Result<Reply, AdapterError> {
+        for attempt in 0..2 {
+            self.ensure_running()?;
+            let Some(running) = self.running.as_mut() else {
+                return Err(AdapterError("adapter is not running".into()));
+            };
+            if running.awaiting.is_empty() {
+                if let Err(e) = running.check_quiet() {
+                    return Err(self.broken(e));
+                }
+            }
+            running.send(line.as_bytes(), true);
+            for ahead in self.ahead.iter().take(self.ahead_unsent) {
+                running.send(ahead.as_bytes(), true);
+            }
+            match self.next_answer() {
+                Ok(reply) => {
+                    self.ahead_unsent = 0;
+                    self.case_open = true;
+                    return Ok(reply);
+                }
+                Err(Broken::Request(e)) => return Err(self.broken(e)),
+                Err(Broken::Dropped) if attempt == 0 => {
+                    // The steps sent ahead go again, to the fresh process.
+                    if let Some(running) = self.running.take() {
+                        running.kill();
+                    }
+                }
+                Err(Broken::Dropped) => return Err(self.broken("a dropped answer was broken".into())),
+            }
+        }
+        Err(AdapterError("internal: start was not sent".into()))
+    }
+}
+
+fn request_line(message: &driver::Request<'_>) -> Result<String, AdapterError> {
+    let mut line = serde_json::to_string(message).map_err(|e| AdapterError(e.to_string()))?;
+    line.push('\n');
+    Ok(line)
 }
 
 fn with_stderr(message: String, tail: &str) -> String {
@@ -327,7 +608,8 @@ fn with_stderr(message: String, tail: &str) -> String {
     }
 }
 
-/// One request and its response, both within `timeout` from now and before `run_deadline`.
+/// The handshake: one request and its response, both within `timeout` from now and before
+/// `run_deadline`.
 fn exchange(running: &mut Running, message: &driver::Request<'_>, timeout: Duration, run_deadline: Option<Instant>) -> Result<String, String> {
     running.timed_out = false;
     running.check_quiet()?;
@@ -336,10 +618,10 @@ fn exchange(running: &mut Running, message: &driver::Request<'_>, timeout: Durat
         Some(at) if at < own => (at, true),
         _ => (own, false),
     };
-    let mut line = serde_json::to_string(message).map_err(|e| e.to_string())?;
-    line.push('\n');
-    let result = running.write_all_within(line.as_bytes(), deadline, timeout).and_then(|()| running.read_line(deadline, timeout));
-    match result {
+    let line = request_line(message).map_err(|e| e.0)?;
+    running.send(line.as_bytes(), true);
+    let end = running.awaiting.pop_front().map(|a| a.end).unwrap_or(running.queued);
+    match running.read_answer(end, deadline, timeout) {
         Err(_) if cut && running.timed_out => {
             Err("the run's overall deadline (--max-run-seconds) passed before the adapter answered: the case is not finished".into())
         }
@@ -355,16 +637,46 @@ impl Adapter for ProcessAdapter {
     fn start(&mut self, case: &str, protocol: Protocol, setup: &Value) -> Result<Reply, AdapterError> {
         self.next_step = 0;
         self.timed_out = false;
-        match self.request(&driver::start(case, protocol, setup))? {
+        let reply = if self.pipelining {
+            let line = request_line(&driver::start(case, protocol, setup))?;
+            self.start_pipelined(&line)?
+        } else {
+            self.request(&driver::start(case, protocol, setup))?
+        };
+        match reply {
             Reply::Observed(_) => Err(AdapterError("start was answered with an observation".into())),
             reply => Ok(reply),
+        }
+    }
+
+    fn send_ahead(&mut self, steps: &[&Value]) {
+        if !self.pipelining {
+            return;
+        }
+        for step in steps {
+            let Ok(line) = request_line(&driver::step(self.next_ahead, step)) else { return };
+            self.next_ahead += 1;
+            match self.running.as_mut() {
+                Some(running) if self.case_open => running.send(line.as_bytes(), true),
+                _ => self.ahead_unsent += 1,
+            }
+            self.ahead.push_back(line);
         }
     }
 
     fn step(&mut self, step: &Value) -> Result<Reply, AdapterError> {
         let index = self.next_step;
         self.next_step += 1;
-        self.request(&driver::step(index, step))
+        let line = request_line(&driver::step(index, step))?;
+        let Some(sent) = self.ahead.pop_front() else {
+            return self.request_line(&line);
+        };
+        if sent != line || self.ahead_unsent > 0 {
+            // The runner keeps to what it sent ahead; anything else would pair answers with the
+            // wrong requests.
+            return Err(self.broken(format!("internal: step {index} is not the step sent ahead for it")));
+        }
+        self.answer()
     }
 
     fn timed_out(&self) -> bool {
@@ -372,7 +684,9 @@ impl Adapter for ProcessAdapter {
     }
 
     fn finish(&mut self) {
-        if self.running.is_some() {
+        if self.pipelining {
+            self.finish_pipelined();
+        } else if self.running.is_some() {
             // The case is already judged; a broken finish only costs a restart for the next case.
             let _ = self.request(&driver::finish());
         }
@@ -382,8 +696,10 @@ impl Adapter for ProcessAdapter {
 impl Drop for ProcessAdapter {
     fn drop(&mut self) {
         if let Some(mut running) = self.running.take() {
-            let bye = serde_json::to_string(&driver::bye()).unwrap_or_default() + "\n";
-            let _ = running.write_all_within(bye.as_bytes(), Instant::now() + Duration::from_millis(200), self.timeout);
+            if let Ok(bye) = request_line(&driver::bye()) {
+                running.send(bye.as_bytes(), false);
+            }
+            running.flush_within(Instant::now() + Duration::from_millis(200));
             // Give a well-behaved adapter a moment to exit on its own, then end its whole group:
             // whatever it started must not outlive the run.
             for _ in 0..20 {

@@ -73,7 +73,12 @@ fn handle(adapter: &mut ReferenceAdapter, request: &Value) -> Option<Value> {
     let field = |key: &str| request.get(key);
     match field("cmd").and_then(Value::as_str) {
         Some("hello") => Some(match field("protocol").and_then(Value::as_str) {
-            Some(driver::DRIVER_PROTOCOL) => driver::encode_hello(adapter.implementation()),
+            Some(driver::DRIVER_PROTOCOL) => {
+                // It answers requests strictly in order, reading ahead freely (`serve`).
+                let mut hello = driver::encode_hello(adapter.implementation());
+                driver::declare_pipelining(&mut hello);
+                hello
+            }
             other => driver::encode_reply(Err(format!("unsupported driver protocol {other:?}"))),
         }),
         Some("start") => {
@@ -140,8 +145,14 @@ fn serve(mut adapter: ReferenceAdapter) {
     // buffered before waiting awake for the next one (driver::spin_until_readable).
     let Ok(stdin) = rustix::io::dup(io::stdin()) else { return };
     let mut requests = BufReader::new(File::from(stdin));
-    let mut stdout = io::stdout().lock();
+    // Answers are flushed when no further request is already buffered: a pipelining harness
+    // (`harness/driver/README.md`, "Pipelining") gets the answers to what it sent ahead in one
+    // write, and one sending a request at a time gets each answer at once.
+    let mut stdout = io::BufWriter::with_capacity(64 * 1024, io::stdout().lock());
     loop {
+        if !requests.buffer().contains(&b'\n') && stdout.flush().is_err() {
+            return;
+        }
         if requests.buffer().is_empty() {
             driver::spin_until_readable(requests.get_ref());
         }
@@ -157,7 +168,7 @@ fn serve(mut adapter: ReferenceAdapter) {
                     "request is not valid UTF-8 (byte {})",
                     e.utf8_error().valid_up_to()
                 )));
-                if writeln!(stdout, "{reply}").and_then(|_| stdout.flush()).is_err() {
+                if writeln!(stdout, "{reply}").is_err() {
                     return;
                 }
                 continue;
@@ -169,12 +180,15 @@ fn serve(mut adapter: ReferenceAdapter) {
         let response = match serde_json::from_str::<Value>(&line) {
             Ok(request) => match handle(&mut adapter, &request) {
                 Some(response) => response,
-                None => return,
+                None => {
+                    let _ = stdout.flush();
+                    return;
+                }
             },
             Err(e) => driver::encode_reply(Err(format!("request is not JSON: {e}"))),
         };
         let text = serde_json::to_string(&response).unwrap_or_else(|_| r#"{"reply":"error","message":"unencodable"}"#.into());
-        if writeln!(stdout, "{text}").and_then(|_| stdout.flush()).is_err() {
+        if writeln!(stdout, "{text}").is_err() {
             return;
         }
     }
