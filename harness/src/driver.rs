@@ -91,23 +91,29 @@ fn string_field<'a>(object: &'a Map<String, Value>, key: &str) -> Result<&'a str
 /// Decodes a response to `start`, `step` or `finish`. `Err(text)`: a protocol violation or the
 /// adapter's own `error` reply; either way the case is `errored`.
 pub fn decode_reply(line: &str) -> Result<Reply, String> {
+    decode_answer(line)?.map_err(|message| format!("adapter error: {message}"))
+}
+
+/// Decodes a response to `start`, `step` or `finish`, telling the adapter's own `error` reply
+/// (`Ok(Err(message))`, a well-formed answer) from a protocol violation (`Err`).
+pub fn decode_answer(line: &str) -> Result<Result<Reply, String>, String> {
     let mut value: Value = serde_json::from_str(line).map_err(|e| format!("response is not JSON: {e}"))?;
     let object = value.as_object_mut().ok_or("response is not a JSON object")?;
     match string_field(object, "reply")? {
-        "done" => exact_keys(object, &["reply"]).map(|_| Reply::Done),
-        "threw" => exact_keys(object, &["reply"]).map(|_| Reply::Threw),
+        "done" => exact_keys(object, &["reply"]).map(|_| Ok(Reply::Done)),
+        "threw" => exact_keys(object, &["reply"]).map(|_| Ok(Reply::Threw)),
         "observed" => {
             exact_keys(object, &["reply", "value"])?;
             // Taken out of the parsed response, not copied: an observation can be large.
-            object.remove("value").map(Reply::Observed).ok_or_else(|| "observed reply without value".to_string())
+            object.remove("value").map(|v| Ok(Reply::Observed(v))).ok_or_else(|| "observed reply without value".to_string())
         }
         "unsupported" => {
             exact_keys(object, &["reply", "reason"])?;
-            Ok(Reply::Unsupported(string_field(object, "reason")?.to_string()))
+            Ok(Ok(Reply::Unsupported(string_field(object, "reason")?.to_string())))
         }
         "error" => {
             exact_keys(object, &["reply", "message"])?;
-            Err(format!("adapter error: {}", string_field(object, "message")?))
+            Ok(Err(string_field(object, "message")?.to_string()))
         }
         other => Err(format!("unknown reply kind {other:?}")),
     }
@@ -241,6 +247,29 @@ mod tests {
         }
         let declared = decode_hello(&hello_with(json!(PROFILES))).unwrap();
         assert_eq!(declared.profiles.len(), PROFILES.len());
+    }
+
+    #[test]
+    fn pipelining_is_optional_and_only_a_boolean() {
+        let mut hello: Value = serde_json::from_str(&hello_with(json!([]))).unwrap();
+        assert_eq!(decode_pipelining(&hello.to_string()), Ok(false), "absent: one request at a time");
+        declare_pipelining(&mut hello);
+        assert!(decode_hello(&hello.to_string()).is_ok(), "the member is accepted by the handshake");
+        assert_eq!(decode_pipelining(&hello.to_string()), Ok(true));
+        for wrong in [json!("yes"), json!(1), json!(null)] {
+            hello[PIPELINING] = wrong;
+            assert!(decode_pipelining(&hello.to_string()).is_err());
+        }
+        hello[PIPELINING] = json!(false);
+        assert_eq!(decode_pipelining(&hello.to_string()), Ok(false));
+    }
+
+    #[test]
+    fn an_error_reply_is_a_well_formed_answer_a_malformed_one_is_not() {
+        assert_eq!(decode_answer(r#"{"reply":"error","message":"m"}"#), Ok(Err("m".to_string())));
+        assert_eq!(decode_reply(r#"{"reply":"error","message":"m"}"#), Err("adapter error: m".to_string()));
+        assert!(decode_answer(r#"{"reply":"error"}"#).is_err());
+        assert!(decode_answer("not json").is_err());
     }
 
     #[test]

@@ -41,6 +41,10 @@ fn a_flag_that_the_chosen_subject_would_ignore_is_a_usage_error() {
         let output = conformance(&[command, "--adapter"]);
         assert_eq!(output.status.code(), Some(2), "{command}");
         assert!(stderr(&output).contains("give the adapter as"), "{command}: {}", stderr(&output));
+        // `--no-pipelining` configures a process adapter; the bundled reference has none.
+        let output = conformance(&[command, "--no-pipelining"]);
+        assert_eq!(output.status.code(), Some(2), "{command}");
+        assert!(stderr(&output).contains("--no-pipelining applies to an --adapter"), "{command}: {}", stderr(&output));
     }
 }
 

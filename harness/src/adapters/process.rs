@@ -61,9 +61,20 @@ struct Running {
 struct Awaited {
     /// `Running::queued` just after its line.
     end: u64,
-    /// Its answer is returned to the caller; otherwise it is read and dropped (a pipelined
-    /// `finish`, or a step sent ahead of an answer that ended its case).
-    kept: bool,
+    kind: Answer,
+}
+
+/// What becomes of an answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Answer {
+    /// Returned to the caller.
+    Kept,
+    /// Read and dropped: a pipelined `finish`. Anything but a well-formed answer other than
+    /// `error` is broken, as a `finish` answered so is when requests go one at a time.
+    Finish,
+    /// Read and dropped: a step sent ahead of an answer that ended its case. Any well-formed
+    /// answer will do, `error` included (the case may have no runtime).
+    Unused,
 }
 
 impl Running {
@@ -153,10 +164,10 @@ impl Running {
 
     /// Queues one request line (written now as far as the pipe takes it, the rest while waiting
     /// for answers) and remembers that its answer is awaited.
-    fn send(&mut self, line: &[u8], kept: bool) {
+    fn send(&mut self, line: &[u8], kind: Answer) {
         self.unwritten.extend_from_slice(line);
         self.queued += line.len() as u64;
-        self.awaiting.push_back(Awaited { end: self.queued, kept });
+        self.awaiting.push_back(Awaited { end: self.queued, kind });
         self.write_some();
     }
 
@@ -485,15 +496,16 @@ impl ProcessAdapter {
                 ),
                 other => other,
             };
-            let reply = answer.and_then(|line| driver::decode_reply(&line));
-            match (reply, awaited.kept) {
-                (Ok(reply), true) => return Ok(reply),
-                (Ok(_), false) => continue,
-                (Err(e), true) => {
+            let reply = answer.and_then(|line| driver::decode_answer(&line));
+            match (reply, awaited.kind) {
+                (Ok(Ok(reply)), Answer::Kept) => return Ok(reply),
+                (Ok(Err(message)), Answer::Kept) => return Err(Broken::Request(format!("adapter error: {message}"))),
+                (Err(e), Answer::Kept) => {
                     self.timed_out |= running.timed_out;
                     return Err(Broken::Request(e));
                 }
-                (Err(_), false) => return Err(Broken::Dropped),
+                (Ok(Ok(_)), Answer::Finish) | (Ok(_), Answer::Unused) => continue,
+                (Ok(Err(_)) | Err(_), Answer::Finish) | (Err(_), Answer::Unused) => return Err(Broken::Dropped),
             }
         }
     }
@@ -523,7 +535,7 @@ impl ProcessAdapter {
                 return Err(self.broken(e));
             }
         }
-        running.send(line.as_bytes(), true);
+        running.send(line.as_bytes(), Answer::Kept);
         self.answer()
     }
 
@@ -545,11 +557,11 @@ impl ProcessAdapter {
         self.ahead_unsent = 0;
         self.next_ahead = 0;
         if let Some(running) = self.running.as_mut() {
-            for awaited in running.awaiting.iter_mut() {
-                awaited.kept = false;
+            for awaited in running.awaiting.iter_mut().filter(|a| a.kind == Answer::Kept) {
+                awaited.kind = Answer::Unused;
             }
             if let Ok(line) = request_line(&driver::finish()) {
-                running.send(line.as_bytes(), false);
+                running.send(line.as_bytes(), Answer::Finish);
             }
         }
     }
@@ -569,9 +581,9 @@ impl ProcessAdapter {
                     return Err(self.broken(e));
                 }
             }
-            running.send(line.as_bytes(), true);
+            running.send(line.as_bytes(), Answer::Kept);
             for ahead in self.ahead.iter().take(self.ahead_unsent) {
-                running.send(ahead.as_bytes(), true);
+                running.send(ahead.as_bytes(), Answer::Kept);
             }
             match self.next_answer() {
                 Ok(reply) => {
@@ -619,7 +631,7 @@ fn exchange(running: &mut Running, message: &driver::Request<'_>, timeout: Durat
         _ => (own, false),
     };
     let line = request_line(message).map_err(|e| e.0)?;
-    running.send(line.as_bytes(), true);
+    running.send(line.as_bytes(), Answer::Kept);
     let end = running.awaiting.pop_front().map(|a| a.end).unwrap_or(running.queued);
     match running.read_answer(end, deadline, timeout) {
         Err(_) if cut && running.timed_out => {
@@ -657,7 +669,7 @@ impl Adapter for ProcessAdapter {
             let Ok(line) = request_line(&driver::step(self.next_ahead, step)) else { return };
             self.next_ahead += 1;
             match self.running.as_mut() {
-                Some(running) if self.case_open => running.send(line.as_bytes(), true),
+                Some(running) if self.case_open => running.send(line.as_bytes(), Answer::Kept),
                 _ => self.ahead_unsent += 1,
             }
             self.ahead.push_back(line);
@@ -697,7 +709,7 @@ impl Drop for ProcessAdapter {
     fn drop(&mut self) {
         if let Some(mut running) = self.running.take() {
             if let Ok(bye) = request_line(&driver::bye()) {
-                running.send(bye.as_bytes(), false);
+                running.send(bye.as_bytes(), Answer::Unused);
             }
             running.flush_within(Instant::now() + Duration::from_millis(200));
             // Give a well-behaved adapter a moment to exit on its own, then end its whole group:

@@ -1,0 +1,176 @@
+//! Pipelining (`harness/driver/README.md`, "Pipelining", issue 29 §1) against misbehaving
+//! adapters: a hang or a crash in the middle of a case, an `unsupported` answer with steps already
+//! sent after it, a `start` answered `unsupported`, a broken or hanging `finish`, and requests
+//! larger than the pipe. Each scenario runs two cases through the runner on one process adapter,
+//! once sending one request at a time and once pipelined, and must give the same verdicts,
+//! reasons (the step in flight, the adapter's stderr), differences and process restarts.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use harness::adapter::Protocol;
+use harness::adapters::process::{Pipelining, ProcessAdapter};
+use harness::loader::{Case, CaseParts};
+use harness::runner::run_case;
+use serde_json::{json, Value};
+
+const HELLO: &str = r#"{"reply":"hello","protocol":"rcip-rui-driver/1","implementation":{"name":"sh","version":"1"},"protocols":["rcip"],"profiles":["events"],"limits":null,"assistBatchBound":null,"pipelining":true}"#;
+
+const DONE: &str = r#"echo '{"reply":"done"}'"#;
+
+/// A shell adapter declaring pipelining. It appends a line to `launches` when it starts; `$p` is
+/// the number of processes started before it, `$c` the number of the case within the process
+/// (from 1) and `$n` that of the step within the case (from 1), so `[ $p$c = 01 ]` holds in the
+/// first case of the first process only. Each hook is shell code that answers (or not).
+struct Script<'a> {
+    on_start: &'a str,
+    on_step: &'a str,
+    on_finish: &'a str,
+}
+
+const NORMAL_STEP: &str = r#"case "$l" in *'"expect"'*) echo '{"reply":"observed","value":{"status":"succeeded"}}';; *) echo '{"reply":"done"}';; esac"#;
+
+impl Script<'_> {
+    fn argv(&self, launches: &std::path::Path) -> Vec<String> {
+        let script = format!(
+            "p=$(cat '{0}' 2>/dev/null | wc -l); echo $$ >> '{0}'; read l; echo '{HELLO}'; c=0; n=0; while read l; do case \"$l\" in \
+             *'\"start\"'*) c=$((c+1)); n=0; {1};; \
+             *'\"step\"'*) n=$((n+1)); {2};; \
+             *'\"finish\"'*) {3};; \
+             *) exit 0;; esac; done",
+            launches.display(),
+            self.on_start,
+            self.on_step,
+            self.on_finish
+        );
+        vec!["sh".into(), "-c".into(), script]
+    }
+}
+
+fn case(id: &str, steps: Vec<Value>) -> Case {
+    Case::from(CaseParts {
+        id: id.into(),
+        protocol: Protocol::Rcip,
+        section: "rcip.test".into(),
+        file: PathBuf::from("test.json"),
+        description: "d".into(),
+        requirements: vec!["CL-B05-1".into()],
+        strictness: "REQUIRED".into(),
+        profiles: vec![],
+        setup: json!({ "definition": {} }),
+        steps,
+        notes: None,
+    })
+}
+
+/// Five actions and an expectation the shell adapter's observation does not match (so the
+/// differences are compared too).
+fn steps(context: &str) -> Vec<Value> {
+    let mut steps: Vec<Value> = (0..5).map(|_| json!({ "host": "set-context", "context": context })).collect();
+    steps.push(json!({ "expect": "outcome", "of": "i1", "is": { "status": "failed" } }));
+    steps
+}
+
+/// What two cases in a row gave, and how many processes ran them.
+fn run(script: &Script<'_>, pipelining: Pipelining, context: &str) -> (Vec<String>, usize) {
+    let launches = std::env::temp_dir().join(format!("harness-pipelining-{}-{:?}-{}", std::process::id(), pipelining, rand_suffix()));
+    let _ = std::fs::remove_file(&launches);
+    let mut adapter = ProcessAdapter::launch_with(script.argv(&launches), Duration::from_millis(500), None, pipelining).expect("handshake");
+    assert_eq!(adapter.pipelining(), pipelining == Pipelining::IfDeclared);
+    let results: Vec<String> = ["rcip.test.one.001", "rcip.test.two.001"]
+        .iter()
+        .map(|id| {
+            let result = run_case(&mut adapter, &case(id, steps(context)));
+            format!("{} {:?} differences {} checks {}", result.verdict, result.reason, result.differences.len(), result.checks)
+        })
+        .collect();
+    drop(adapter);
+    let count = std::fs::read_to_string(&launches).unwrap_or_default().lines().count();
+    let _ = std::fs::remove_file(&launches);
+    (results, count)
+}
+
+/// Distinguishes the files of the tests of this binary, which run in parallel.
+fn rand_suffix() -> String {
+    format!("{:?}", std::thread::current().id()).replace(|c: char| !c.is_ascii_alphanumeric(), "")
+}
+
+/// Runs the scenario both ways, requires the same outcome, and returns it.
+fn same_both_ways(script: Script<'_>) -> (Vec<String>, usize) {
+    let one_at_a_time = run(&script, Pipelining::Off, "x");
+    let pipelined = run(&script, Pipelining::IfDeclared, "x");
+    assert_eq!(one_at_a_time, pipelined, "one request at a time (left) and pipelined (right) differ");
+    pipelined
+}
+
+#[test]
+fn a_well_behaved_adapter_gives_the_same_results() {
+    let (results, launches) = same_both_ways(Script { on_start: DONE, on_step: NORMAL_STEP, on_finish: DONE });
+    assert!(results.iter().all(|r| r.starts_with("fail None differences 1")), "{results:?}");
+    assert_eq!(launches, 1);
+}
+
+#[test]
+fn a_hang_in_the_middle_of_a_case_names_the_step_in_flight() {
+    let on_step = format!("if [ $p$c = 01 ] && [ $n -eq 3 ]; then exec sleep 30; fi; {NORMAL_STEP}");
+    let (results, launches) = same_both_ways(Script { on_start: DONE, on_step: &on_step, on_finish: DONE });
+    assert!(results[0].starts_with("errored Some(\"adapter failed at step 2: no response within 500 ms"), "{results:?}");
+    assert!(results[1].starts_with("fail None"), "the next case runs in a fresh process: {results:?}");
+    assert_eq!(launches, 2);
+}
+
+#[test]
+fn a_crash_in_the_middle_of_a_case_names_the_step_and_keeps_the_stderr() {
+    let on_step = format!("if [ $p$c = 01 ] && [ $n -eq 2 ]; then echo 'boom at step 2' >&2; exit 3; fi; {NORMAL_STEP}");
+    let (results, launches) = same_both_ways(Script { on_start: DONE, on_step: &on_step, on_finish: DONE });
+    assert!(results[0].starts_with("errored Some(\"adapter failed at step 1: the adapter closed its stdout"), "{results:?}");
+    assert!(results[0].contains("boom at step 2"), "{results:?}");
+    assert!(results[1].starts_with("fail None"), "{results:?}");
+    assert_eq!(launches, 2);
+}
+
+#[test]
+fn an_unsupported_step_ends_the_case_and_the_answers_sent_after_it_are_dropped() {
+    let on_step = format!(
+        "if [ $p$c = 01 ] && [ $n -eq 2 ]; then echo '{{\"reply\":\"unsupported\",\"reason\":\"no such thing\"}}'; else {NORMAL_STEP}; fi"
+    );
+    let (results, launches) = same_both_ways(Script { on_start: DONE, on_step: &on_step, on_finish: DONE });
+    assert!(results[0].starts_with("unsupported Some(\"step 1: no such thing\")"), "{results:?}");
+    assert!(results[1].starts_with("fail None"), "the same process goes on: {results:?}");
+    assert_eq!(launches, 1);
+}
+
+#[test]
+fn a_start_answered_unsupported_or_threw_ends_the_case_before_its_steps() {
+    for answer in [r#"{"reply":"unsupported","reason":"no setup like this"}"#, r#"{"reply":"threw"}"#] {
+        // Steps of a case whose runtime was not built are answered `error`, as an adapter would.
+        let on_start = format!("if [ $p$c = 01 ]; then echo '{answer}'; else {DONE}; fi");
+        let on_step = format!(
+            "if [ $p$c = 01 ]; then echo '{{\"reply\":\"error\",\"message\":\"no case is running\"}}'; else {NORMAL_STEP}; fi"
+        );
+        let (results, launches) = same_both_ways(Script { on_start: &on_start, on_step: &on_step, on_finish: DONE });
+        assert!(!results[0].starts_with("errored"), "{results:?}");
+        assert!(results[1].starts_with("fail None"), "{results:?}");
+        assert_eq!(launches, 1);
+    }
+}
+
+#[test]
+fn a_broken_or_hanging_finish_costs_a_restart_and_nothing_else() {
+    for on_finish in ["if [ $p$c = 01 ]; then echo 'not json'; else echo '{\"reply\":\"done\"}'; fi", "if [ $p$c = 01 ]; then exec sleep 30; fi; echo '{\"reply\":\"done\"}'"] {
+        let (results, launches) = same_both_ways(Script { on_start: DONE, on_step: NORMAL_STEP, on_finish });
+        assert!(results.iter().all(|r| r.starts_with("fail None differences 1")), "{on_finish}: {results:?}");
+        assert_eq!(launches, 2, "{on_finish}");
+    }
+}
+
+#[test]
+fn requests_larger_than_the_pipe_are_written_while_answers_are_read() {
+    // Six requests of 40 KiB each: more than a pipe holds, sent ahead at once.
+    let script = Script { on_start: DONE, on_step: NORMAL_STEP, on_finish: DONE };
+    let context = "x".repeat(40 << 10);
+    let one_at_a_time = run(&script, Pipelining::Off, &context);
+    let pipelined = run(&script, Pipelining::IfDeclared, &context);
+    assert_eq!(one_at_a_time, pipelined);
+    assert!(pipelined.0.iter().all(|r| r.starts_with("fail None differences 1")), "{pipelined:?}");
+}
