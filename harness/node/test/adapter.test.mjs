@@ -32,7 +32,7 @@ async function withDriver(body, options) {
 // Handshake, framing, bye
 // ------------------------------------------------------------------------------------------------
 
-test('handshake declares rcip, the events profile, no limits and no Assist bound', () => withDriver(async (d) => {
+test('handshake declares rcip, the events profile, no limits, no Assist bound, and pipelining', () => withDriver(async (d) => {
   assert.deepEqual(await d.hello(), {
     reply: 'hello',
     protocol: PROTOCOL,
@@ -41,6 +41,7 @@ test('handshake declares rcip, the events profile, no limits and no Assist bound
     profiles: ['events'],
     limits: null,
     assistBatchBound: null,
+    pipelining: true,
   });
 }));
 
@@ -701,6 +702,25 @@ test('every step is answered only once pending reactions have settled, even when
   ]);
   assert.deepEqual(replies[0], { reply: 'done' });
   assert.equal(replies[1].value.status, 'succeeded');
+}));
+
+test('a whole case, its finish and the next start sent in one write are answered in order, as one by one', () => withDriver(async (d) => {
+  await d.hello();
+  const s = { definition: definition([capability('double.hops', 'read')]) };
+  const requests = [
+    { cmd: 'start', case: 'test.case.001', protocol: 'rcip', setup: s },
+    { cmd: 'step', index: 0, step: invoke('i1', 'double.hops', {}) },
+    { cmd: 'step', index: 1, step: outcome('i1') },
+    { cmd: 'finish' },
+    { cmd: 'start', case: 'test.case.002', protocol: 'rcip', setup: s },
+    { cmd: 'step', index: 0, step: outcome('i1') },
+  ];
+  const pipelined = await d.sendMany(requests);
+  const oneByOne = [];
+  for (const request of requests) oneByOne.push(await d.send(request));
+  assert.deepEqual(pipelined, oneByOne);
+  assert.equal(pipelined[2].value.status, 'succeeded');
+  assert.equal(pipelined[5].reply, 'error', 'the handle i1 is gone with its case');
 }));
 
 test('timers of the last case never fire in the next one', () => withDriver(async (d) => {
