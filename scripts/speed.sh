@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# The speed goals of issue 29, measured with release builds as medians of interleaved runs (the
+# machine may be shared: every variant runs once per round, in turn, so load hits them alike).
+# Wall time and CPU time (user + sys of the harness and everything it started) are printed.
+#
+#   scripts/speed.sh [ROUNDS] [suite|fuzz|node]...     (default: 5 rounds, all three)
+#
+# - suite: the whole suite in-process, through reference-driver over stdio pipelined and one
+#   request at a time (--no-pipelining); "loading" is a run that loads the vectors and selects no
+#   case (the common cost), subtracted before the ratios.
+# - fuzz: `conformance fuzz --cases 3000 --max-steps 10` (paths of at most 10 steps, all three
+#   models) in-process and over stdio, as paths per second.
+# - node: every RCIP case (React included) through the Node adapter and the JavaScript subject
+#   (needs `npm ci` in harness/node and harness/node/subject), against the same selection through
+#   reference-driver over stdio.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+rounds=5
+if [[ "${1:-}" =~ ^[0-9]+$ ]]; then rounds=$1; shift; fi
+what=("$@")
+[ ${#what[@]} -gt 0 ] || what=(suite fuzz node)
+
+cargo build --locked -q --release -p harness --bins
+bin=target/release/conformance
+driver=target/release/reference-driver
+node_adapter=(node harness/node/adapter.mjs --react harness/node/subject/react.mjs harness/node/subject/index.mjs)
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+# time_one NAME CMD...: one run, appended to $out/NAME as "wall cpu" (its exit status is ignored:
+# the loading-only run exits 2 by design).
+time_one() {
+  local name=$1
+  shift
+  /usr/bin/time -o "$out/t" -f "%e %U %S" "$@" >/dev/null 2>&1 || true
+  awk '{ printf "%s %.2f\n", $1, $2 + $3 }' "$out/t" >>"$out/$name"
+}
+
+median() {
+  sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+report() {
+  local name=$1
+  local wall cpu
+  wall=$(cut -d' ' -f1 "$out/$name" | median)
+  cpu=$(cut -d' ' -f2 "$out/$name" | median)
+  printf '%-28s wall %7.3f s  cpu %7.3f s  (%s runs)\n' "$name" "$wall" "$cpu" "$(wc -l <"$out/$name")"
+  echo "$wall" >"$out/$name.wall"
+}
+
+wall() { cat "$out/$1.wall"; }
+
+echo "load: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
+for _ in $(seq "$rounds"); do
+  for w in "${what[@]}"; do
+    case $w in
+      suite)
+        time_one loading "$bin" run --quiet --filter no.such.case
+        time_one suite-in-process "$bin" run --quiet
+        time_one suite-stdio-pipelined "$bin" run --quiet --adapter -- "$driver"
+        time_one suite-stdio-one-at-a-time "$bin" run --quiet --no-pipelining --adapter -- "$driver"
+        ;;
+      fuzz)
+        time_one fuzz-in-process "$bin" fuzz --cases 3000 --max-steps 10
+        time_one fuzz-stdio-pipelined "$bin" fuzz --cases 3000 --max-steps 10 --adapter -- "$driver"
+        time_one fuzz-stdio-one-at-a-time "$bin" fuzz --cases 3000 --max-steps 10 --no-pipelining --adapter -- "$driver"
+        ;;
+      node)
+        time_one rcip-reference-stdio "$bin" run --quiet --filter rcip. --adapter -- "$driver"
+        time_one rcip-node-pipelined "$bin" run --quiet --filter rcip. --adapter -- "${node_adapter[@]}"
+        time_one rcip-node-one-at-a-time "$bin" run --quiet --filter rcip. --no-pipelining --adapter -- "${node_adapter[@]}"
+        ;;
+      *) echo "unknown measurement $w (suite, fuzz, node)" >&2; exit 2 ;;
+    esac
+  done
+done
+echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+for w in "${what[@]}"; do
+  case $w in
+    suite)
+      for n in loading suite-in-process suite-stdio-pipelined suite-stdio-one-at-a-time; do report $n; done
+      awk -v l="$(wall loading)" -v i="$(wall suite-in-process)" -v p="$(wall suite-stdio-pipelined)" -v s="$(wall suite-stdio-one-at-a-time)" 'BEGIN {
+        printf "suite without loading: in-process %.3f s, stdio pipelined %.3f s (%.2fx), one at a time %.3f s (%.2fx)\n", i - l, p - l, (p - l) / (i - l), s - l, (s - l) / (i - l) }'
+      ;;
+    fuzz)
+      for n in fuzz-in-process fuzz-stdio-pipelined fuzz-stdio-one-at-a-time; do report $n; done
+      awk -v i="$(wall fuzz-in-process)" -v p="$(wall fuzz-stdio-pipelined)" -v s="$(wall fuzz-stdio-one-at-a-time)" 'BEGIN {
+        printf "fuzz paths/s (3000 paths of <= 10 steps): in-process %.0f, stdio pipelined %.0f, one at a time %.0f\n", 3000 / i, 3000 / p, 3000 / s }'
+      ;;
+    node)
+      for n in rcip-reference-stdio rcip-node-pipelined rcip-node-one-at-a-time; do report $n; done
+      awk -v r="$(wall rcip-reference-stdio)" -v p="$(wall rcip-node-pipelined)" -v s="$(wall rcip-node-one-at-a-time)" 'BEGIN {
+        printf "RCIP + React, Node adapter / stdio reference: pipelined %.2fx, one at a time %.2fx\n", p / r, s / r }'
+      ;;
+  esac
+done
