@@ -52,8 +52,8 @@ impl Drop for Reaper {
 fn interrupt_run(dir: &Path, signal: rustix::process::Signal, jobs: usize, report: &Path) -> (Option<i32>, String, Vec<String>) {
     let jobs_text = jobs.to_string();
     let args = ["run", "--quiet", "--step-timeout", "60000", "--jobs", &jobs_text, "--report", report.to_str().unwrap()];
-    // The handshake adapter of the run, then one per job.
-    interrupt(dir, signal, &args, 1 + jobs)
+    // One per job: the adapter that answered the run's handshake serves the first job.
+    interrupt(dir, signal, &args, jobs)
 }
 
 /// `conformance ARGS --adapter -- <the adapter above>`, interrupted by `signal` once `adapters`
