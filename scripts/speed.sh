@@ -5,6 +5,9 @@
 #
 #   scripts/speed.sh [ROUNDS] [suite|fuzz|node]...     (default: 5 rounds, all three)
 #
+# SPEED_PROFILE=debug measures the debug build instead (quicker to build; the harness's own share
+# is then larger than in release).
+#
 # - suite: the whole suite in-process, through reference-driver over stdio pipelined and one
 #   request at a time (--no-pipelining); "loading" is a run that loads the vectors and selects no
 #   case (the common cost), subtracted before the ratios.
@@ -21,9 +24,14 @@ if [[ "${1:-}" =~ ^[0-9]+$ ]]; then rounds=$1; shift; fi
 what=("$@")
 [ ${#what[@]} -gt 0 ] || what=(suite fuzz node)
 
-cargo build --locked -q --release -p harness --bins
-bin=target/release/conformance
-driver=target/release/reference-driver
+profile=${SPEED_PROFILE:-release}
+case $profile in
+  release) cargo build --locked -q --release -p harness --bins ;;
+  debug) cargo build --locked -q -p harness --bins ;;
+  *) echo "SPEED_PROFILE is release or debug" >&2; exit 2 ;;
+esac
+bin=target/$profile/conformance
+driver=target/$profile/reference-driver
 node_adapter=(node harness/node/adapter.mjs --react harness/node/subject/react.mjs harness/node/subject/index.mjs)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -52,7 +60,7 @@ report() {
 
 wall() { cat "$out/$1.wall"; }
 
-echo "load: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
+echo "$profile build; load: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 for _ in $(seq "$rounds"); do
   for w in "${what[@]}"; do
     case $w in
