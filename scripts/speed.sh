@@ -42,7 +42,7 @@ time_one() {
   local name=$1
   shift
   /usr/bin/time -o "$out/t" -f "%e %U %S" "$@" >/dev/null 2>&1 || true
-  awk '{ printf "%s %.2f\n", $1, $2 + $3 }' "$out/t" >>"$out/$name"
+  tail -1 "$out/t" | awk '{ printf "%s %.2f\n", $1, $2 + $3 }' >>"$out/$name"
 }
 
 median() {
