@@ -404,17 +404,7 @@ pub fn render_report(report: &Value, vectors: &Vectors, levels: Vec<String>) -> 
         cases,
         cases_run: reported.len(),
     };
-    let mut env = minijinja::Environment::new();
-    // Autoescaping follows the template name: `.html` escapes every `{{ }}` for HTML.
-    env.add_filter("text", text_content);
-    // Every other `{{ }}` is escaped by minijinja for HTML markup, after the terminal's controls
-    // are written as `\uXXXX` (`escape::terminal`), as the `text` filter does.
-    env.set_formatter(|out, state, value| match value.as_str() {
-        Some(text) if !value.is_safe() => {
-            minijinja::escape_formatter(out, state, &minijinja::Value::from(crate::escape::terminal(text).as_ref()))
-        }
-        _ => minijinja::escape_formatter(out, state, value),
-    });
+    let mut env = environment();
     env.add_template("report.html", TEMPLATE).map_err(|e| format!("the HTML template: {e}"))?;
     let template = env.get_template("report.html").map_err(|e| format!("the HTML template: {e}"))?;
     template.render(minijinja::Value::from_serialize(&page)).map_err(|e| format!("the HTML report: {e:#}"))
@@ -435,6 +425,23 @@ fn scope_line(report: &Value) -> String {
         line.push_str(&format!("; {why}"));
     }
     line
+}
+
+/// The template environment of every HTML page the harness writes (the certification report,
+/// `compare`'s implementation report): autoescaping follows the template name (`.html` escapes
+/// every `{{ }}` for HTML), and the `text` filter writes element content.
+pub(crate) fn environment() -> minijinja::Environment<'static> {
+    let mut env = minijinja::Environment::new();
+    env.add_filter("text", text_content);
+    // Every other `{{ }}` is escaped by minijinja for HTML markup, after the terminal's controls
+    // are written as `\uXXXX` (`escape::terminal`), as the `text` filter does.
+    env.set_formatter(|out, state, value| match value.as_str() {
+        Some(text) if !value.is_safe() => {
+            minijinja::escape_formatter(out, state, &minijinja::Value::from(crate::escape::terminal(text).as_ref()))
+        }
+        _ => minijinja::escape_formatter(out, state, value),
+    });
+    env
 }
 
 /// The page for a run: its JSON report (`Run::to_json`) rendered with its certification levels.

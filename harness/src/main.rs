@@ -145,6 +145,29 @@ struct ReportArgs {
     allow_nothing_judged: bool,
 }
 
+#[derive(Args)]
+struct CompareArgs {
+    /// The JSON reports (`run --report FILE`) of the implementations to compare, all of one
+    /// vector set (the one loaded here: the bundled set, or `--vectors DIR`).
+    #[arg(value_name = "REPORT.json", required = true, num_args = 1..)]
+    reports: Vec<PathBuf>,
+    /// Implementations (by `implementation.name` in their reports, comma-separated) that share
+    /// one code base: they count once toward "passed by two independent implementations".
+    /// Repeatable, one group each.
+    #[arg(long, value_name = "NAME,NAME...")]
+    same_codebase: Vec<String>,
+    /// Write the implementation report as Markdown.
+    #[arg(long, value_name = "FILE")]
+    markdown: Option<PathBuf>,
+    /// Write the implementation report as one self-contained HTML page.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
+    /// Write shields.io endpoint badge data, one JSON file per implementation and protocol, into
+    /// this directory (created if missing).
+    #[arg(long, value_name = "DIR")]
+    badges: Option<PathBuf>,
+}
+
 /// The implementation a command judges: a process behind the driver protocol, or the bundled
 /// reference with one of its readings. Shared by `run` and `fuzz`, so both take the same flags.
 #[derive(Args, Default)]
@@ -262,6 +285,10 @@ enum Command {
     /// Write the reports of a run (HTML, Markdown, JUnit) from its JSON report, or join the JSON
     /// reports of the shards of one run (`--merge`) into one report and one certification.
     Report(ReportArgs),
+    /// Set the JSON reports of several implementations side by side, requirement by requirement:
+    /// which sentences independent implementations agree on, where they split, which readings of
+    /// the open points they take (the implementation report for spec authors).
+    Compare(CompareArgs),
     /// Show one case: its steps, expectations, and the requirement sentences it checks.
     Explain {
         /// The case id.
@@ -704,6 +731,79 @@ fn merge_reports(vectors: &Vectors, args: &ReportArgs) -> Result<ExitCode, ExitC
     Ok(accept_nothing_judged(&run, args.allow_nothing_judged).unwrap_or(ExitCode::SUCCESS))
 }
 
+/// `conformance compare`: the implementation report of several runs of one vector set.
+fn compare(vectors: &Vectors, args: &CompareArgs) -> Result<ExitCode, ExitCode> {
+    let fail = |e: String| {
+        complain!("error: {e}");
+        ExitCode::from(2)
+    };
+    if !vectors.errors.is_empty() {
+        return Err(fail("the vector set did not load cleanly; compare needs the set the reports were made from".into()));
+    }
+    let mut given: Vec<(&str, &std::path::Path)> = Vec::new();
+    given.extend(args.markdown.as_deref().map(|p| ("--markdown", p)));
+    given.extend(args.html.as_deref().map(|p| ("--html", p)));
+    harness::files::check_outputs(&given).map_err(fail)?;
+    if let Some(dir) = &args.badges {
+        harness::files::check_output_dir("--badges", dir).map_err(fail)?;
+    }
+    for input in &args.reports {
+        if let Some((_, output)) = given.iter().find(|(_, output)| harness::files::same_file(input, output)) {
+            return Err(fail(format!("{} is the input report {}: writing it would destroy the input", output.display(), input.display())));
+        }
+    }
+    harness::interrupt::claim_outputs(&given.iter().map(|(_, path)| *path).collect::<Vec<_>>());
+    let mut reports = Vec::new();
+    for path in &args.reports {
+        let text = harness::files::read_string(path, harness::files::JSON_LIMIT).map_err(|e| fail(e.to_string()))?;
+        let report: serde_json::Value =
+            harness::json::parse_unique(text.as_bytes()).map_err(|e| fail(format!("{}: {}", path.display(), harness::json::problem(&e))))?;
+        reports.push((path.as_path(), report));
+    }
+    let groups: Vec<Vec<String>> =
+        args.same_codebase.iter().map(|group| group.split(',').map(|name| name.trim().to_string()).collect()).collect();
+    let (_, comparison) = harness::compare::from_reports(vectors, &reports, &groups).map_err(fail)?;
+    let h = &comparison.headline;
+    say!(
+        "{} implementations ({} independent code bases) of vector set {}",
+        comparison.implementations.len(),
+        h.codebases,
+        &comparison.digest[..16]
+    );
+    for implementation in &comparison.implementations {
+        say!("  {} ({})", implementation.label, implementation.codebase);
+        for level in &implementation.levels {
+            say!("    {level}");
+        }
+    }
+    say!(
+        "requirements passed by at least two independent implementations: {} of {} (REQUIRED: {} of {})",
+        h.passed_by_two,
+        h.requirements,
+        h.required_passed_by_two,
+        h.required
+    );
+    say!("disagreements: {} case(s), {} REQUIRED", h.disagreements, h.required_disagreements);
+    say!("open points: {} ({} read alike, {} split)", h.open_points, h.open_points_alike, h.open_points_split);
+    if let Some(path) = &args.markdown {
+        write_file(path, &harness::compare::markdown::render(&comparison), "implementation report (Markdown)")?;
+    }
+    if let Some(path) = &args.html {
+        let page = harness::compare::html::render(&comparison).map_err(fail)?;
+        write_file(path, &page, "implementation report (HTML)")?;
+    }
+    if let Some(dir) = &args.badges {
+        let badges = harness::compare::badges::files(&comparison);
+        let paths: Vec<PathBuf> = badges.iter().map(|(name, _)| dir.join(name)).collect();
+        let files: Vec<(&std::path::Path, &[u8])> =
+            paths.iter().zip(&badges).map(|(path, (_, text))| (path.as_path(), text.as_bytes())).collect();
+        std::fs::create_dir_all(dir).map_err(|e| fail(format!("--badges {}: {e}", dir.display())))?;
+        harness::files::write_many(&files).map_err(|e| fail(format!("cannot write the badges: {e}")))?;
+        say!("{} badge file(s) written to {}", files.len(), dir.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 fn explain(vectors: &Vectors, id: &str, with_model: bool) -> ExitCode {
     let Some(case) = vectors.cases.iter().find(|c| c.id == id) else {
         complain!("error: no case {id}; `conformance list` shows the ids");
@@ -761,6 +861,7 @@ fn main() -> ExitCode {
         }
         Command::Explain { case, model } => explain(&vectors, &case, model),
         Command::Report(args) => merge_reports(&vectors, &args).unwrap_or_else(|code| code),
+        Command::Compare(args) => compare(&vectors, &args).unwrap_or_else(|code| code),
         Command::Validate(_) | Command::GenerateStream { .. } => unreachable!("dispatched before loading"),
         Command::Fuzz(_) => unreachable!("fuzz is handled before the vectors load"),
         Command::CheckTrace(args) => check_traces(&vectors, &args),
