@@ -784,7 +784,13 @@ fn compare(vectors: &Vectors, args: &CompareArgs) -> Result<ExitCode, ExitCode> 
         h.required
     );
     say!("disagreements: {} case(s), {} REQUIRED", h.disagreements, h.required_disagreements);
-    say!("open points: {} ({} read alike, {} split)", h.open_points, h.open_points_alike, h.open_points_split);
+    say!(
+        "open points: {} ({} read alike, {} split, {} of them between independent implementations)",
+        h.open_points,
+        h.open_points_alike,
+        h.open_points_split,
+        h.open_points_split_independent
+    );
     if let Some(path) = &args.markdown {
         write_file(path, &harness::compare::markdown::render(&comparison), "implementation report (Markdown)")?;
     }

@@ -100,7 +100,10 @@ fn a_fault_is_a_required_disagreement_and_its_requirements_are_flagged() {
 
     // The alternate reading of an open point shows as a split.
     let open = text.split("## Open points").nth(1).unwrap();
-    assert!(open.contains("| **yes** |"), "some open point is read otherwise by the alternate:\n{open}");
+    assert!(
+        open.contains("| yes |") || open.contains("| **independent** |"),
+        "some open point is read otherwise by the alternate:\n{open}"
+    );
 }
 
 /// `escape::markdown_inline` writes `-` as is and `_` as `\_`: a requirement id as the report shows it.

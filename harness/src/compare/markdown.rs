@@ -55,8 +55,8 @@ pub fn render(comparison: &Comparison) -> String {
     );
     let _ = writeln!(
         out,
-        "- Open points (IMPL-DEFINED or RECOMMENDED requirements): {}; read alike by every judged implementation: {}; split: {}",
-        h.open_points, h.open_points_alike, h.open_points_split
+        "- Open points (IMPL-DEFINED or RECOMMENDED requirements): {}; read alike by every judged implementation: {}; split: {} ({} between independent implementations)",
+        h.open_points, h.open_points_alike, h.open_points_split, h.open_points_split_independent
     );
 
     let _ = writeln!(out, "\n## Implementations\n");
@@ -117,7 +117,7 @@ pub fn render(comparison: &Comparison) -> String {
             md(&p.strictness),
             md(&p.choices.join(", ")),
             taken.join(" | "),
-            if p.split { "**yes**" } else { "no" }
+            if p.split_independent { "**independent**" } else if p.split { "yes" } else { "no" }
         );
     }
     let split: Vec<_> = comparison.open_points.iter().filter(|p| p.split && !p.places.is_empty()).collect();

@@ -198,6 +198,10 @@ pub struct OpenPoint {
     pub taken: Vec<String>,
     /// Whether the implementations that were judged took different readings somewhere.
     pub split: bool,
+    /// Whether two code bases took no reading in common somewhere (each code base's readings are
+    /// its members': the reference and its alternate readings part by construction, independent
+    /// implementations only in practice).
+    pub split_independent: bool,
 }
 
 /// A summary line of one implementation.
@@ -243,6 +247,8 @@ pub struct Headline {
     pub open_points: usize,
     pub open_points_split: usize,
     pub open_points_alike: usize,
+    /// Open points independent implementations read differently.
+    pub open_points_split_independent: usize,
 }
 
 fn failing_strictness(strictness: &str) -> bool {
@@ -433,6 +439,7 @@ pub fn compare(vectors: &Vectors, entries: &[Entry<'_>]) -> Comparison {
         open_points: open_points.len(),
         open_points_split: open_points.iter().filter(|p| p.split).count(),
         open_points_alike: open_points.iter().filter(|p| !p.split).count(),
+        open_points_split_independent: open_points.iter().filter(|p| p.split_independent).count(),
     };
 
     let implementations = entries
@@ -489,6 +496,18 @@ fn open_points(
         let mut places: Vec<Place> = Vec::new();
         let mut taken = Vec::new();
         let mut split = false;
+        let mut split_independent = false;
+        // Whether two code bases took no reading in common: each code base's readings are those
+        // of its members (the reference and its alternate take both by construction, so an
+        // independent implementation taking either agrees with it).
+        let parts = |cells: &[String]| {
+            let mut by_codebase: BTreeMap<usize, BTreeSet<&str>> = BTreeMap::new();
+            for (entry, cell) in entries.iter().zip(cells).filter(|(_, c)| c.as_str() != "-") {
+                by_codebase.entry(entry.codebase).or_default().extend(cell.split(" / "));
+            }
+            let sets: Vec<&BTreeSet<&str>> = by_codebase.values().collect();
+            sets.iter().enumerate().any(|(i, a)| sets[i + 1..].iter().any(|b| a.is_disjoint(b)))
+        };
         if requirement.strictness == "IMPL-DEFINED" {
             // Places: every (case, step, pointer) where some implementation matched an
             // alternative and the step cites this requirement.
@@ -528,6 +547,7 @@ fn open_points(
                 }
                 let distinct: BTreeSet<&str> = readings.iter().map(String::as_str).filter(|r| *r != "-").collect();
                 split |= distinct.len() > 1;
+                split_independent |= parts(&readings);
                 let steps = case.steps();
                 places.push(Place {
                     case: case.id.clone(),
@@ -555,6 +575,11 @@ fn open_points(
             let judged: BTreeSet<Status> =
                 statuses.iter().copied().filter(|s| matches!(s, Status::Pass | Status::NonStrict)).collect();
             split = judged.len() > 1;
+            let cells: Vec<String> = statuses
+                .iter()
+                .map(|s| if matches!(s, Status::Pass | Status::NonStrict) { s.as_str().to_string() } else { "-".to_string() })
+                .collect();
+            split_independent = parts(&cells);
             taken = statuses
                 .iter()
                 .map(|s| match s {
@@ -572,6 +597,7 @@ fn open_points(
             places,
             taken,
             split,
+            split_independent,
         });
     }
     points
