@@ -7,28 +7,19 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 
-import { launch, repo, target } from "./browser.mjs";
+import { conformance, driver, launch, repo, run, target } from "./browser.mjs";
 
 const out = join(target, "browser", "compare");
-const conformance = join(repo, "target", "debug", "conformance");
-const driver = join(repo, "target", "debug", "reference-driver");
 const fault = "binding-recheck-skipped";
 // A part of the suite that the fault fails and that runs in seconds.
 const selection = ["--filter", "rcip.policy-race", "--filter", "rcip.binding", "--filter", "rcip.default-policy"];
 
 let browser;
 const reports = {};
-
-function run(args) {
-  const result = spawnSync(conformance, args, { cwd: repo, encoding: "utf8", timeout: 300_000 });
-  if (result.error) throw result.error;
-  return result;
-}
 
 before(async () => {
   for (const binary of [conformance, driver]) {

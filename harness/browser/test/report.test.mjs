@@ -8,26 +8,17 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 
-import { launch, repo, target } from "./browser.mjs";
+import { conformance, driver, launch, repo, run, target } from "./browser.mjs";
 
 const out = join(target, "browser");
-const conformance = join(repo, "target", "debug", "conformance");
-const driver = join(repo, "target", "debug", "reference-driver");
 const fault = "binding-recheck-skipped";
 
 let browser;
 let report;
-
-function run(args) {
-  const result = spawnSync(conformance, args, { cwd: repo, encoding: "utf8", timeout: 300_000 });
-  if (result.error) throw result.error;
-  return result;
-}
 
 before(async () => {
   for (const binary of [conformance, driver]) {
