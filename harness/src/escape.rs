@@ -104,9 +104,35 @@ pub fn html_text(text: &str) -> String {
     out
 }
 
+/// JSON text (as serde_json writes it) for the content of a `<script type="application/json">`
+/// element of the HTML report (issue 27 §1): `<`, `>` and `&` are written as JSON escapes, which
+/// JSON allows only inside strings, where they mean the same character again, so no `</script>`
+/// or `<!--` can end or change the element, whatever an implementation answered. The strings in
+/// it went through `terminal` first, as every other value of the page does.
+pub fn html_script_json(json: &str) -> String {
+    let mut out = String::with_capacity(json.len() + 16);
+    for c in json.chars() {
+        match c {
+            '<' => out.push_str("\\u003c"),
+            '>' => out.push_str("\\u003e"),
+            '&' => out.push_str("\\u0026"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn json_in_a_script_element_cannot_end_it() {
+        let value = serde_json::json!({"a": "</script><!--<script>x & y"});
+        let text = html_script_json(&value.to_string());
+        assert!(!text.contains('<') && !text.contains('>') && !text.contains('&'), "{text}");
+        assert_eq!(serde_json::from_str::<serde_json::Value>(&text).unwrap(), value);
+    }
 
     #[test]
     fn a_terminal_sees_escape_sequences_as_text_and_keeps_newlines() {
