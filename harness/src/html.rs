@@ -18,7 +18,8 @@
 //! page's script builds a case's details, with `textContent` only, when it is opened (or
 //! printed). Their lines are written once in a table (`Lines`) and each text as the indices of
 //! its lines: the explain texts and diffs of a hundred cases repeat the same requirement quotes,
-//! setups and JSON lines, so this is about a tenth of their size.
+//! setups and JSON lines, so this is about a tenth of their size. The lists of the cases that did
+//! not pass under each requirement of the map are built from the same data when it is opened.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -142,6 +143,7 @@ struct Data {
 #[derive(Serialize)]
 struct CaseData {
     id: String,
+    verdict: String,
     section: String,
     strictness: String,
     reason: Option<String>,
@@ -343,6 +345,7 @@ pub fn render_report(report: &Value, vectors: &Vectors, levels: Vec<String>) -> 
             let explain = crate::explain::render_steps(vectors, case, near_differences(entry, case.body().1.len()), false);
             details.push(CaseData {
                 id: shown(&id),
+                verdict: shown(&verdict),
                 section: shown(&case.section),
                 strictness: shown(&case.strictness),
                 reason: entry["reason"].as_str().map(shown),
