@@ -83,12 +83,13 @@ pub fn tail(bytes: &[u8], total: u64) -> Option<String> {
     while !text.is_char_boundary(start) {
         start += 1;
     }
-    // At a line start when the cut falls inside a line that is not the only one kept.
+    // A cut inside a line moves to the next line start when that loses little; the end of a
+    // long line (a log line of megabytes) is kept instead, after `…`.
+    let mut cut_line = false;
     if start > 0 && !text[..start].ends_with('\n') {
-        if let Some(newline) = text[start..].find('\n') {
-            if start + newline + 1 < text.len() {
-                start += newline + 1;
-            }
+        match text[start..].find('\n') {
+            Some(newline) if newline < TAIL_BYTES / 4 => start += newline + 1,
+            _ => cut_line = true,
         }
     }
     let mut kept = &text[start..];
@@ -102,7 +103,8 @@ pub fn tail(bytes: &[u8], total: u64) -> Option<String> {
     if kept.len() == text.len() && whole == bytes.len() as u64 {
         return Some(kept.to_string());
     }
-    Some(format!("(the last {} lines of {whole} bytes)\n{kept}", kept.lines().count()))
+    let ellipsis = if cut_line && kept.len() + start == text.len() { "…" } else { "" };
+    Some(format!("(the last {} lines of {whole} bytes)\n{ellipsis}{kept}", kept.lines().count()))
 }
 
 #[cfg(test)]
@@ -121,7 +123,11 @@ mod tests {
         let long = format!("first\n{}\nlast", "x".repeat(10_000));
         let shown = tail(long.as_bytes(), long.len() as u64).unwrap();
         assert!(shown.len() <= TAIL_BYTES + 60, "{}", shown.len());
-        assert!(shown.ends_with("\nlast") && !shown.contains("first"), "{shown}");
+        assert!(shown.contains("\n…xxx") && shown.ends_with("x\nlast") && !shown.contains("first"), "{shown}");
+        // A short piece of a line before the kept lines is left out whole.
+        let lines = format!("{}\nend", "abcdefghi\n".repeat(1_000));
+        let shown = tail(lines.as_bytes(), lines.len() as u64).unwrap();
+        assert!(shown.contains(")\nabcdefghi\n") && shown.ends_with("\nend"), "{shown}");
         // Only the end was kept by the caller: the header says how long the whole was.
         let shown = tail(b"end\n", 1_000_000).unwrap();
         assert_eq!(shown, "(the last 1 lines of 1000000 bytes)\nend");
