@@ -40,9 +40,13 @@ fn install(dir: &Path, marker: &str) {
 const SECTIONS: [&str; 4] = ["rcip.availability", "rcip.binding", "rcip.lifecycle-order", "rcip.list"];
 
 fn run(dir: &Path, extra: &[&str]) -> (String, Value) {
-    let node = repo().join("harness/node");
-    install(&node, "@sinonjs/fake-timers");
-    install(&node.join("subject"), "ajv");
+    // Once per test process: the tests run in parallel, and two `npm ci` in one folder collide.
+    static INSTALLED: std::sync::OnceLock<()> = std::sync::OnceLock::new();
+    INSTALLED.get_or_init(|| {
+        let node = repo().join("harness/node");
+        install(&node, "@sinonjs/fake-timers");
+        install(&node.join("subject"), "ajv");
+    });
     let report = dir.join("report.json");
     let mut args: Vec<String> = vec!["run".into(), "--jobs".into(), "2".into()];
     for section in SECTIONS {
