@@ -286,3 +286,17 @@ fn the_reference_driver_answers_a_request_that_is_not_utf8_with_an_error() {
     assert!(second.contains("\"reply\":\"hello\""), "the driver goes on: {second}");
     let _ = driver.wait();
 }
+
+#[test]
+fn an_adapter_that_writes_to_stderr_without_end_still_times_out() {
+    // Never answers the step, and keeps stderr always readable.
+    let mut adapter = launch(shell_adapter("yes 'noise' >&2"));
+    assert_eq!(start(&mut adapter), Reply::Done);
+    let began = Instant::now();
+    let error = adapter.step(&json!({"host": "refresh"})).unwrap_err();
+    assert!(error.0.contains("no response within 500 ms"), "{error}");
+    assert!(began.elapsed() < Duration::from_secs(10), "{:?}", began.elapsed());
+    adapter.finish();
+    assert!(adapter.take_stderr().is_some_and(|kept| kept.ends_with("noise")));
+    assert_eq!(start(&mut adapter), Reply::Done, "restarted for the next case");
+}

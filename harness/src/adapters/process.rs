@@ -40,6 +40,9 @@ use crate::driver;
 /// than a report shows (`quote::tail`), so the lines before a cut are whole.
 const STDERR_TAIL_BYTES: usize = 64 * 1024;
 
+/// The most of the adapter's stderr one read to its current end takes (`drain_stderr`).
+const DRAIN_BYTES: usize = 1024 * 1024;
+
 /// The harness's line between what an adapter wrote before a case's `start` and during the case.
 const BEFORE_START: &[u8] = b"[harness] the lines above were written before this case started\n";
 
@@ -134,11 +137,13 @@ impl Running {
         Ok(Running { child, stdin, stdout, stderr: Some(stderr), captured: Captured::default(), timed_out: false })
     }
 
-    /// Reads the adapter's stderr to its current end, without waiting.
+    /// Reads the adapter's stderr to its current end, without waiting, and at most
+    /// `DRAIN_BYTES` at a time: an adapter that writes without end cannot hold the harness here
+    /// (the next poll(2) comes back to it, under the request's deadline).
     fn drain_stderr(&mut self) {
         let Some(pipe) = self.stderr.as_mut() else { return };
         let mut buffer = [0u8; 8192];
-        loop {
+        for _ in 0..DRAIN_BYTES / buffer.len() {
             match pipe.read(&mut buffer) {
                 Ok(0) => {
                     self.stderr = None;
@@ -200,6 +205,10 @@ impl Running {
             }
             if stdout_ready {
                 return Ok(true);
+            }
+            // A stderr that is always readable must not keep this past its wait.
+            if left.is_zero() || until.is_some_and(|at| Instant::now() >= at) {
+                return Ok(false);
             }
         }
     }
@@ -266,13 +275,13 @@ impl Running {
                     let left = deadline.saturating_duration_since(Instant::now());
                     let wait = Timespec::try_from(left).unwrap_or(Timespec { tv_sec: i64::MAX, tv_nsec: 0 });
                     // An adapter blocked on its full stderr reads no request: its stderr is read too.
-                    let (ready, stderr_ready) = {
+                    let (stdin_ready, stderr_ready) = {
                         let mut fds = vec![PollFd::new(&self.stdin, PollFlags::OUT)];
                         if let Some(stderr) = &self.stderr {
                             fds.push(PollFd::new(stderr, PollFlags::IN));
                         }
                         match poll(&mut fds, Some(&wait)) {
-                            Ok(ready) => (ready, fds.get(1).is_some_and(|fd| !fd.revents().is_empty())),
+                            Ok(_) => (!fds[0].revents().is_empty(), fds.get(1).is_some_and(|fd| !fd.revents().is_empty())),
                             Err(rustix::io::Errno::INTR) => continue,
                             Err(e) => return Err(format!("cannot wait for the adapter's stdin: {e}")),
                         }
@@ -280,7 +289,7 @@ impl Running {
                     if stderr_ready {
                         self.drain_stderr();
                     }
-                    if ready == 0 && Instant::now() >= deadline {
+                    if !stdin_ready && Instant::now() >= deadline {
                         self.timed_out = true;
                         return Err(format!(
                             "the adapter did not read its request within {} ms (stdin full)",
