@@ -92,16 +92,16 @@ impl Group {
         &self.cases[0]
     }
 
-    /// One line: "104 cases fail, first differing at `expect outcome`, (whole observation):
+    /// One line: "104 cases (fail) first differ at `expect outcome`: (whole observation):
     /// expected "pending", found {"status": "failed", ...}".
     pub fn title(&self) -> String {
         let count = self.cases.len();
-        let cases = if count == 1 { "1 case".to_string() } else { format!("{count} cases") };
+        let (cases, differ) = if count == 1 { ("1 case".to_string(), "differs") } else { (format!("{count} cases"), "differ") };
         match &self.cause.first {
-            First::Reason(reason) => format!("{cases} {}: {reason}", self.cause.verdict),
+            First::Reason(reason) => format!("{cases} ({}): {reason}", self.cause.verdict),
             First::Difference { at, mismatches } => {
                 let shown: Vec<String> = mismatches.iter().map(|m| format!("{}: {}", display_pointer(&m.pointer), m.shape)).collect();
-                format!("{cases} {}, first differing at `{at}`: {}", self.cause.verdict, shown.join("; "))
+                format!("{cases} ({}) first {differ} at `{at}`: {}", self.cause.verdict, shown.join("; "))
             }
         }
     }
@@ -345,7 +345,7 @@ mod tests {
         assert_eq!(groups[0].representative(), "a");
         assert_eq!(
             groups[0].title(),
-            r#"3 cases fail, first differing at `expect outcome`: (whole observation): expected "pending", found {"status": "failed", "code": "CAPABILITY_UNAVAILABLE"}"#
+            r#"3 cases (fail) first differ at `expect outcome`: (whole observation): expected "pending", found {"status": "failed", "code": "CAPABILITY_UNAVAILABLE"}"#
         );
     }
 
@@ -404,7 +404,7 @@ mod tests {
         let groups = group(&results);
         assert_eq!(groups.len(), 2, "{groups:?}");
         assert_eq!(groups[0].cases, vec!["e1", "e2"], "a group of several cases comes before a case alone");
-        assert_eq!(groups[0].title(), "2 cases errored: adapter failed at step N: no response within N ms");
+        assert_eq!(groups[0].title(), "2 cases (errored): adapter failed at step N: no response within N ms");
         assert_eq!((groups[1].cause.verdict, groups[1].cases.as_slice()), (Verdict::Fail, &["f".to_string()][..]));
     }
 

@@ -5,7 +5,7 @@
 //! The console shows the error's class name and message under the failing case, after its diff;
 //! the JSON report keeps it in the case's `stderr`; each case's stderr names only capabilities that
 //! case binds (attribution across a reused process and two jobs); a passing case keeps its stderr
-//! only with `--keep-stderr`; and the failures form one cause, "first differing at `host bind`".
+//! only with `--keep-stderr`; and the failures form one cause, "first differ at `host bind`".
 //!
 //! Needs node (20 or later) and the Node adapter's and the subject's packages: they are installed
 //! with `npm ci` when missing, as `harness/node/subject/certify.sh` does.
