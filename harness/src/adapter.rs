@@ -95,4 +95,11 @@ pub trait Adapter {
     fn timed_out(&self) -> bool {
         false
     }
+
+    /// What the implementation wrote to its stderr since this was last called (issue 27 §4),
+    /// bounded to its end (`quote::tail`); the runner calls it after each case's `finish`. `None`:
+    /// nothing written, or an adapter with no stderr of its own (the in-process reference).
+    fn take_stderr(&mut self) -> Option<String> {
+        None
+    }
 }

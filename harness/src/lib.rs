@@ -3,6 +3,7 @@
 
 pub mod adapter;
 pub mod adapters;
+pub mod causes;
 pub mod certification;
 pub mod compare;
 pub mod console;

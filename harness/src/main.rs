@@ -41,7 +41,7 @@ use harness::adapter::Adapter;
 use harness::adapters::process::ProcessAdapter;
 use harness::adapters::reference::ReferenceAdapter;
 use reference::choices::Choices;
-use harness::console::render_case;
+use harness::console::render_groups;
 use harness::expectations::{baseline, Expectations};
 use harness::loader::{Case, Vectors};
 use harness::report::{Run, Scope};
@@ -240,6 +240,14 @@ struct RunArgs {
     /// Print only the summary.
     #[arg(long)]
     quiet: bool,
+    /// Print the diffs of every case that did not pass; without it, one case per cause (the
+    /// first by id) is shown with its diffs and the others of the cause by id.
+    #[arg(long)]
+    all_diffs: bool,
+    /// Keep what the adapter wrote to stderr for the cases that passed too (always kept, and
+    /// shown, for the cases that did not pass).
+    #[arg(long)]
+    keep_stderr: bool,
     /// Write one trace per case run into DIR (`<case id>.jsonl`, the format `check-trace` reads:
     /// every call with whether it threw, every observation with its value; RCIP and Rixx UI). An
     /// id with a byte other than letters, digits, `-`, `_` and inner `.`s is percent-encoded in
@@ -269,6 +277,8 @@ impl Default for RunArgs {
             write_expectations: None,
             outputs: Outputs::default(),
             quiet: false,
+            all_diffs: false,
+            keep_stderr: false,
             trace_dir: None,
             max_run_seconds: None,
             allow_nothing_judged: false,
@@ -588,6 +598,11 @@ fn run(vectors: &Vectors, args: &RunArgs) -> Result<ExitCode, ExitCode> {
         bar.finish_and_clear();
     }
     let stale = expectations.apply(&vectors.cases, &mut results);
+    if !args.keep_stderr {
+        for result in results.iter_mut().filter(|r| r.verdict == Verdict::Pass) {
+            result.stderr = None;
+        }
+    }
     if let Some(dir) = &args.trace_dir {
         let written = write_traces(dir, &results).map_err(|e| {
             complain!("error: {e}");
@@ -596,8 +611,10 @@ fn run(vectors: &Vectors, args: &RunArgs) -> Result<ExitCode, ExitCode> {
         say!("{written} trace(s) written to {}", dir.display());
     }
     if !args.quiet {
-        for result in results.iter().filter(|r| matches!(r.verdict, Verdict::Fail | Verdict::NonStrict | Verdict::Errored)) {
-            say!("\n{}", render_case(result));
+        let groups = harness::causes::group(&results);
+        if !groups.is_empty() {
+            let shown: Vec<&CaseResult> = results.iter().collect();
+            say_part!("\n{}", render_groups(&groups, &shown, args.all_diffs));
         }
     }
     let scope = Scope {

@@ -72,6 +72,8 @@ fn result_of(case: &Value) -> Result<CaseResult, String> {
         alternatives: strings(&case["alternatives"]),
         checks: 0,
         trace: String::new(),
+        // Absent from reports of older versions: nothing was kept then.
+        stderr: case["stderr"].as_str().map(str::to_string),
     })
 }
 

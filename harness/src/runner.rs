@@ -47,6 +47,10 @@ pub struct CaseResult {
     /// whether it threw and every observation with its value. Empty unless recording was asked
     /// for (`run_case_recorded`), for a case not run and for a Rixx UI case.
     pub trace: String,
+    /// The end of what the implementation wrote to its stderr during the case (`Adapter::
+    /// take_stderr`, issue 27 §4). `run` keeps it for every case that did not pass, and for the
+    /// passing ones with `--keep-stderr`.
+    pub stderr: Option<String>,
 }
 
 impl CaseResult {
@@ -59,6 +63,7 @@ impl CaseResult {
             alternatives: Vec::new(),
             checks: 0,
             trace: String::new(),
+            stderr: None,
         }
     }
 }
@@ -137,11 +142,18 @@ pub fn run_case_recorded(adapter: &mut dyn Adapter, case: &Case, record: bool) -
     // A framing-neutral case is recorded in the first framing it runs in: its trace holds the
     // records the consumer received, once.
     let mut recorded = None;
+    let mut stderr: Vec<String> = Vec::new();
     for framing in framings {
         judge.framing = framing;
         judge.rs_open.set(false);
         let result = judge.run(adapter, steps);
         adapter.finish();
+        if let Some(text) = adapter.take_stderr() {
+            stderr.push(match framing {
+                Some(f) => format!("(framed as {f})\n{text}"),
+                None => text,
+            });
+        }
         if recorded.is_none() {
             recorded = judge.recorder.take();
         }
@@ -169,6 +181,7 @@ pub fn run_case_recorded(adapter: &mut dyn Adapter, case: &Case, record: bool) -
         alternatives: judge.alternatives,
         checks: judge.checks,
         trace: recorded.or(judge.recorder).filter(|r| !r.is_empty()).map(|r| r.text()).unwrap_or_default(),
+        stderr: (!stderr.is_empty()).then(|| stderr.join("\n")),
     }
 }
 
