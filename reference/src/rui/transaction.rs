@@ -76,12 +76,30 @@ impl OpenTransaction {
             base_revision,
             next_seq: 1,
             operations: Vec::new(),
-            operation_count: 0,
+            // `rui-operations-count-records` (PRJ-RUI-LIMIT-15) counts the begin record too.
+            operation_count: usize::from(limits.measure.operations_count_records),
             bytes: 0,
             doomed: None,
         };
         open.count_bytes(bytes, limits);
         open
+    }
+
+    /// The closing `commit` record, under `rui-operations-count-records` (PRJ-RUI-LIMIT-15) an
+    /// operation too: counted, and checked against `maxOperations`, before the commit's checks.
+    pub fn count_closing(&mut self, limits: &Limits) {
+        if limits.measure.operations_count_records {
+            self.operation_count = self.operation_count.saturating_add(1);
+            if self.operation_count > limits.max_operations {
+                self.doom(TransactionCode::LimitOperations);
+            }
+        }
+    }
+
+    /// A bound of the wider reading `rui-limits-bound-whole-record` (PRJ-RUI-LIMIT-13) passed by
+    /// one of this transaction's records: staging is dropped and the commit will fail with `code`.
+    pub fn exceed(&mut self, code: TransactionCode) {
+        self.doom(code);
     }
 
     pub fn transaction_id(&self) -> &str {
