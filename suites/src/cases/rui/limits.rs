@@ -1,6 +1,10 @@
 //! Section `rui.limits`: every bound of the limits profile (RUI-INV-06, CL-D04-1, CL-D04-3), each
 //! tested with `setup.limits` exactly at the bound (commits) and one past it (fails with its
-//! LIMIT_* code), measured as PRJ-RUI-LIMIT-07..10 decide; and, without `setup.limits`, the
+//! LIMIT_* code), measured as PRJ-RUI-LIMIT-07..10 decide (the runner translates `maxDepth` and
+//! `maxOperations` for an implementation that declares another count, PRJ-RUI-LIMIT-14/15, and
+//! every string, member name and tuple outside the bounded value stays within every bound the case
+//! sets, PRJ-RUI-LIMIT-13/16, so no case depends on a convention the texts leave open); and,
+//! without `setup.limits`, the
 //! minimum profile the project asks every implementation to accept (PRJ-RUI-LIMIT-11, RECOMMENDED:
 //! CL-D04-1 lets an implementation declare its own bounds, so those cases are RECOMMENDED).
 
@@ -103,7 +107,7 @@ fn commits(
     script.end();
     script.extend(state.expect());
     script.extend(logs(vec![committed("t1", 1)], vec![], vec![]));
-    let mut requirements = vec!["RUI-INV-06", "CL-D04-1"];
+    let mut requirements = vec!["RUI-INV-06", "CL-D04-1", "PRJ-RUI-LIMIT-13"];
     requirements.extend_from_slice(extra);
     case(SECTION, slug, 1, F, description, &requirements)
         .setup(setup_with_limits(F, limits(&[bound])))
@@ -126,6 +130,7 @@ fn fails(
         "CL-D04-1",
         "CL-D04-3",
         "RUI-RECOV-06",
+        "PRJ-RUI-LIMIT-13",
         registered(code),
     ];
     requirements.extend_from_slice(extra);
@@ -418,7 +423,7 @@ fn depth_at_limit_props() -> Case {
         ("maxDepth", DEPTH_MAX),
         tx,
         single("r", "Box", props),
-        &["PRJ-RUI-LIMIT-04", "PRJ-RUI-LIMIT-08"],
+        &["PRJ-RUI-LIMIT-04", "PRJ-RUI-LIMIT-08", "PRJ-RUI-LIMIT-14"],
     )
 }
 
@@ -433,7 +438,7 @@ fn depth_past_limit_props() -> Case {
         tx,
         code::LIMIT_DEPTH,
         1,
-        &["PRJ-RUI-LIMIT-08"],
+        &["PRJ-RUI-LIMIT-08", "PRJ-RUI-LIMIT-14"],
     )
 }
 
@@ -456,7 +461,7 @@ fn depth_at_limit_data() -> Case {
         ("maxDepth", DEPTH_MAX),
         tx,
         state,
-        &["PRJ-RUI-LIMIT-04", "PRJ-RUI-LIMIT-08", "PRJ-RUI-DATA-04"],
+        &["PRJ-RUI-LIMIT-04", "PRJ-RUI-LIMIT-08", "PRJ-RUI-LIMIT-14", "PRJ-RUI-DATA-04"],
     )
 }
 
@@ -472,7 +477,7 @@ fn depth_past_limit_data() -> Case {
         tx,
         code::LIMIT_DEPTH,
         2,
-        &["PRJ-RUI-LIMIT-08", "PRJ-RUI-DATA-04"],
+        &["PRJ-RUI-LIMIT-08", "PRJ-RUI-LIMIT-14", "PRJ-RUI-DATA-04"],
     )
 }
 
@@ -506,7 +511,7 @@ fn depth_at_limit_tree() -> Case {
         ("maxDepth", DEPTH_MAX),
         tx,
         state,
-        &["PRJ-RUI-LIMIT-04", "PRJ-RUI-LIMIT-08"],
+        &["PRJ-RUI-LIMIT-04", "PRJ-RUI-LIMIT-08", "PRJ-RUI-LIMIT-14"],
     )
 }
 
@@ -520,7 +525,7 @@ fn depth_past_limit_tree() -> Case {
         tx,
         code::LIMIT_DEPTH,
         commit_index,
-        &["PRJ-RUI-LIMIT-12"],
+        &["PRJ-RUI-LIMIT-12", "PRJ-RUI-LIMIT-14"],
     )
     .strictness(Strictness::Recommended)
 }
@@ -565,7 +570,7 @@ fn depth_at_limit_shared() -> Case {
         ("maxDepth", DEPTH_MAX),
         tx,
         state,
-        &["PRJ-RUI-LIMIT-04", "PRJ-RUI-LIMIT-08"],
+        &["PRJ-RUI-LIMIT-04", "PRJ-RUI-LIMIT-08", "PRJ-RUI-LIMIT-14"],
     )
 }
 
@@ -579,7 +584,7 @@ fn depth_past_limit_shared() -> Case {
         tx,
         code::LIMIT_DEPTH,
         commit_index,
-        &["PRJ-RUI-LIMIT-12"],
+        &["PRJ-RUI-LIMIT-12", "PRJ-RUI-LIMIT-14"],
     )
     .strictness(Strictness::Recommended)
 }
@@ -603,7 +608,7 @@ fn depth_past_limit_shared_leaf() -> Case {
         tx,
         code::LIMIT_DEPTH,
         commit_index,
-        &["PRJ-RUI-LIMIT-12"],
+        &["PRJ-RUI-LIMIT-12", "PRJ-RUI-LIMIT-14"],
     )
     .strictness(Strictness::Recommended)
 }
@@ -628,7 +633,7 @@ fn operations_at_limit() -> Case {
         ("maxOperations", OPERATIONS_MAX),
         tx,
         state,
-        &["PRJ-RUI-LIMIT-05", "PRJ-RUI-LIMIT-09"],
+        &["PRJ-RUI-LIMIT-05", "PRJ-RUI-LIMIT-09", "PRJ-RUI-LIMIT-15"],
     )
 }
 
@@ -641,7 +646,7 @@ fn operations_past_limit() -> Case {
         tx,
         code::LIMIT_OPERATIONS,
         OPERATIONS_MAX as usize + 1,
-        &["PRJ-RUI-LIMIT-09"],
+        &["PRJ-RUI-LIMIT-09", "PRJ-RUI-LIMIT-15"],
     )
 }
 
@@ -660,7 +665,7 @@ fn operations_past_limit_deletes() -> Case {
         tx,
         code::LIMIT_OPERATIONS,
         5,
-        &["PRJ-RUI-LIMIT-09"],
+        &["PRJ-RUI-LIMIT-09", "PRJ-RUI-LIMIT-15"],
     )
 }
 
@@ -745,7 +750,7 @@ fn bytes_at_limit_crlf() -> Case {
         "bytes-at-limit-crlf",
         1,
         framing,
-        "JSONL records with CRLF ends at maxTransactionBytes, counting each CR, commit",
+        "CRLF JSONL records at maxTransactionBytes, each CR counted, commit",
         &requirements,
     )
     .setup(setup_with_limits(
