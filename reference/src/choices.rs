@@ -129,6 +129,13 @@ pub const TABLE: &[ChoiceRow] = &[
         default: "a reordering of the same active scopes is a changed context",
         alternate: "a reordering of the same active scopes (same primary) is not a change",
     },
+    // CL-B07-5 admits a third reading no row takes: asking again (a new confirmation on the
+    // confirmed pass). The vectors accept it (the model cases' one-of, the RECOMMENDED hand
+    // cases), but the invocation trace checker (`harness/src/trace/invocation.rs`) explores
+    // `model::invocation`, where an invocation holds one `Confirmation` (issued, pending,
+    // resolved, receipt); a second one needs a second confirmation state per invocation (its own
+    // id, TTL timer and receipt beside the first's receipt) in the model, its transitions and the
+    // translator, so a reference row taking it would produce traces the checker rejects.
     ChoiceRow {
         choice: Choice::ConfirmAgainIsEvaluationFailure,
         name: "confirm-again-evaluation-failure",
