@@ -225,6 +225,23 @@ mod tests {
         .to_string()
     }
 
+    // The optional `limitsMeasure` (PRJ-RUI-LIMIT-14/15): absent is the default measure and an
+    // encoded handshake leaves it out; a declared one survives the round trip; an unknown reading
+    // is refused rather than run as the default.
+    #[test]
+    fn limits_measure_is_optional_round_trips_and_refuses_unknown_readings() {
+        let plain = decode_hello(&hello_with(json!([]))).unwrap();
+        assert_eq!(plain.rui_limits_measure, crate::measure::LimitsMeasure::default());
+        assert!(encode_hello(&plain).get("limitsMeasure").is_none());
+        let mut hello: Value = serde_json::from_str(&hello_with(json!([]))).unwrap();
+        hello["limitsMeasure"] = json!({ "depth": "record", "operations": "records" });
+        let declared = decode_hello(&hello.to_string()).unwrap();
+        assert_eq!(encode_hello(&declared)["limitsMeasure"], json!({ "depth": "record", "operations": "records" }));
+        hello["limitsMeasure"] = json!({ "depth": "tuple" });
+        let error = decode_hello(&hello.to_string()).unwrap_err();
+        assert!(error.contains("limitsMeasure.depth"), "{error}");
+    }
+
     #[test]
     fn an_unknown_or_misspelt_profile_is_refused_naming_the_known_ones() {
         for wrong in ["event", "json1", "EVENTS", ""] {
