@@ -107,7 +107,7 @@ fn commits(
     script.end();
     script.extend(state.expect());
     script.extend(logs(vec![committed("t1", 1)], vec![], vec![]));
-    let mut requirements = vec!["RUI-INV-06", "CL-D04-1", "PRJ-RUI-LIMIT-13"];
+    let mut requirements = vec!["RUI-INV-06", "CL-D04-1"];
     requirements.extend_from_slice(extra);
     case(SECTION, slug, 1, F, description, &requirements)
         .setup(setup_with_limits(F, limits(&[bound])))
@@ -130,7 +130,6 @@ fn fails(
         "CL-D04-1",
         "CL-D04-3",
         "RUI-RECOV-06",
-        "PRJ-RUI-LIMIT-13",
         registered(code),
     ];
     requirements.extend_from_slice(extra);
@@ -423,7 +422,7 @@ fn depth_at_limit_props() -> Case {
         ("maxDepth", DEPTH_MAX),
         tx,
         single("r", "Box", props),
-        &["PRJ-RUI-LIMIT-04", "PRJ-RUI-LIMIT-08", "PRJ-RUI-LIMIT-14"],
+        &["PRJ-RUI-LIMIT-04", "PRJ-RUI-LIMIT-08"],
     )
 }
 
@@ -438,7 +437,7 @@ fn depth_past_limit_props() -> Case {
         tx,
         code::LIMIT_DEPTH,
         1,
-        &["PRJ-RUI-LIMIT-08", "PRJ-RUI-LIMIT-14"],
+        &["PRJ-RUI-LIMIT-08"],
     )
 }
 
@@ -461,7 +460,7 @@ fn depth_at_limit_data() -> Case {
         ("maxDepth", DEPTH_MAX),
         tx,
         state,
-        &["PRJ-RUI-LIMIT-04", "PRJ-RUI-LIMIT-08", "PRJ-RUI-LIMIT-14", "PRJ-RUI-DATA-04"],
+        &["PRJ-RUI-LIMIT-04", "PRJ-RUI-LIMIT-08", "PRJ-RUI-DATA-04"],
     )
 }
 
@@ -477,7 +476,7 @@ fn depth_past_limit_data() -> Case {
         tx,
         code::LIMIT_DEPTH,
         2,
-        &["PRJ-RUI-LIMIT-08", "PRJ-RUI-LIMIT-14", "PRJ-RUI-DATA-04"],
+        &["PRJ-RUI-LIMIT-08", "PRJ-RUI-DATA-04"],
     )
 }
 
@@ -511,7 +510,7 @@ fn depth_at_limit_tree() -> Case {
         ("maxDepth", DEPTH_MAX),
         tx,
         state,
-        &["PRJ-RUI-LIMIT-04", "PRJ-RUI-LIMIT-08", "PRJ-RUI-LIMIT-14"],
+        &["PRJ-RUI-LIMIT-04", "PRJ-RUI-LIMIT-08"],
     )
 }
 
@@ -525,7 +524,7 @@ fn depth_past_limit_tree() -> Case {
         tx,
         code::LIMIT_DEPTH,
         commit_index,
-        &["PRJ-RUI-LIMIT-12", "PRJ-RUI-LIMIT-14"],
+        &["PRJ-RUI-LIMIT-12"],
     )
     .strictness(Strictness::Recommended)
 }
@@ -570,7 +569,7 @@ fn depth_at_limit_shared() -> Case {
         ("maxDepth", DEPTH_MAX),
         tx,
         state,
-        &["PRJ-RUI-LIMIT-04", "PRJ-RUI-LIMIT-08", "PRJ-RUI-LIMIT-14"],
+        &["PRJ-RUI-LIMIT-04", "PRJ-RUI-LIMIT-08"],
     )
 }
 
@@ -584,7 +583,7 @@ fn depth_past_limit_shared() -> Case {
         tx,
         code::LIMIT_DEPTH,
         commit_index,
-        &["PRJ-RUI-LIMIT-12", "PRJ-RUI-LIMIT-14"],
+        &["PRJ-RUI-LIMIT-12"],
     )
     .strictness(Strictness::Recommended)
 }
@@ -608,7 +607,7 @@ fn depth_past_limit_shared_leaf() -> Case {
         tx,
         code::LIMIT_DEPTH,
         commit_index,
-        &["PRJ-RUI-LIMIT-12", "PRJ-RUI-LIMIT-14"],
+        &["PRJ-RUI-LIMIT-12"],
     )
     .strictness(Strictness::Recommended)
 }
@@ -633,7 +632,7 @@ fn operations_at_limit() -> Case {
         ("maxOperations", OPERATIONS_MAX),
         tx,
         state,
-        &["PRJ-RUI-LIMIT-05", "PRJ-RUI-LIMIT-09", "PRJ-RUI-LIMIT-15"],
+        &["PRJ-RUI-LIMIT-05", "PRJ-RUI-LIMIT-09"],
     )
 }
 
@@ -646,7 +645,7 @@ fn operations_past_limit() -> Case {
         tx,
         code::LIMIT_OPERATIONS,
         OPERATIONS_MAX as usize + 1,
-        &["PRJ-RUI-LIMIT-09", "PRJ-RUI-LIMIT-15"],
+        &["PRJ-RUI-LIMIT-09"],
     )
 }
 
@@ -665,7 +664,7 @@ fn operations_past_limit_deletes() -> Case {
         tx,
         code::LIMIT_OPERATIONS,
         5,
-        &["PRJ-RUI-LIMIT-09", "PRJ-RUI-LIMIT-15"],
+        &["PRJ-RUI-LIMIT-09"],
     )
 }
 
@@ -741,7 +740,6 @@ fn bytes_at_limit_crlf() -> Case {
         "CL-D04-1",
         "PRJ-RUI-LIMIT-06",
         "PRJ-RUI-LIMIT-10",
-        "PRJ-RUI-LIMIT-16",
         "PRJ-RUI-FRAME-03",
     ];
     requirements.extend(framing.requirements());
