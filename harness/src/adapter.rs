@@ -43,6 +43,9 @@ pub struct Implementation {
     pub profiles: BTreeSet<String>,
     /// Declared Rixx UI limits profile (CL-D04), as the `limits` object of the vector format.
     pub rui_limits: Option<Value>,
+    /// How it counts depth and operations under those limits (handshake `limitsMeasure`,
+    /// PRJ-RUI-LIMIT-14/15); the runner translates `setup.limits` into it.
+    pub rui_limits_measure: crate::measure::LimitsMeasure,
     /// Declared Assist batch bound (CL-C01).
     pub assist_batch_bound: Option<u64>,
 }

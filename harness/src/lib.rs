@@ -22,6 +22,7 @@ pub mod json;
 pub mod junit;
 pub mod loader;
 pub mod matching;
+pub mod measure;
 pub mod merge;
 pub mod quote;
 pub mod report;

@@ -221,8 +221,14 @@ impl Judge<'_> {
         if let Some(recorder) = &mut self.recorder {
             recorder.set_setup(&setup);
         }
+        // The trace keeps the vector's limits; the implementation gets them in its own measure.
+        let measure = adapter.implementation().rui_limits_measure;
+        let translated = match measure.translate(&setup) {
+            Ok(translated) => translated,
+            Err(reason) => return Ok(Some(reason)),
+        };
         let reply = adapter
-            .start(&self.case.id, self.case.protocol, &setup)
+            .start(&self.case.id, self.case.protocol, &translated)
             .map_err(|e| format!("adapter failed to start the case: {e}"))?;
         self.checks += 1;
         match (reply, creation.as_str()) {

@@ -22,9 +22,11 @@ pub enum Choice {
     ConfirmAgainIsEvaluationFailure,
     ApprovalAtExpiryAccepted,
     TtlFromInvoke,
+    ExpiresAtIsoDate,
     ReceiptAnswersUntilEvicted,
     AbortErrorIsAborted,
     NegativeZeroKept,
+    SchemaRefNonSchemaUnchecked,
     SharedReferencesRejected,
     NullPrototypeRejected,
     FailedInvocationBumpsRevision,
@@ -49,12 +51,18 @@ pub enum Choice {
     AssistDelayClampWider,
     AssistUnknownDelayIgnored,
     AssistCancelLeavesInvocation,
+    AssistSummarizeAfterCancel,
+    AssistCancelKeepsWaiting,
     AssistSummarizeWithoutActions,
     AssistReadOnlyRejectionFailed,
     RuiArrayAppend,
     RuiBeginWhileOpenWaits,
     RuiLimitsProfile,
     RuiDepthValuesOnly,
+    RuiLimitsBoundWholeRecord,
+    RuiDepthFromRecord,
+    RuiOperationsCountRecords,
+    RuiBytesCountWhitespace,
     RuiPolicyFailureDenies,
     RuiPointerRecordInvalid,
     RuiJsonlBlankLineFrame,
@@ -121,6 +129,13 @@ pub const TABLE: &[ChoiceRow] = &[
         default: "a reordering of the same active scopes is a changed context",
         alternate: "a reordering of the same active scopes (same primary) is not a change",
     },
+    // CL-B07-5 admits a third reading no row takes: asking again (a new confirmation on the
+    // confirmed pass). The vectors accept it (the model cases' one-of, the RECOMMENDED hand
+    // cases), but the invocation trace checker (`harness/src/trace/invocation.rs`) explores
+    // `model::invocation`, where an invocation holds one `Confirmation` (issued, pending,
+    // resolved, receipt); a second one needs a second confirmation state per invocation (its own
+    // id, TTL timer and receipt beside the first's receipt) in the model, its transitions and the
+    // translator, so a reference row taking it would produce traces the checker rejects.
     ChoiceRow {
         choice: Choice::ConfirmAgainIsEvaluationFailure,
         name: "confirm-again-evaluation-failure",
@@ -143,6 +158,13 @@ pub const TABLE: &[ChoiceRow] = &[
         alternate: "a confirmation's TTL runs from the invoke call",
     },
     ChoiceRow {
+        choice: Choice::ExpiresAtIsoDate,
+        name: "expires-at-iso-date",
+        requirements: &["PRJ-RCIP-CONF-02"],
+        default: "confirmation.expiresAt is the expiry instant in milliseconds on the runtime clock",
+        alternate: "confirmation.expiresAt is the same instant as an RFC 3339 date-time string",
+    },
+    ChoiceRow {
         choice: Choice::ReceiptAnswersUntilEvicted,
         name: "receipt-answers-until-evicted",
         requirements: &["CL-B10-3"],
@@ -155,6 +177,13 @@ pub const TABLE: &[ChoiceRow] = &[
         requirements: &["CL-B11-6"],
         default: "a handler throwing an AbortError without an abort gives EXECUTION_FAILED",
         alternate: "a handler throwing an AbortError without an abort gives EXECUTION_ABORTED",
+    },
+    ChoiceRow {
+        choice: Choice::SchemaRefNonSchemaUnchecked,
+        name: "schema-ref-non-schema-unchecked",
+        requirements: &["PRJ-RCIP-SCHEMA-01"],
+        default: "the target of a $ref into const, enum, default or examples is held to the strict profile",
+        alternate: "the target of a $ref into const, enum, default or examples is applied as a schema without the profile walk (its format or unknown keyword ignored)",
     },
     ChoiceRow {
         choice: Choice::NegativeZeroKept,
@@ -332,6 +361,20 @@ pub const TABLE: &[ChoiceRow] = &[
         alternate: "invoke gets no signal: the invocation in progress finishes, and no later action starts",
     },
     ChoiceRow {
+        choice: Choice::AssistSummarizeAfterCancel,
+        name: "assist-summarize-after-cancel",
+        requirements: &["PRJ-ASSIST-CANCEL-01"],
+        default: "a cancelled turn ends without its summarize call",
+        alternate: "a cancelled turn still makes its one summarize call when an action went through invoke, then ends cancelled",
+    },
+    ChoiceRow {
+        choice: Choice::AssistCancelKeepsWaiting,
+        name: "assist-cancel-keeps-waiting",
+        requirements: &["PRJ-ASSIST-CANCEL-03"],
+        default: "a turn cancelled while it waits for the decide answer or a confirmation's resolution stops waiting at once",
+        alternate: "a turn cancelled while it waits for the decide answer or a confirmation's resolution waits for it, then stops (no action after it)",
+    },
+    ChoiceRow {
         choice: Choice::AssistSummarizeWithoutActions,
         name: "assist-summarize-without-actions",
         requirements: &["CL-C04-3"],
@@ -372,6 +415,34 @@ pub const TABLE: &[ChoiceRow] = &[
         requirements: &["PRJ-RUI-LIMIT-12"],
         default: "maxDepth bounds props and data values and the node tree from its root",
         alternate: "maxDepth bounds only the nesting of props and data values",
+    },
+    ChoiceRow {
+        choice: Choice::RuiLimitsBoundWholeRecord,
+        name: "rui-limits-bound-whole-record",
+        requirements: &["PRJ-RUI-LIMIT-13"],
+        default: "the bounds cover node ids, the strings and arrays of props and data values, child lists, and each value's own depth",
+        alternate: "the bounds also cover every other string and member name of a record, the transaction id, the record tuple and a data value's depth from the document root",
+    },
+    ChoiceRow {
+        choice: Choice::RuiDepthFromRecord,
+        name: "rui-depth-from-record",
+        requirements: &["PRJ-RUI-LIMIT-14"],
+        default: "a props object or data value is depth 1 (handshake limitsMeasure absent)",
+        alternate: "depth counts from the record tuple, so a props object or data value is depth 2 (handshake limitsMeasure.depth \"record\")",
+    },
+    ChoiceRow {
+        choice: Choice::RuiOperationsCountRecords,
+        name: "rui-operations-count-records",
+        requirements: &["PRJ-RUI-LIMIT-15"],
+        default: "operations are the node, data and delete records (handshake limitsMeasure absent)",
+        alternate: "begin and the closing commit count as operations too (handshake limitsMeasure.operations \"records\")",
+    },
+    ChoiceRow {
+        choice: Choice::RuiBytesCountWhitespace,
+        name: "rui-bytes-count-whitespace",
+        requirements: &["PRJ-RUI-LIMIT-16"],
+        default: "a record counts the bytes of its JSON value's text, without whitespace around it",
+        alternate: "a record counts its frame's payload as it came, whitespace around the value included (a CR before a JSONL LF)",
     },
     ChoiceRow {
         choice: Choice::RuiPolicyFailureDenies,

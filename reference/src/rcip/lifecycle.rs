@@ -632,6 +632,7 @@ impl Runtime {
                 description: def.description.clone(),
                 effect: def.effect,
                 expires_at,
+                expires_at_as_date: self.choices.takes(Choice::ExpiresAtIsoDate),
             }),
         };
         let ticket = op.ticket;

@@ -39,10 +39,10 @@ use super::actions::{
 use super::catalog::Catalog;
 use super::codes::{QuarantineCode, RejectionCode, TransactionCode};
 use super::framing::{
-    parse_frame, record_text_len, DecodedFrame, Decoder, Framing, WrongInputKind,
+    parse_frame, payload_len, record_text_len, DecodedFrame, Decoder, Framing, WrongInputKind,
 };
 use super::graph::{Node, Snapshot};
-use super::limits::Limits;
+use super::limits::{Limits, Measure};
 use super::pointer;
 use super::records::{parse_record, Record, RecordError};
 use super::transaction::{OpenTransaction, Operation};
@@ -95,6 +95,7 @@ pub struct Config {
 /// A Rixx UI runtime for one host.
 #[derive(Debug, Clone)]
 pub struct Runtime {
+    framing: Framing,
     choices: Choices,
     catalog: Catalog,
     limits: Limits,
@@ -117,10 +118,16 @@ impl Runtime {
     pub fn new(config: Config) -> Runtime {
         let failure_denies = config.choices.takes(Choice::RuiPolicyFailureDenies);
         let decoder = Decoder::choosing(config.framing, &config.choices);
+        // The runtime counts in its own measure (PRJ-RUI-LIMIT-14/15), whatever the profile says.
+        let limits = Limits {
+            measure: Measure::of(&config.choices),
+            ..config.limits
+        };
         Runtime {
+            framing: config.framing,
             choices: config.choices,
             catalog: config.catalog,
-            limits: config.limits,
+            limits,
             decoder,
             committed: Snapshot::empty(),
             commits: 0,
@@ -278,10 +285,21 @@ impl Runtime {
             Ok(value) => value,
             Err(code) => return self.quarantine_frame(index, code),
         };
-        let text_len = record_text_len(&bytes);
+        // PRJ-RUI-LIMIT-16 is IMPL-DEFINED: `rui-bytes-count-whitespace` counts the frame's
+        // payload as it came, JSON whitespace around the value included (not the json-seq LF).
+        let text_len = if self.choices.takes(Choice::RuiBytesCountWhitespace) {
+            payload_len(&bytes, self.framing)
+        } else {
+            record_text_len(&bytes)
+        };
+        let exceeded = self
+            .choices
+            .takes(Choice::RuiLimitsBoundWholeRecord)
+            .then(|| self.limits.check_whole_record(&value).err())
+            .flatten();
         let parsed = parse_record(value).and_then(|record| self.pointer_field_checked(record));
         match parsed {
-            Ok(record) => self.on_record(index, record, text_len),
+            Ok(record) => self.on_record(index, record, text_len, exceeded),
             Err(error) => {
                 let (in_transaction, outside) = match error {
                     RecordError::Invalid => {
@@ -324,7 +342,13 @@ impl Runtime {
         }
     }
 
-    fn on_record(&mut self, frame: u64, record: Record, text_len: usize) {
+    fn on_record(
+        &mut self,
+        frame: u64,
+        record: Record,
+        text_len: usize,
+        exceeded: Option<TransactionCode>,
+    ) {
         if let Record::Begin {
             transaction_id,
             base_revision,
@@ -338,8 +362,11 @@ impl Runtime {
                     return;
                 }
             }
-            let open =
+            let mut open =
                 OpenTransaction::begin(transaction_id, base_revision, text_len, &self.limits);
+            if let Some(code) = exceeded {
+                open.exceed(code);
+            }
             return self.keep_open(open, frame);
         }
         let Some(mut open) = self.open.take() else {
@@ -353,12 +380,18 @@ impl Runtime {
             return self.reject(open, TransactionCode::SequenceGap, frame);
         }
         open.count_bytes(text_len, &self.limits);
+        if let Some(code) = exceeded {
+            open.exceed(code);
+        }
         let operation = match record {
             Record::Commit {
                 new_revision,
                 root_id,
                 ..
-            } => return self.commit(open, new_revision, root_id, frame),
+            } => {
+                open.count_closing(&self.limits);
+                return self.commit(open, new_revision, root_id, frame);
+            }
             Record::Abort { .. } => {
                 let transaction_id = open.into_id();
                 self.transactions.push(TransactionResult {

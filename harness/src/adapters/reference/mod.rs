@@ -108,6 +108,7 @@ impl ReferenceAdapter {
                 protocols: [Protocol::Rcip, Protocol::Rui].into_iter().collect(),
                 profiles,
                 rui_limits: rui::declared_limits(&choices),
+                rui_limits_measure: rui::declared_measure(&choices),
                 assist_batch_bound: Some(assist::declared_batch_bound(&choices)),
             },
             choices,

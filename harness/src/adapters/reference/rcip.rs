@@ -60,7 +60,8 @@ pub(crate) fn start(
         .ok_or_else(|| error("setup.definition is missing"))?;
     let options = Options::read(setup.get("options"), choices)?;
     let defined = definitions.get_or_build(definition_value, || {
-        Ok::<_, AdapterError>(Definition::define(&decode(definition_value)?).ok())
+        let reading = reference::schema::SchemaReading::of(choices);
+        Ok::<_, AdapterError>(Definition::define_reading(&decode(definition_value)?, reading).ok())
     })?;
     let Some(definition) = defined else {
         return Ok((Reply::Threw, None));
@@ -1326,7 +1327,7 @@ fn canonical_outcome(outcome: &reference::rcip::Outcome) -> Value {
         OutcomeBody::ConfirmationRequired(info) => {
             object.insert(
                 "confirmation".into(),
-                json!({ "id": info.id, "effect": info.effect.as_str(), "expiresAt": info.expires_at }),
+                json!({ "id": info.id, "effect": info.effect.as_str(), "expiresAt": info.expires_at_json() }),
             );
         }
         OutcomeBody::Error(error) => {

@@ -222,10 +222,14 @@ impl Assistant {
                     continue;
                 };
                 if slot.turn.end().is_none()
+                    && !slot.turn.is_cancelled()
                     && slot.signal.as_ref().is_some_and(AbortSignal::is_aborted)
                 {
-                    slot.turn.cancel();
-                    slot.wait = Wait::Nothing;
+                    // `None`: the turn still waits where it waited (PRJ-ASSIST-CANCEL-03).
+                    if let Some(next) = slot.turn.cancel(&mut Live(runtime)) {
+                        slot.wait = Wait::Nothing;
+                        self.drive(index, next, runtime);
+                    }
                     moved = true;
                     continue;
                 }

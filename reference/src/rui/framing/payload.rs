@@ -30,3 +30,11 @@ pub fn record_text_len(bytes: &[u8]) -> usize {
         _ => 0,
     }
 }
+
+/// The bytes a record counts under `rui-bytes-count-whitespace` (PRJ-RUI-LIMIT-16): the frame's
+/// payload as it came, JSON whitespace around the value included (a CR before a JSONL LF), but not
+/// the LF that ends a json-seq element (the terminator RFC 7464 writes after every text).
+pub fn payload_len(bytes: &[u8], framing: super::Framing) -> usize {
+    let terminated = framing == super::Framing::JsonSeq && bytes.last() == Some(&b'\n');
+    bytes.len() - usize::from(terminated)
+}
