@@ -4,6 +4,7 @@
 pub mod adapter;
 pub mod adapters;
 pub mod certification;
+pub mod codes;
 pub mod console;
 pub mod digest;
 pub mod escape;

@@ -47,6 +47,8 @@ pub struct Requirement {
     pub testability: String,
     pub profile: Option<String>,
     pub clarified_by: Vec<String>,
+    /// The stable codes the entry names (`codes`; Rixx UI decisions, CL-D08-1).
+    pub codes: Vec<String>,
     /// Its place in the register file (the order of the spec texts and of their sentences).
     pub position: usize,
 }
@@ -469,6 +471,7 @@ fn requirements_of(document: &Value) -> BTreeMap<String, Requirement> {
             testability: text(entry, "testability"),
             profile: entry.get("profile").and_then(Value::as_str).map(str::to_string),
             clarified_by: texts(entry, "clarified_by"),
+            codes: texts(entry, "codes"),
         };
         requirements.insert(requirement.id.clone(), requirement);
     }

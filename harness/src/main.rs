@@ -528,6 +528,12 @@ fn run(vectors: &Vectors, args: &RunArgs) -> Result<ExitCode, ExitCode> {
         })?
         .implementation()
         .clone();
+    if let Some(codes) = &implementation.codes {
+        harness::codes::check_against(codes, &harness::codes::rui_register_codes(&vectors.requirements)).map_err(|e| {
+            complain!("error: the adapter's handshake: {e}");
+            ExitCode::from(2)
+        })?;
+    }
     let cases: Vec<&Case> = args.filters.selection().apply(&vectors.cases);
     if cases.is_empty() {
         complain!("error: no case selected ({} in the vector set)", vectors.cases.len());

@@ -110,13 +110,14 @@ impl Run<'_> {
             line
         };
         out.push_str(&format!(
-            "implementation {} {}; {} cases from {} (digest {})\nscope: {}\n\n",
+            "implementation {} {}; {} cases from {} (digest {})\nscope: {}\n{}\n",
             self.implementation.name,
             self.implementation.version,
             self.results.len(),
             self.vectors.root.display(),
             short(&self.vectors.digest),
             self.scope.describe(self.vectors, self.results.len()),
+            codes_line(&self.implementation),
         ));
         for (title, table) in [
             ("section", self.counts_by(|c| c.section.clone())),
@@ -170,7 +171,7 @@ impl Run<'_> {
                 })
             })
             .collect();
-        json!({
+        let mut report = json!({
             "format": "rcip-rui-report/1",
             "implementation": {
                 "name": self.implementation.name,
@@ -194,6 +195,19 @@ impl Run<'_> {
                 "byStrictness": table_json(self.counts_by(|c| c.strictness.clone())),
             },
             "cases": cases,
-        })
+        });
+        if let Some(codes) = &self.implementation.codes {
+            report["implementation"]["codes"] = codes.to_json();
+        }
+        report
+    }
+}
+
+/// The console header's line for the handshake's `codes` map (issue 27 §5): the Rixx UI codes
+/// were judged after this translation. Empty without a map.
+pub fn codes_line(implementation: &Implementation) -> String {
+    match &implementation.codes {
+        Some(codes) => format!("codes translated onto the register's: {}\n", codes.describe()),
+        None => String::new(),
     }
 }

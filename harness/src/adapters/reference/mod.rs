@@ -109,6 +109,7 @@ impl ReferenceAdapter {
                 profiles,
                 rui_limits: rui::declared_limits(&choices),
                 assist_batch_bound: Some(assist::declared_batch_bound(&choices)),
+                codes: None,
             },
             choices,
             current: None,
