@@ -408,6 +408,10 @@ struct ValidateArgs {
     /// Output: text (default) or json.
     #[arg(long, default_value = "text", value_parser = ["text", "json"])]
     format: String,
+    /// RECOMMENDED findings count too: exit 1 on any violation (by default only a REQUIRED one
+    /// makes the exit status 1).
+    #[arg(long)]
+    strict: bool,
     /// The stream: a file, or - for standard input.
     #[arg(value_name = "FILE|-", required_unless_present = "url")]
     input: Option<String>,
@@ -1012,7 +1016,7 @@ fn fuzz(args: &FuzzArgs, vectors: &std::path::Path) -> Result<ExitCode, ExitCode
 /// `conformance validate`: exit 0 clean, 1 violations, 2 bad usage or an input that could not be
 /// read to its end (the partial summary is printed first).
 fn validate_stream(args: &ValidateArgs) -> ExitCode {
-    use harness::validate::{live, Reporter, Validator};
+    use harness::validate::{live, Reporter};
     let read_json = |path: &PathBuf, what: &str| -> Result<serde_json::Value, String> {
         let text = harness::files::read_string(path, harness::files::JSON_LIMIT).map_err(|e| format!("cannot read the {what}: {e}"))?;
         harness::json::parse_unique(text.as_bytes()).map_err(|e| format!("the {what} {}: {}", path.display(), harness::json::problem(&e)))
@@ -1043,8 +1047,8 @@ fn validate_stream(args: &ValidateArgs) -> ExitCode {
             }
             _ => return Err("give --framing and a FILE (or -), or --url".into()),
         };
-        let runtime = harness::validate::runtime(&framing, &catalog, limits.as_ref()).map_err(|e| e.0)?;
-        Ok((Validator::new(runtime), source))
+        let validator = harness::validate::validator(&framing, &catalog, limits.as_ref(), args.strict).map_err(|e| e.0)?;
+        Ok((validator, source))
     })();
     let (mut validator, source) = match prepared {
         Ok(prepared) => prepared,
@@ -1064,6 +1068,7 @@ fn validate_stream(args: &ValidateArgs) -> ExitCode {
         Source::Bytes(mut input) => harness::validate::read_stream(&mut validator, &mut input, &mut sink),
         Source::Messages(mut input) => harness::validate::read_messages(&mut validator, &mut input, &mut sink),
     };
+    validator.release(&mut sink);
     let summary = validator.finish(stop);
     if let harness::validate::Stop::Error(message) = &summary.stop {
         complain!("error: {message}");
