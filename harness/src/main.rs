@@ -199,6 +199,10 @@ struct RunArgs {
     filters: Filters,
     #[command(flatten)]
     subject: Subject,
+    /// Without --adapter: inject one realistic bug of the fault catalog into the bundled
+    /// reference (`reference-driver --fault list`), e.g. to see what one bug fails.
+    #[arg(long, value_name = "NAME")]
+    reference_fault: Option<String>,
     /// Stop the run after K consecutive cases errored because the adapter did not answer in time
     /// (0: never stop).
     #[arg(long, value_name = "K", default_value_t = 5)]
@@ -240,6 +244,7 @@ impl Default for RunArgs {
         RunArgs {
             filters: Filters::default(),
             subject: Subject { step_timeout: 10_000, reference_choices: "default".into(), ..Subject::default() },
+            reference_fault: None,
             max_timeouts: 5,
             jobs: 1,
             expectations: None,
@@ -512,7 +517,20 @@ fn run(vectors: &Vectors, args: &RunArgs) -> Result<ExitCode, ExitCode> {
     };
     let timeout = args.subject.timeout();
     let argv = args.subject.command.clone();
-    let choices = args.subject.choices();
+    let choices = match &args.reference_fault {
+        None => args.subject.choices(),
+        Some(_) if args.subject.adapter => {
+            complain!("error: --reference-fault applies to the bundled reference, not to an --adapter");
+            return Err(ExitCode::from(2));
+        }
+        Some(name) => match reference::choices::Fault::named(name) {
+            Some(fault) => args.subject.choices().with_fault(fault),
+            None => {
+                complain!("error: --reference-fault {}: no such fault (`reference-driver --fault list`)", harness::escape::terminal(name));
+                return Err(ExitCode::from(2));
+            }
+        },
+    };
     // Bounded by its parser (`positive_seconds`), so the conversion cannot panic; the budget
     // counts from here, the handshake included.
     let deadline = args.max_run_seconds.and_then(|s| std::time::Instant::now().checked_add(Duration::from_secs_f64(s)));
