@@ -323,7 +323,7 @@ pub struct Validator {
     /// every violation is REQUIRED, as the default consumer's alone.
     lenient: Option<Runtime>,
     /// Default-consumer transaction rejections the lenient consumer has not decided yet: held
-    /// until it finishes that transaction (at most one is open at a time).
+    /// while it still has that transaction open (so at most one).
     held_back: Vec<Violation>,
     summary: Summary,
     found: Vec<Violation>,
@@ -461,7 +461,7 @@ impl Validator {
             let mut also = Vec::new();
             violations_of(lenient, &mut Summary::default(), &mut also);
             lenient.forget_results();
-            let lenient_open = lenient.has_open_transaction();
+            let lenient_open = lenient.open_transaction_id().map(str::to_string);
             found.append(&mut self.held_back);
             let mut decided = Vec::new();
             for violation in found.drain(..) {
@@ -480,7 +480,8 @@ impl Validator {
                         also.remove(at);
                         decided.push(violation);
                     }
-                    None if violation.transaction.is_some() && lenient_open => self.held_back.push(violation),
+                    // The lenient consumer still has that transaction open: wait for its result.
+                    None if violation.transaction.is_some() && violation.transaction == lenient_open => self.held_back.push(violation),
                     None => decided.push(Violation { strictness: RECOMMENDED, ..violation }),
                 }
             }

@@ -198,6 +198,11 @@ impl Runtime {
         self.open.is_some()
     }
 
+    /// The id of the transaction open now, if one is.
+    pub fn open_transaction_id(&self) -> Option<&str> {
+        self.open.as_ref().map(OpenTransaction::transaction_id)
+    }
+
     pub fn transactions(&self) -> &[TransactionResult] {
         &self.transactions
     }
