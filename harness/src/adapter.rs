@@ -48,6 +48,8 @@ pub struct Implementation {
     pub rui_limits_measure: crate::measure::LimitsMeasure,
     /// Declared Assist batch bound (CL-C01).
     pub assist_batch_bound: Option<u64>,
+    /// Declared map from its own Rixx UI code names to the register's (`crate::codes`).
+    pub codes: Option<crate::codes::CodeMap>,
 }
 
 /// The answer to one request (start a case, or one step).

@@ -148,6 +148,10 @@ pub fn render(run: &Run<'_>) -> String {
     let _ = writeln!(out, "| declared profiles | {} |", if profiles.is_empty() { "none".into() } else { profiles.join(", ") });
     let protocols: Vec<&str> = implementation.protocols.iter().map(|p| p.as_str()).collect();
     let _ = writeln!(out, "| declared protocols | {} |", protocols.join(", "));
+    if let Some(codes) = &implementation.codes {
+        let pairs: Vec<String> = codes.entries().iter().map(|(own, to)| format!("{} → {}", md(own), md(to))).collect();
+        let _ = writeln!(out, "| Rixx UI codes translated | {} |", pairs.join(", "));
+    }
     let _ = writeln!(out, "| cases run | {} |", run.results.len());
     let _ = writeln!(out, "| scope | {} |", md(&run.scope.describe(run.vectors, run.results.len())));
     if !run.vectors.errors.is_empty() {

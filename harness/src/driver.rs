@@ -115,12 +115,13 @@ pub fn decode_reply(line: &str) -> Result<Reply, String> {
 
 /// Decodes the handshake response.
 pub fn decode_hello(line: &str) -> Result<Implementation, String> {
-    let value: Value = serde_json::from_str(line).map_err(|e| format!("handshake response is not JSON: {e}"))?;
+    // A repeated key is refused: `codes` could otherwise map one own name onto two codes.
+    let value: Value = crate::json::parse_unique(line.as_bytes()).map_err(|e| format!("handshake response: {}", crate::json::problem(&e)))?;
     let object = value.as_object().ok_or("handshake response is not a JSON object")?;
     if let Ok("error") = string_field(object, "reply") {
         return Err(format!("adapter refused the handshake: {}", object.get("message").and_then(Value::as_str).unwrap_or("")));
     }
-    exact_keys(object, &["reply", "protocol", "implementation", "protocols", "profiles", "limits", "assistBatchBound", "limitsMeasure"])?;
+    exact_keys(object, &["reply", "protocol", "implementation", "protocols", "profiles", "limits", "assistBatchBound", "limitsMeasure", "codes"])?;
     if string_field(object, "reply")? != "hello" {
         return Err("the first response must be the hello reply".into());
     }
@@ -170,6 +171,7 @@ pub fn decode_hello(line: &str) -> Result<Implementation, String> {
         rui_limits: limits,
         rui_limits_measure: decode_limits_measure(object)?,
         assist_batch_bound,
+        codes: crate::codes::decode(object.get("codes"))?,
     })
 }
 
@@ -198,6 +200,9 @@ pub fn encode_hello(implementation: &Implementation) -> Value {
         "assistBatchBound": implementation.assist_batch_bound,
     });
     encode_limits_measure(&mut hello, implementation);
+    if let (Some(codes), Some(object)) = (&implementation.codes, hello.as_object_mut()) {
+        object.insert("codes".into(), codes.to_json());
+    }
     hello
 }
 

@@ -6,6 +6,7 @@ pub mod adapters;
 pub mod causes;
 pub mod certification;
 pub mod compare;
+pub mod codes;
 pub mod console;
 pub mod digest;
 pub mod escape;

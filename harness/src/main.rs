@@ -222,6 +222,10 @@ struct RunArgs {
     filters: Filters,
     #[command(flatten)]
     subject: Subject,
+    /// Without --adapter: inject one realistic bug of the fault catalog into the bundled
+    /// reference (`reference-driver --fault list`), e.g. to see what one bug fails.
+    #[arg(long, value_name = "NAME")]
+    reference_fault: Option<String>,
     /// Stop the run after K consecutive cases errored because the adapter did not answer in time
     /// (0: never stop).
     #[arg(long, value_name = "K", default_value_t = 5)]
@@ -271,6 +275,7 @@ impl Default for RunArgs {
         RunArgs {
             filters: Filters::default(),
             subject: Subject { step_timeout: 10_000, reference_choices: "default".into(), ..Subject::default() },
+            reference_fault: None,
             max_timeouts: 5,
             jobs: 1,
             expectations: None,
@@ -445,6 +450,10 @@ struct ValidateArgs {
     /// Output: text (default) or json.
     #[arg(long, default_value = "text", value_parser = ["text", "json"])]
     format: String,
+    /// RECOMMENDED findings count too: exit 1 on any violation (by default only a REQUIRED one
+    /// makes the exit status 1).
+    #[arg(long)]
+    strict: bool,
     /// The stream: a file, or - for standard input.
     #[arg(value_name = "FILE|-", required_unless_present = "url")]
     input: Option<String>,
@@ -545,7 +554,20 @@ fn run(vectors: &Vectors, args: &RunArgs) -> Result<ExitCode, ExitCode> {
     };
     let timeout = args.subject.timeout();
     let argv = args.subject.command.clone();
-    let choices = args.subject.choices();
+    let choices = match &args.reference_fault {
+        None => args.subject.choices(),
+        Some(_) if args.subject.adapter => {
+            complain!("error: --reference-fault applies to the bundled reference, not to an --adapter");
+            return Err(ExitCode::from(2));
+        }
+        Some(name) => match reference::choices::Fault::named(name) {
+            Some(fault) => args.subject.choices().with_fault(fault),
+            None => {
+                complain!("error: --reference-fault {}: no such fault (`reference-driver --fault list`)", harness::escape::terminal(name));
+                return Err(ExitCode::from(2));
+            }
+        },
+    };
     // Bounded by its parser (`positive_seconds`), so the conversion cannot panic; the budget
     // counts from here, the handshake included.
     let deadline = args.max_run_seconds.and_then(|s| std::time::Instant::now().checked_add(Duration::from_secs_f64(s)));
@@ -565,6 +587,12 @@ fn run(vectors: &Vectors, args: &RunArgs) -> Result<ExitCode, ExitCode> {
         })?
         .implementation()
         .clone();
+    if let Some(codes) = &implementation.codes {
+        harness::codes::check_against(codes, &harness::codes::rui_register_codes(&vectors.requirements)).map_err(|e| {
+            complain!("error: the adapter's handshake: {e}");
+            ExitCode::from(2)
+        })?;
+    }
     let cases: Vec<&Case> = args.filters.selection().apply(&vectors.cases);
     if cases.is_empty() {
         complain!("error: no case selected ({} in the vector set)", vectors.cases.len());
@@ -1130,7 +1158,7 @@ fn fuzz(args: &FuzzArgs, vectors: &std::path::Path) -> Result<ExitCode, ExitCode
 /// `conformance validate`: exit 0 clean, 1 violations, 2 bad usage or an input that could not be
 /// read to its end (the partial summary is printed first).
 fn validate_stream(args: &ValidateArgs) -> ExitCode {
-    use harness::validate::{live, Reporter, Validator};
+    use harness::validate::{live, Reporter};
     let read_json = |path: &PathBuf, what: &str| -> Result<serde_json::Value, String> {
         let text = harness::files::read_string(path, harness::files::JSON_LIMIT).map_err(|e| format!("cannot read the {what}: {e}"))?;
         harness::json::parse_unique(text.as_bytes()).map_err(|e| format!("the {what} {}: {}", path.display(), harness::json::problem(&e)))
@@ -1161,8 +1189,8 @@ fn validate_stream(args: &ValidateArgs) -> ExitCode {
             }
             _ => return Err("give --framing and a FILE (or -), or --url".into()),
         };
-        let runtime = harness::validate::runtime(&framing, &catalog, limits.as_ref()).map_err(|e| e.0)?;
-        Ok((Validator::new(runtime), source))
+        let validator = harness::validate::validator(&framing, &catalog, limits.as_ref(), args.strict).map_err(|e| e.0)?;
+        Ok((validator, source))
     })();
     let (mut validator, source) = match prepared {
         Ok(prepared) => prepared,
@@ -1182,6 +1210,7 @@ fn validate_stream(args: &ValidateArgs) -> ExitCode {
         Source::Bytes(mut input) => harness::validate::read_stream(&mut validator, &mut input, &mut sink),
         Source::Messages(mut input) => harness::validate::read_messages(&mut validator, &mut input, &mut sink),
     };
+    validator.release(&mut sink);
     let summary = validator.finish(stop);
     if let harness::validate::Stop::Error(message) = &summary.stop {
         complain!("error: {message}");

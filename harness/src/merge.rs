@@ -37,6 +37,7 @@ fn implementation_of(report: &Value) -> Result<Implementation, String> {
         version: member["version"].as_str().ok_or("implementation.version missing")?.to_string(),
         protocols,
         profiles: strings(&member["profiles"]).into_iter().collect(),
+        codes: crate::codes::decode(member.get("codes"))?,
         ..Implementation::default()
     })
 }

@@ -113,13 +113,14 @@ impl Run<'_> {
             line
         };
         out.push_str(&format!(
-            "implementation {} {}; {} cases from {} (digest {})\nscope: {}\n\n",
+            "implementation {} {}; {} cases from {} (digest {})\nscope: {}\n{}\n",
             self.implementation.name,
             self.implementation.version,
             self.results.len(),
             self.vectors.root.display(),
             short(&self.vectors.digest),
             self.scope.describe(self.vectors, self.results.len()),
+            codes_line(&self.implementation),
         ));
         for (title, table) in [
             ("section", self.counts_by(|c| c.section.clone())),
@@ -179,7 +180,7 @@ impl Run<'_> {
                 entry
             })
             .collect();
-        json!({
+        let mut report = json!({
             "format": "rcip-rui-report/1",
             "implementation": {
                 "name": self.implementation.name,
@@ -204,11 +205,24 @@ impl Run<'_> {
             },
             "groups": self.groups().iter().map(crate::causes::Group::to_json).collect::<Vec<_>>(),
             "cases": cases,
-        })
+        });
+        if let Some(codes) = &self.implementation.codes {
+            report["implementation"]["codes"] = codes.to_json();
+        }
+        report
     }
 
     /// The cases that did not pass, grouped by their first difference (`causes`).
     pub fn groups(&self) -> Vec<crate::causes::Group> {
         crate::causes::group(self.results.iter().map(|(_, r)| r))
+    }
+}
+
+/// The console header's line for the handshake's `codes` map (issue 27 §5): the Rixx UI codes
+/// were judged after this translation. Empty without a map.
+pub fn codes_line(implementation: &Implementation) -> String {
+    match &implementation.codes {
+        Some(codes) => format!("codes translated onto the register's: {}\n", codes.describe()),
+        None => String::new(),
     }
 }

@@ -1,6 +1,8 @@
 //! Runs one case through an adapter and judges it: sends the setup and every step (stripped of
 //! what is expected), compares each reply with the step's expectation, and derives the verdict
-//! from the strictness of every check that differed (`vectors/README.md`, "Verdicts").
+//! from the strictness of every check that differed (`vectors/README.md`, "Verdicts"). The codes
+//! of a Rixx UI observation are first translated through the handshake's `codes` map
+//! (`crate::codes`, issue 27 §5).
 
 use std::borrow::Cow;
 
@@ -137,7 +139,9 @@ pub fn run_case_recorded(adapter: &mut dyn Adapter, case: &Case, record: bool) -
         let implementation = adapter.implementation();
         Recorder::start(protocol, &case.id, setup, (&implementation.name, &implementation.version))
     });
-    let mut judge = Judge { case, setup, framing: None, differences: Vec::new(), alternatives: Vec::new(), checks: 0, recorder, rs_open: Default::default() };
+    // A Rixx UI implementation's own code names, translated onto the register's before judging.
+    let codes = if matches!(protocol, Protocol::Rui) { adapter.implementation().codes.clone() } else { None };
+    let mut judge = Judge { case, setup, framing: None, differences: Vec::new(), alternatives: Vec::new(), checks: 0, recorder, rs_open: Default::default(), codes };
     let mut broken: Option<(Verdict, String)> = None;
     // A framing-neutral case is recorded in the first framing it runs in: its trace holds the
     // records the consumer received, once.
@@ -208,6 +212,8 @@ struct Judge<'c> {
     /// The json-seq stream written so far ends with the RS that closed its last text
     /// (`framing::requests_after`).
     rs_open: std::cell::Cell<bool>,
+    /// The handshake's `codes` map, for Rixx UI cases (`crate::codes`).
+    codes: Option<crate::codes::CodeMap>,
 }
 
 impl Judge<'_> {
@@ -259,9 +265,12 @@ impl Judge<'_> {
                 return Ok(Some(format!("step {index}: {reason}")));
             }
             if step.get("expect").is_some() {
-                let Reply::Observed(actual) = reply else {
+                let Reply::Observed(mut actual) = reply else {
                     return Err(format!("step {index} asked for an observation, the adapter answered {reply:?}"));
                 };
+                if let (Some(codes), Some(expect)) = (&self.codes, step.get("expect").and_then(Value::as_str)) {
+                    codes.translate_observation(expect, &mut actual);
+                }
                 if let Some(recorder) = &mut self.recorder {
                     recorder.observation(&unframed(&request), &actual);
                 }

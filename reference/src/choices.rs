@@ -1089,7 +1089,11 @@ impl Choices {
     pub fn random(seed: u64) -> Choices {
         let mut state = seed;
         Choices {
-            alternate: TABLE.iter().filter(|_| splitmix64(&mut state) & 1 == 1).map(|row| row.choice).collect(),
+            alternate: TABLE
+                .iter()
+                .filter(|_| splitmix64(&mut state) & 1 == 1)
+                .map(|row| row.choice)
+                .collect(),
             fault: None,
         }
     }
@@ -1106,10 +1110,12 @@ impl Choices {
             return Ok(Choices::alternate());
         }
         if let Some(seed) = text.strip_prefix("random:") {
-            return seed
-                .parse::<u64>()
-                .map(Choices::random)
-                .map_err(|_| format!("random:SEED needs a decimal seed from 0 to {}, not {seed:?}", u64::MAX));
+            return seed.parse::<u64>().map(Choices::random).map_err(|_| {
+                format!(
+                    "random:SEED needs a decimal seed from 0 to {}, not {seed:?}",
+                    u64::MAX
+                )
+            });
         }
         if let Some(names) = text.strip_prefix("rows:") {
             let mut alternate = BTreeSet::new();
@@ -1119,7 +1125,10 @@ impl Choices {
                     None => return Err(format!("unknown choice row {name:?} (reference-driver --choices list prints the table)")),
                 };
             }
-            return Ok(Choices { alternate, fault: None });
+            return Ok(Choices {
+                alternate,
+                fault: None,
+            });
         }
         Err(format!(
             "unknown choices {text:?}: give default, alternate, random:SEED or rows:NAME,NAME,..."
@@ -1129,7 +1138,11 @@ impl Choices {
     /// The `rows:` spelling of these choices (without the fault), in table order: what
     /// [`Choices::parse`] reads back to the same choices.
     pub fn spelling(&self) -> String {
-        let names: Vec<&str> = TABLE.iter().filter(|row| self.takes(row.choice)).map(|row| row.name).collect();
+        let names: Vec<&str> = TABLE
+            .iter()
+            .filter(|row| self.takes(row.choice))
+            .map(|row| row.name)
+            .collect();
         format!("rows:{}", names.join(","))
     }
 
@@ -1180,13 +1193,19 @@ mod tests {
         for seed in 0..16u64 {
             let choices = Choices::random(seed);
             assert_eq!(choices, Choices::random(seed));
-            assert_eq!(Choices::parse(&format!("random:{seed}")), Ok(choices.clone()));
+            assert_eq!(
+                Choices::parse(&format!("random:{seed}")),
+                Ok(choices.clone())
+            );
             assert_eq!(Choices::parse(&choices.spelling()), Ok(choices.clone()));
             sizes.insert(choices.alternate.len());
             drawn.insert(choices.spelling());
         }
         // Neither all-default nor all-alternate: seeds mix rows, and differ from each other.
-        assert!(!sizes.contains(&0) && !sizes.contains(&TABLE.len()), "{sizes:?}");
+        assert!(
+            !sizes.contains(&0) && !sizes.contains(&TABLE.len()),
+            "{sizes:?}"
+        );
         assert_eq!(drawn.len(), 16);
     }
 
@@ -1195,9 +1214,23 @@ mod tests {
         assert_eq!(Choices::parse("default"), Ok(Choices::default()));
         assert_eq!(Choices::parse("alternate"), Ok(Choices::alternate()));
         assert_eq!(Choices::parse("rows:"), Ok(Choices::default()));
-        assert_eq!(Choices::parse("rows:own-id-format"), Ok(Choices::only(&[Choice::OwnIdFormat])));
-        assert_eq!(Choices::alternate().spelling().matches(',').count() + 1, TABLE.len());
-        for bad in ["", "Alternate", "random:", "random:-1", "random:x", "rows:no-such-row", "list"] {
+        assert_eq!(
+            Choices::parse("rows:own-id-format"),
+            Ok(Choices::only(&[Choice::OwnIdFormat]))
+        );
+        assert_eq!(
+            Choices::alternate().spelling().matches(',').count() + 1,
+            TABLE.len()
+        );
+        for bad in [
+            "",
+            "Alternate",
+            "random:",
+            "random:-1",
+            "random:x",
+            "rows:no-such-row",
+            "list",
+        ] {
             assert!(Choices::parse(bad).is_err(), "{bad:?} parsed");
         }
     }

@@ -193,7 +193,10 @@ impl StrictSchema {
 
     /// [`StrictSchema::compile`] with the profile read as `reading` says. The compiled validator
     /// does not depend on the reading (only the profile walk does), so the cache is shared.
-    pub fn compile_reading(schema: &Value, reading: SchemaReading) -> Result<StrictSchema, SchemaError> {
+    pub fn compile_reading(
+        schema: &Value,
+        reading: SchemaReading,
+    ) -> Result<StrictSchema, SchemaError> {
         check_profile(schema, reading)?;
         let key = canonical_text(schema);
         if let Some(compiled) = cache_get(&key) {
@@ -370,7 +373,8 @@ impl SchemaReading {
     /// The reading a runtime takes under these choices.
     pub fn of(choices: &crate::choices::Choices) -> SchemaReading {
         SchemaReading {
-            non_schema_targets_unchecked: choices.takes(crate::choices::Choice::SchemaRefNonSchemaUnchecked),
+            non_schema_targets_unchecked: choices
+                .takes(crate::choices::Choice::SchemaRefNonSchemaUnchecked),
         }
     }
 }
@@ -491,7 +495,9 @@ impl<'a> Walker<'a> {
             });
         };
         if self.reading.non_schema_targets_unchecked
-            && target_path.split('/').any(|token| NON_SCHEMA_VALUES.contains(&token))
+            && target_path
+                .split('/')
+                .any(|token| NON_SCHEMA_VALUES.contains(&token))
         {
             return Ok(());
         }

@@ -49,7 +49,10 @@ fn world(choices: &[Choice], decide_later: bool) -> World {
     let definition = definition();
     let mut runtime = Runtime::new(&definition, options).expect("the test runtime builds");
     let capability = definition.capability("notes.list").expect("declared");
-    let spec = BindingSpec { handler: Box::new(|_| Answer::Pending), availability: None };
+    let spec = BindingSpec {
+        handler: Box::new(|_| Answer::Pending),
+        availability: None,
+    };
     assert!(runtime.bind(&capability, spec).is_ok(), "notes.list binds");
     let phases: Rc<RefCell<Vec<Phase>>> = Rc::default();
     let seen = Rc::clone(&phases);
@@ -63,13 +66,21 @@ fn world(choices: &[Choice], decide_later: bool) -> World {
         }
     });
     let config = AssistConfig::with_choices(None, DelayAmounts::default(), &Choices::only(choices));
-    World { runtime, assistant: Assistant::new(config, callback), phases }
+    World {
+        runtime,
+        assistant: Assistant::new(config, callback),
+        phases,
+    }
 }
 
 fn start(w: &mut World, signal: &AbortSignal) -> reference::rcip::assist::TurnId {
     w.assistant.start_turn(
         &mut w.runtime,
-        TurnRequest { mode: Mode::Default, messages: vec![json!("go")], signal: Some(signal.clone()) },
+        TurnRequest {
+            mode: Mode::Default,
+            messages: vec![json!("go")],
+            signal: Some(signal.clone()),
+        },
     )
 }
 
@@ -81,35 +92,66 @@ fn cancelled(end: Option<&TurnEnd>) -> bool {
 fn a_cancelled_turn_summarizes_only_under_its_row() {
     for (choices, phases) in [
         (vec![], vec![Phase::Decide]),
-        (vec![Choice::AssistSummarizeAfterCancel], vec![Phase::Decide, Phase::Summarize]),
+        (
+            vec![Choice::AssistSummarizeAfterCancel],
+            vec![Phase::Decide, Phase::Summarize],
+        ),
     ] {
         let mut w = world(&choices, false);
         let signal = AbortSignal::new();
         let turn = start(&mut w, &signal);
-        assert_eq!(w.assistant.invocations(turn).map(<[(String, Value)]>::len), Some(1), "the first action is in progress");
+        assert_eq!(
+            w.assistant.invocations(turn).map(<[(String, Value)]>::len),
+            Some(1),
+            "the first action is in progress"
+        );
         w.runtime.abort(&signal);
         w.assistant.pump(&mut w.runtime);
         assert_eq!(*w.phases.borrow(), phases, "{choices:?}");
-        assert!(cancelled(w.assistant.turn(turn).and_then(|t| t.end())), "{choices:?}");
-        assert_eq!(w.assistant.invocations(turn).map(<[(String, Value)]>::len), Some(1), "no action after the cancellation");
+        assert!(
+            cancelled(w.assistant.turn(turn).and_then(|t| t.end())),
+            "{choices:?}"
+        );
+        assert_eq!(
+            w.assistant.invocations(turn).map(<[(String, Value)]>::len),
+            Some(1),
+            "no action after the cancellation"
+        );
     }
 }
 
 #[test]
 fn a_turn_cancelled_while_deciding_waits_for_the_answer_only_under_its_row() {
     for keeps_waiting in [false, true] {
-        let choices = if keeps_waiting { vec![Choice::AssistCancelKeepsWaiting] } else { vec![] };
+        let choices = if keeps_waiting {
+            vec![Choice::AssistCancelKeepsWaiting]
+        } else {
+            vec![]
+        };
         let mut w = world(&choices, true);
         let signal = AbortSignal::new();
         let turn = start(&mut w, &signal);
         w.runtime.abort(&signal);
         w.assistant.pump(&mut w.runtime);
         let ended = w.assistant.turn(turn).and_then(|t| t.end()).is_some();
-        assert_eq!(ended, !keeps_waiting, "ends at once unless it keeps waiting");
+        assert_eq!(
+            ended, !keeps_waiting,
+            "ends at once unless it keeps waiting"
+        );
         let batch = json!({ "actions": [{ "capabilityId": "notes.list", "input": {} }] });
-        assert!(w.assistant.settle_callback(&mut w.runtime, CallbackId(0), Ok(batch)).is_ok());
-        assert!(cancelled(w.assistant.turn(turn).and_then(|t| t.end())), "cancelled once the answer came");
-        assert_eq!(w.assistant.invocations(turn).map(<[(String, Value)]>::len), Some(0), "the answered batch never runs");
+        assert!(w
+            .assistant
+            .settle_callback(&mut w.runtime, CallbackId(0), Ok(batch))
+            .is_ok());
+        assert!(
+            cancelled(w.assistant.turn(turn).and_then(|t| t.end())),
+            "cancelled once the answer came"
+        );
+        assert_eq!(
+            w.assistant.invocations(turn).map(<[(String, Value)]>::len),
+            Some(0),
+            "the answered batch never runs"
+        );
         assert_eq!(*w.phases.borrow(), vec![Phase::Decide]);
     }
 }

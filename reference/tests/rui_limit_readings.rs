@@ -4,9 +4,7 @@
 //! Without these, a row that changed nothing would pass every vector and prove nothing open.
 
 use reference::choices::{Choice, Choices};
-use reference::rui::{
-    ActionPolicy, Catalog, Config, Framing, Limits, Runtime, TransactionOutcome,
-};
+use reference::rui::{ActionPolicy, Catalog, Config, Framing, Limits, Runtime, TransactionOutcome};
 use serde_json::{json, Value};
 
 fn catalog() -> Catalog {
@@ -70,27 +68,59 @@ fn root_with(props: Value) -> Value {
 fn depth_from_record_counts_one_level_more_everywhere() {
     let props = json!({ "k": { "k": {} } });
     let at = |depth: usize, choices: &[Choice]| {
-        result(bounded(|l| l.max_depth = depth), choices, &tx("t", &[root_with(props.clone())]), "\n")
+        result(
+            bounded(|l| l.max_depth = depth),
+            choices,
+            &tx("t", &[root_with(props.clone())]),
+            "\n",
+        )
     };
     assert_eq!(at(3, &[]), "committed 1");
     assert_eq!(at(3, &[Choice::RuiDepthFromRecord]), "LIMIT_DEPTH");
     assert_eq!(at(4, &[Choice::RuiDepthFromRecord]), "committed 1");
-    let chain = tx("t", &[json!(["node", "r", "Box", {}, ["a"]]), json!(["node", "a", "Box", {}, []])]);
-    assert_eq!(result(bounded(|l| l.max_depth = 2), &[], &chain, "\n"), "committed 1");
-    assert_eq!(result(bounded(|l| l.max_depth = 2), &[Choice::RuiDepthFromRecord], &chain, "\n"), "LIMIT_DEPTH");
+    let chain = tx(
+        "t",
+        &[
+            json!(["node", "r", "Box", {}, ["a"]]),
+            json!(["node", "a", "Box", {}, []]),
+        ],
+    );
+    assert_eq!(
+        result(bounded(|l| l.max_depth = 2), &[], &chain, "\n"),
+        "committed 1"
+    );
+    assert_eq!(
+        result(
+            bounded(|l| l.max_depth = 2),
+            &[Choice::RuiDepthFromRecord],
+            &chain,
+            "\n"
+        ),
+        "LIMIT_DEPTH"
+    );
 }
 
 // PRJ-RUI-LIMIT-15: counting begin and commit, 4 staged operations are 6.
 #[test]
 fn operations_counting_records_count_begin_and_commit() {
-    let four: Vec<Value> = (0..4).map(|i| json!(["data", format!("/d{i}"), i])).collect();
+    let four: Vec<Value> = (0..4)
+        .map(|i| json!(["data", format!("/d{i}"), i]))
+        .collect();
     let mut operations = vec![root_with(json!({}))];
     operations.extend(four.into_iter().take(3));
     let records = tx("t", &operations);
-    let at = |max: usize, choices: &[Choice]| result(bounded(|l| l.max_operations = max), choices, &records, "\n");
+    let at = |max: usize, choices: &[Choice]| {
+        result(bounded(|l| l.max_operations = max), choices, &records, "\n")
+    };
     assert_eq!(at(4, &[]), "committed 1");
-    assert_eq!(at(4, &[Choice::RuiOperationsCountRecords]), "LIMIT_OPERATIONS");
-    assert_eq!(at(5, &[Choice::RuiOperationsCountRecords]), "LIMIT_OPERATIONS");
+    assert_eq!(
+        at(4, &[Choice::RuiOperationsCountRecords]),
+        "LIMIT_OPERATIONS"
+    );
+    assert_eq!(
+        at(5, &[Choice::RuiOperationsCountRecords]),
+        "LIMIT_OPERATIONS"
+    );
     assert_eq!(at(6, &[Choice::RuiOperationsCountRecords]), "committed 1");
 }
 
@@ -99,11 +129,31 @@ fn operations_counting_records_count_begin_and_commit() {
 fn counting_whitespace_counts_the_cr_but_not_the_lf() {
     let records = tx("t", &[root_with(json!({}))]);
     let texts: usize = records.iter().map(|r| r.to_string().len()).sum();
-    let at = |max: usize, choices: &[Choice], end: &str| result(bounded(|l| l.max_transaction_bytes = max), choices, &records, end);
+    let at = |max: usize, choices: &[Choice], end: &str| {
+        result(
+            bounded(|l| l.max_transaction_bytes = max),
+            choices,
+            &records,
+            end,
+        )
+    };
     assert_eq!(at(texts, &[], "\r\n"), "committed 1");
-    assert_eq!(at(texts, &[Choice::RuiBytesCountWhitespace], "\r\n"), "LIMIT_TRANSACTION_BYTES");
-    assert_eq!(at(texts + records.len(), &[Choice::RuiBytesCountWhitespace], "\r\n"), "committed 1");
-    assert_eq!(at(texts, &[Choice::RuiBytesCountWhitespace], "\n"), "committed 1");
+    assert_eq!(
+        at(texts, &[Choice::RuiBytesCountWhitespace], "\r\n"),
+        "LIMIT_TRANSACTION_BYTES"
+    );
+    assert_eq!(
+        at(
+            texts + records.len(),
+            &[Choice::RuiBytesCountWhitespace],
+            "\r\n"
+        ),
+        "committed 1"
+    );
+    assert_eq!(
+        at(texts, &[Choice::RuiBytesCountWhitespace], "\n"),
+        "committed 1"
+    );
 }
 
 // PRJ-RUI-LIMIT-13: the widest reading bounds the transaction id as an id, every other string
@@ -120,7 +170,10 @@ fn the_whole_record_reading_bounds_what_the_default_leaves_alone() {
     let member = tx("t", &[root_with(json!({ "a-long-member-name": 1 }))]);
     let strings = bounded(|l| l.max_string_length = 8);
     assert_eq!(result(strings, &[], &member, "\n"), "committed 1");
-    assert_eq!(result(strings, &whole, &member, "\n"), "LIMIT_STRING_LENGTH");
+    assert_eq!(
+        result(strings, &whole, &member, "\n"),
+        "LIMIT_STRING_LENGTH"
+    );
 
     let tuple = tx("t", &[root_with(json!({}))]);
     let arrays = bounded(|l| l.max_array_length = 5);
@@ -131,6 +184,9 @@ fn the_whole_record_reading_bounds_what_the_default_leaves_alone() {
     let depth = bounded(|l| l.max_depth = 2);
     assert_eq!(result(depth, &[], &nested, "\n"), "committed 1");
     assert_eq!(result(depth, &whole, &nested, "\n"), "LIMIT_DEPTH");
-    let at_root = tx("t", &[root_with(json!({})), json!(["data", "", { "v": [] }])]);
+    let at_root = tx(
+        "t",
+        &[root_with(json!({})), json!(["data", "", { "v": [] }])],
+    );
     assert_eq!(result(depth, &whole, &at_root, "\n"), "committed 1");
 }

@@ -230,7 +230,10 @@ impl Definition {
 
     /// [`Definition::define`] with the schema profile read as `reading` says (PRJ-RCIP-SCHEMA-01,
     /// the row `schema-ref-non-schema-unchecked`).
-    pub fn define_reading(value: &HostValue, reading: SchemaReading) -> Result<Definition, ConfigError> {
+    pub fn define_reading(
+        value: &HostValue,
+        reading: SchemaReading,
+    ) -> Result<Definition, ConfigError> {
         let plain = value
             .to_plain_json()
             .map_err(|e| ConfigError::DefinitionNotPlain {
@@ -245,7 +248,10 @@ impl Definition {
     }
 
     /// [`Definition::from_json`] with the schema profile read as `reading` says.
-    pub fn from_json_reading(plain: &Value, reading: SchemaReading) -> Result<Definition, ConfigError> {
+    pub fn from_json_reading(
+        plain: &Value,
+        reading: SchemaReading,
+    ) -> Result<Definition, ConfigError> {
         let root = object(plain, "")?;
         match root.get("protocolVersion") {
             Some(Value::String(version)) if version == RCIP_PROTOCOL_VERSION => {}
@@ -277,7 +283,10 @@ impl Definition {
             ids.push((format!("/scopes/{index}/id"), scope.id.clone()));
         }
         for (index, capability) in self.0.capabilities.iter().enumerate() {
-            ids.push((format!("/capabilities/{index}/id"), capability.id().to_string()));
+            ids.push((
+                format!("/capabilities/{index}/id"),
+                capability.id().to_string(),
+            ));
         }
         ids
     }
@@ -286,10 +295,13 @@ impl Definition {
     /// (PRJ-RCIP-ID-01: whether that is a duplicate is the implementation's choice).
     pub fn id_shared_across_kinds(&self) -> Option<String> {
         let application = self.0.application.get("id").and_then(Value::as_str);
-        self.0.capabilities.iter().position(|c| {
-            Some(c.id()) == application || self.0.scopes.iter().any(|scope| scope.id == c.id())
-        })
-        .map(|index| format!("/capabilities/{index}/id"))
+        self.0
+            .capabilities
+            .iter()
+            .position(|c| {
+                Some(c.id()) == application || self.0.scopes.iter().any(|scope| scope.id == c.id())
+            })
+            .map(|index| format!("/capabilities/{index}/id"))
     }
 
     /// The catalog's own capability object for `id`.
@@ -511,7 +523,11 @@ fn read_capability(
     })
 }
 
-fn compile(schema: &Value, path: &str, reading: SchemaReading) -> Result<StrictSchema, ConfigError> {
+fn compile(
+    schema: &Value,
+    path: &str,
+    reading: SchemaReading,
+) -> Result<StrictSchema, ConfigError> {
     StrictSchema::compile_reading(schema, reading).map_err(|error| ConfigError::Schema {
         path: path.to_string(),
         error,
@@ -734,12 +750,19 @@ mod tests {
     // PRJ-RCIP-ID-01: a capability id equal to a scope id or the application id is found.
     #[test]
     fn ids_shared_across_kinds_are_found() {
-        let Ok(distinct) = Definition::from_json(&base()) else { panic!("valid") };
+        let Ok(distinct) = Definition::from_json(&base()) else {
+            panic!("valid")
+        };
         assert_eq!(distinct.id_shared_across_kinds(), None);
         let mut shared = base();
         shared["capabilities"][0]["id"] = json!("notes");
-        let Ok(shared) = Definition::from_json(&shared) else { panic!("valid under separate namespaces") };
-        assert_eq!(shared.id_shared_across_kinds().as_deref(), Some("/capabilities/0/id"));
+        let Ok(shared) = Definition::from_json(&shared) else {
+            panic!("valid under separate namespaces")
+        };
+        assert_eq!(
+            shared.id_shared_across_kinds().as_deref(),
+            Some("/capabilities/0/id")
+        );
     }
 
     // CL-A04-2: identity, not structure.

@@ -171,11 +171,16 @@ fn iso_date_time(ms: u64) -> String {
     let shifted = days + 719_468;
     let era = shifted / 146_097;
     let day_of_era = shifted % 146_097;
-    let year_of_era = (day_of_era - day_of_era / 1_460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let year_of_era =
+        (day_of_era - day_of_era / 1_460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
     let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
     let month_from_march = (5 * day_of_year + 2) / 153;
     let day = day_of_year - (153 * month_from_march + 2) / 5 + 1;
-    let month = if month_from_march < 10 { month_from_march + 3 } else { month_from_march - 9 };
+    let month = if month_from_march < 10 {
+        month_from_march + 3
+    } else {
+        month_from_march - 9
+    };
     let year = year_of_era + era * 400 + u64::from(month <= 2);
     let (hours, minutes) = (in_day / 3_600_000, in_day / 60_000 % 60);
     let (seconds, millis) = (in_day / 1_000 % 60, in_day % 1_000);

@@ -294,11 +294,9 @@ impl Limits {
                 Value::Null | Value::Bool(_) | Value::Number(_) => {}
             }
         }
-        if let (Some("data"), Some(pointer), Some(value)) = (
-            tag,
-            fields.get(2).and_then(Value::as_str),
-            fields.get(3),
-        ) {
+        if let (Some("data"), Some(pointer), Some(value)) =
+            (tag, fields.get(2).and_then(Value::as_str), fields.get(3))
+        {
             let tokens = pointer.matches('/').count();
             let below = Limits {
                 max_depth: self.max_depth.saturating_sub(tokens),

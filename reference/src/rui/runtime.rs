@@ -39,7 +39,8 @@ use super::actions::{
 use super::catalog::Catalog;
 use super::codes::{QuarantineCode, RejectionCode, TransactionCode};
 use super::framing::{
-    parse_frame, payload_len, record_text_len, DecodedFrame, Decoder, Framing, WrongInputKind,
+    parse_frame, payload_len, record_text_len, repeats_a_name, DecodedFrame, Decoder, Framing,
+    WrongInputKind,
 };
 use super::graph::{Node, Snapshot};
 use super::limits::{Limits, Measure};
@@ -62,7 +63,7 @@ pub struct TransactionResult {
     pub transaction_id: String,
     pub outcome: TransactionOutcome,
     /// The index of the frame that ended it (its commit or abort record, the invalid frame or
-    /// superseding begin that discarded it), or the number of frames received when the end of the
+    /// superseding begin that discarded it), or the last frame received when the end of the
     /// stream interrupted it: where a stream validator reports it.
     pub frame: u64,
 }
@@ -112,6 +113,9 @@ pub struct Runtime {
     ending: bool,
     /// Reused between feeds.
     frames: Vec<DecodedFrame>,
+    /// Frames whose record repeats a member name (PRJ-RUI-REC-06), noted only on request
+    /// (`note_repeated_names`, for a stream validator); `None` otherwise.
+    repeated_names: Option<Vec<u64>>,
 }
 
 impl Runtime {
@@ -139,6 +143,7 @@ impl Runtime {
             dispatcher: Dispatcher::new(config.action_policy, failure_denies),
             ending: false,
             frames: Vec::new(),
+            repeated_names: None,
         }
     }
 
@@ -171,8 +176,14 @@ impl Runtime {
         if self.choices.injects(Fault::RuiStreamEndCommits) {
             return;
         }
+        // Reported at the last frame received (the stream ended after it): a begin was received,
+        // so there is one.
         if let Some(open) = self.open.take() {
-            self.reject(open, TransactionCode::Interrupted, self.next_frame);
+            self.reject(
+                open,
+                TransactionCode::Interrupted,
+                self.next_frame.saturating_sub(1),
+            );
         }
     }
 
@@ -197,6 +208,11 @@ impl Runtime {
     /// Whether a transaction is open (staging).
     pub fn has_open_transaction(&self) -> bool {
         self.open.is_some()
+    }
+
+    /// The id of the transaction open now, if one is.
+    pub fn open_transaction_id(&self) -> Option<&str> {
+        self.open.as_ref().map(OpenTransaction::transaction_id)
     }
 
     pub fn transactions(&self) -> &[TransactionResult] {
@@ -224,6 +240,20 @@ impl Runtime {
         self.transactions.clear();
         self.quarantine.clear();
         self.rejections.clear();
+        if let Some(found) = &mut self.repeated_names {
+            found.clear();
+        }
+    }
+
+    /// From now on, notes every frame whose JSON record repeats a member name in one of its
+    /// objects (PRJ-RUI-REC-06; the record is read as before, the last value of the name kept).
+    pub fn note_repeated_names(&mut self) {
+        self.repeated_names.get_or_insert_with(Vec::new);
+    }
+
+    /// The frames noted since the last `forget_results` (empty unless `note_repeated_names`).
+    pub fn repeated_names(&self) -> &[u64] {
+        self.repeated_names.as_deref().unwrap_or(&[])
     }
 
     /// The host UI dispatches the action request in prop `prop` of committed node `node`
@@ -285,6 +315,11 @@ impl Runtime {
             Ok(value) => value,
             Err(code) => return self.quarantine_frame(index, code),
         };
+        if let Some(found) = &mut self.repeated_names {
+            if repeats_a_name(&bytes) {
+                found.push(index);
+            }
+        }
         // PRJ-RUI-LIMIT-16 is IMPL-DEFINED: `rui-bytes-count-whitespace` counts the frame's
         // payload as it came, JSON whitespace around the value included (not the json-seq LF).
         let text_len = if self.choices.takes(Choice::RuiBytesCountWhitespace) {

@@ -110,6 +110,7 @@ impl ReferenceAdapter {
                 rui_limits: rui::declared_limits(&choices),
                 rui_limits_measure: rui::declared_measure(&choices),
                 assist_batch_bound: Some(assist::declared_batch_bound(&choices)),
+                codes: None,
             },
             choices,
             current: None,

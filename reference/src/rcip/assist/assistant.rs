@@ -281,7 +281,11 @@ impl Assistant {
                         .push((capability_id.clone(), input.clone()));
                     // PRJ-ASSIST-CANCEL-02 is IMPL-DEFINED: the alternate keeps the turn's signal
                     // from `invoke`, so a cancellation lets the invocation in progress finish.
-                    let signal = if self.config.cancel_leaves_invocation() { None } else { slot.signal.clone() };
+                    let signal = if self.config.cancel_leaves_invocation() {
+                        None
+                    } else {
+                        slot.signal.clone()
+                    };
                     let ticket = runtime.invoke(InvokeRequest {
                         capability_id,
                         input: HostValue::from_json(&input),

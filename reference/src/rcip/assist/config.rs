@@ -123,7 +123,11 @@ impl AssistConfig {
             [DEFAULT_SHORT_MS, DEFAULT_MEDIUM_MS, DEFAULT_LONG_MS]
         };
         // CL-C03-4 is RECOMMENDED: the alternate clamps requested amounts to a wider range.
-        let max = if choices.takes(Choice::AssistDelayClampWider) { ALTERNATE_MAX_DELAY_MS } else { MAX_DELAY_MS };
+        let max = if choices.takes(Choice::AssistDelayClampWider) {
+            ALTERNATE_MAX_DELAY_MS
+        } else {
+            MAX_DELAY_MS
+        };
         let clamp_delay = |requested: i64| clamp_delay(requested, max);
         AssistConfig {
             batch_bound: batch_bound.map_or(default_bound, clamp_bound),

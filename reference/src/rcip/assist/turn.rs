@@ -267,7 +267,11 @@ impl Turn {
         match self.state {
             State::Answer(Phase::Decide) => match answer {
                 Err(()) => self.fail(AssistError::CallbackFailed),
-                Ok(value) => match read_decide_with(&value, self.decide_bound(), self.config.unknown_delay_ignored()) {
+                Ok(value) => match read_decide_with(
+                    &value,
+                    self.decide_bound(),
+                    self.config.unknown_delay_ignored(),
+                ) {
                     Ok(Proposal::Text(text)) => self.finish(Some(text)),
                     Ok(Proposal::Batch(actions)) => {
                         self.batch = actions;
@@ -354,7 +358,10 @@ impl Turn {
             return Some(Next::Done);
         }
         self.cancelled = true;
-        let waits = matches!(self.state, State::Answer(Phase::Decide) | State::Resolution(_));
+        let waits = matches!(
+            self.state,
+            State::Answer(Phase::Decide) | State::Resolution(_)
+        );
         if waits && self.config.cancel_keeps_waiting() {
             return None;
         }
