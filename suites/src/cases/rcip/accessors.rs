@@ -6,9 +6,9 @@
 //! (PRJ-RCIP-JSON-02): the input the handler and the policy receive (RCIP-LIFE-SCHEMA-04,
 //! RCIP-LIFE-JSON-04), the output an outcome returns (CL-B12-1, RCIP-LIFE-JSON-01), the contract
 //! metadata a snapshot publishes (RCIP-PROTO-LIFE-12; CL-B18-1 ids, CL-B18-8 usage examples) and the redacted
-//! availability it publishes (CL-A04-7, CL-B17-1). Each value is tried with its valid answer first
-//! and with its invalid answer first, so a runtime that checks one read and keeps another fails
-//! whichever of the two reads it checks.
+//! availability it publishes (CL-A04-7, CL-B17-1). Each getter alternates a valid and an invalid
+//! answer, once starting with each: a runtime that checks one read and keeps the next one fails
+//! one of the two cases, however many reads it made before (a plain-JSON check that reads, say).
 
 use serde_json::{json, Value};
 
@@ -31,15 +31,25 @@ fn either(handle: &str, kept: Value, refused: Value, reqs: &[&str]) -> Value {
         .reqs(reqs)
 }
 
-/// `values` in both orders: the valid answer first, then the invalid one first.
+/// How many answers a getter of these cases gives before it repeats its last one.
+const READS: usize = 8;
+
+/// A getter alternating `first` and `second` (`first` on odd reads), and the same getter
+/// starting with `second`: a runtime that checks one read and keeps the next one (or the one
+/// before) sees a valid and an invalid answer in one of the two, however many reads come before.
 fn orders(valid: Value, invalid: Value) -> [(u32, Value, &'static str); 2] {
+    let alternating = |first: &Value, second: &Value| {
+        escape::getter((0..READS).map(|k| {
+            if k % 2 == 0 {
+                first.clone()
+            } else {
+                second.clone()
+            }
+        }))
+    };
     [
-        (
-            1,
-            escape::getter([valid.clone(), invalid.clone()]),
-            "valid first",
-        ),
-        (2, escape::getter([invalid, valid]), "invalid first"),
+        (1, alternating(&valid, &invalid), "valid first"),
+        (2, alternating(&invalid, &valid), "invalid first"),
     ]
 }
 
