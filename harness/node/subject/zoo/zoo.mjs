@@ -6,7 +6,7 @@
 // sections. A bug no case catches means a vector is missing (write it from the sentence the bug
 // breaks) or the texts leave the behaviour open (then the bug leaves the zoo, with the reason).
 //
-//   node harness/node/subject/zoo/zoo.mjs [--only NAME] [--list] [--jobs N]
+//   node harness/node/subject/zoo/zoo.mjs [--only NAME[,NAME...]] [--list] [--jobs N]
 //
 // A bug's `also` is one more edit or a list of them, each `{find, replace, file?}` (`file`
 // defaults to the bug's own). Bugs run `--jobs` at a time (default 2, ZOO_JOBS): each in its own
@@ -27,7 +27,7 @@ const root = path.resolve(subject, '../../..');
 const conformance = process.env.CONFORMANCE ?? path.join(root, 'target/debug/conformance');
 
 function usage(message) {
-  console.error(`zoo: ${message}\nusage: node harness/node/subject/zoo/zoo.mjs [--only NAME] [--list] [--jobs N]`);
+  console.error(`zoo: ${message}\nusage: node harness/node/subject/zoo/zoo.mjs [--only NAME[,NAME...]] [--list] [--jobs N]`);
   process.exit(2);
 }
 
@@ -57,8 +57,11 @@ if (list) {
   for (const bug of bugs) console.log(`${bug.name}\t${bug.requirements.join(',')}\t${bug.sections.join(' ')}`);
   process.exit(0);
 }
-const chosen = only === undefined ? bugs : bugs.filter((bug) => bug.name === only);
-if (chosen.length === 0) usage(`no bug named ${JSON.stringify(only)} (--list names them)`);
+const wanted = only === undefined ? undefined : only.split(',');
+for (const name of wanted ?? []) {
+  if (!names.has(name)) usage(`no bug named ${JSON.stringify(name)} (--list names them)`);
+}
+const chosen = wanted === undefined ? bugs : bugs.filter((bug) => wanted.includes(bug.name));
 if (!fs.existsSync(conformance)) {
   execFileSync('cargo', ['build', '-q', '-p', 'harness', '--bin', 'conformance'], { cwd: root, stdio: 'inherit' });
 }
