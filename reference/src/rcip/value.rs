@@ -883,6 +883,28 @@ mod tests {
         assert_eq!(value.to_plain_json(), Ok(json!({ "a": null })));
     }
 
+    // PRJ-RCIP-JSON-01/02: a getter member is read exactly once by the plain-JSON copy, and the
+    // copy holds that read's answer; under the refusal reading it makes the value not plain.
+    #[test]
+    fn a_getter_is_read_once_by_the_copy_or_refused() {
+        let getter = Getter::new(vec![HostValue::string("a"), HostValue::Number(1.0)]);
+        let value = obj(vec![("text", HostValue::Getter(getter.clone()))]);
+        assert_eq!(value.to_plain_json(), Ok(json!({ "text": "a" })));
+        assert_eq!(getter.reads(), 1);
+        assert_eq!(value.to_plain_json(), Ok(json!({ "text": 1 })));
+        assert_eq!(value.get("text").and_then(|v| v.as_str().map(str::to_string)), None);
+        assert_eq!(getter.reads(), 3);
+        let refusing = PlainRules {
+            reject_accessors: true,
+            ..PlainRules::default()
+        };
+        assert!(matches!(
+            value.to_plain_json_with(refusing),
+            Err(NotPlain::Accessor { .. })
+        ));
+        assert_eq!(getter.reads(), 3, "a refused getter is not read");
+    }
+
     #[test]
     fn exponential_sharing_is_bounded() {
         let mut value = HostValue::Null;

@@ -1703,6 +1703,20 @@ mod tests {
         assert_eq!(encode(&value), wire);
     }
 
+    // A getter escape is an accessor member: each read answers the next answer, then the last.
+    #[test]
+    fn getter_escapes_answer_per_read() {
+        let Ok(value) = decode(&json!({ "a": { "$value": "getter", "reads": [1, "two"] } })) else {
+            panic!("decodes")
+        };
+        let read = || value.get("a").and_then(|v| v.to_plain_json().ok());
+        assert_eq!(read(), Some(json!(1)));
+        assert_eq!(read(), Some(json!("two")));
+        assert_eq!(read(), Some(json!("two")));
+        assert!(decode(&json!({ "$value": "getter", "reads": [1] })).is_err());
+        assert!(decode(&json!({ "a": { "$value": "getter", "reads": [] } })).is_err());
+    }
+
     #[test]
     fn refs_make_cycles_and_shared_objects() {
         let Ok(cyclic) = decode(&json!({ "a": { "self": { "$value": "ref", "to": "" } } })) else {
