@@ -29,6 +29,7 @@ pub enum Choice {
     SchemaRefNonSchemaUnchecked,
     SharedReferencesRejected,
     NullPrototypeRejected,
+    AccessorsRejected,
     FailedInvocationBumpsRevision,
     IdenticalContextBumpsRevision,
     FirstScopeActiveAtStart,
@@ -205,6 +206,13 @@ pub const TABLE: &[ChoiceRow] = &[
         requirements: &["CL-B13-6"],
         default: "null-prototype objects are plain JSON",
         alternate: "null-prototype objects are not plain JSON",
+    },
+    ChoiceRow {
+        choice: Choice::AccessorsRejected,
+        name: "accessors-rejected",
+        requirements: &["PRJ-RCIP-JSON-01"],
+        default: "an accessor property of an input or output is read once, while copying",
+        alternate: "an input or output holding an accessor property is not plain JSON",
     },
     ChoiceRow {
         choice: Choice::FailedInvocationBumpsRevision,

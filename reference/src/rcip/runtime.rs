@@ -666,6 +666,7 @@ impl Runtime {
             keep_negative_zero: self.choices.takes(Choice::NegativeZeroKept),
             reject_shared: self.choices.takes(Choice::SharedReferencesRejected),
             reject_null_prototype: self.choices.takes(Choice::NullPrototypeRejected),
+            reject_accessors: self.choices.takes(Choice::AccessorsRejected),
         }
     }
 

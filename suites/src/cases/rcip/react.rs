@@ -398,6 +398,22 @@ fn client() -> Vec<Case> {
             expect_hook_client("u1", "setup"),
             expect_hook_client("u2", "rt2"),
         ]),
+        // Issue 25 zoo (react-provider-keeps-first-runtime): a provider that memoises the first
+        // runtime it was given keeps handing it out after its `runtime` prop changed.
+        c(
+            "client",
+            4,
+            "A provider given another runtime: its hooks see the new one",
+        )
+        .requirements(&["RCIP-PROTO-SURF-13", "CL-A08-2", "CL-A08-1"])
+        .setup(setup())
+        .steps([
+            create_runtime("rt2"),
+            render(provider("p", vec![client_user("u")])),
+            expect_hook_client("u", "setup"),
+            render(provider_of("p", "rt2", vec![client_user("u")])),
+            expect_hook_client("u", "rt2"),
+        ]),
     ]
 }
 
