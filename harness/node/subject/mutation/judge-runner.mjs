@@ -29,6 +29,25 @@ export function inShard(id, shard) {
   return shard === undefined || Number(id) % shard.n === shard.k;
 }
 
+/** The judge running now, if any (its own process group), ended with this process. */
+let running;
+function endRunning() {
+  if (running?.pid) {
+    try {
+      process.kill(-running.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+}
+process.on('exit', endRunning);
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    endRunning();
+    process.exit(128 + ({ SIGINT: 2, SIGTERM: 15, SIGHUP: 1 })[signal]);
+  });
+}
+
 class SubjectJudgeRunner {
   static inject = tokens(commonTokens.options);
 
@@ -73,10 +92,12 @@ class SubjectJudgeRunner {
       const output = [];
       const child = spawn(this.command, { shell: true, detached: true, env: { ...process.env, ...extra } });
       this.child = child;
+      running = child;
       child.stdout.on('data', (chunk) => output.push(chunk));
       child.stderr.on('data', (chunk) => output.push(chunk));
       const done = (code) => {
         this.child = undefined;
+        running = undefined;
         resolve({ code, output: Buffer.concat(output).toString('utf8').slice(-4000), ms: Date.now() - started });
       };
       child.on('error', (error) => {
@@ -89,13 +110,7 @@ class SubjectJudgeRunner {
 
   /** A run cut by Stryker's timeout: end the command's whole process group (conformance, node). */
   async dispose() {
-    if (this.child?.pid) {
-      try {
-        process.kill(-this.child.pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }
+    endRunning();
   }
 }
 

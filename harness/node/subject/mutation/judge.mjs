@@ -7,16 +7,22 @@
 // `conformance run` has no option to stop at the first failing case, so the judge runs in two
 // stages: first the sections most likely to fail for the file the mutant is in (MUTANTS_JS_FILE,
 // FIRST below), then, only if those all pass, the whole run exactly as certify.sh runs it (every
-// case, the first stage's included). A mutant that survives has therefore been judged by the full
-// run. Exit status: 1 when a stage exits non-zero (a case `fail`ed or `errored`, the adapter could
-// not start, the circuit breaker stopped the run, or nothing was judged), 0 when the full run
-// exits 0. A RECOMMENDED mismatch (`non-strict`) does not fail `conformance run`, so it does not
-// kill here either; the log line counts it (summary.mjs reports such survivors apart).
+// case, the first stage's included, with the React entry). A mutant that survives has therefore
+// been judged by the full run. The first stage of a file other than react.mjs drives the core
+// entry alone (no `--react`: the adapter then sets up no DOM, which is most of its start-up cost);
+// that is the certification of the subject without its React entry, which the unmutated subject
+// passes too: the dry run (no active mutant) runs every first stage and the full run and fails if
+// any of them fails, so a first-stage failure is the mutant's.
+//
+// Exit status: 1 when a stage exits non-zero (a case `fail`ed or `errored`, the adapter could not
+// start, the circuit breaker stopped the run, or nothing was judged), 0 when the full run exits 0.
+// A RECOMMENDED mismatch (`non-strict`) does not fail `conformance run`, so it does not kill here
+// either; the log line counts it (summary.mjs shows the counts of each survivor's full run).
 //
 // MUTANTS_JS_CONFORMANCE names the conformance binary (default target/release/conformance) and
 // MUTANTS_JS_VECTORS the vector folder (default: the binary's own, the repository's vectors/);
-// MUTANTS_JS_LOG, when set, gets one JSON line per judgement (mutant, file, place, mutator, stage
-// that decided, exit code, the first failing cases, counts, seconds).
+// MUTANTS_JS_LOG, when set, gets one JSON line per judgement (mutant, place, mutator, the stages
+// run with their exit codes, verdict counts, first failing cases and seconds).
 
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -45,11 +51,12 @@ const FIRST_DEFAULT = [
   '--filter', 'rcip.snapshot.', '--filter', 'rcip.binding.',
 ];
 
-function runStage(name, selection, reportPath) {
+/** `react`: whether the adapter is given the React entry (the full run always is). */
+function runStage(name, selection, react, reportPath) {
+  const entry = react ? ['--react', path.join(sandbox, 'react.mjs')] : [];
   const args = [
     ...vectors, 'run', '--quiet', '--report', reportPath, ...selection,
-    '--adapter', '--', 'node', path.join(root, 'harness/node/adapter.mjs'),
-    '--react', path.join(sandbox, 'react.mjs'), path.join(sandbox, 'index.mjs'),
+    '--adapter', '--', 'node', path.join(root, 'harness/node/adapter.mjs'), ...entry, path.join(sandbox, 'index.mjs'),
   ];
   const started = Date.now();
   const result = spawnSync(conformance, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 << 20 });
@@ -71,20 +78,29 @@ function runStage(name, selection, reportPath) {
   return stage;
 }
 
+/** A hang (a timer never settling) ends a first stage early: 5 s per step, two in a row. */
+const FAST = ['--step-timeout', '5000', '--max-timeouts', '2'];
+
+function firstStage(file, reportPath) {
+  return runStage(`first(${file || 'default'})`, [...FAST, ...(FIRST[file] ?? FIRST_DEFAULT)], file === 'react.mjs', reportPath);
+}
+
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'mutants-js-'));
-const file = process.env.MUTANTS_JS_FILE ?? '';
 const stages = [];
 try {
   if (process.env.__STRYKER_ACTIVE_MUTANT__ !== undefined) {
-    // A hang (a timer never settling) ends the first stage early: 5 s per step, two in a row.
-    const fast = ['--step-timeout', '5000', '--max-timeouts', '2'];
-    stages.push(runStage('first', [...fast, ...(FIRST[file] ?? FIRST_DEFAULT)], path.join(scratch, 'first.json')));
+    stages.push(firstStage(process.env.MUTANTS_JS_FILE ?? '', path.join(scratch, 'first.json')));
+  } else {
+    // The dry run: every first stage must pass the unmutated subject, as the full run must.
+    for (const file of [...Object.keys(FIRST), '']) {
+      stages.push(firstStage(file, path.join(scratch, `first-${file}.json`)));
+    }
   }
-  if (stages.length === 0 || stages[0].exit === 0) stages.push(runStage('full', [], path.join(scratch, 'full.json')));
+  if (stages.every((stage) => stage.exit === 0)) stages.push(runStage('full', [], true, path.join(scratch, 'full.json')));
 } finally {
   fs.rmSync(scratch, { recursive: true, force: true });
 }
-const last = stages[stages.length - 1];
+const last = stages.find((stage) => stage.exit !== 0) ?? stages[stages.length - 1];
 if (process.env.MUTANTS_JS_LOG) {
   const line = {
     mutant: process.env.__STRYKER_ACTIVE_MUTANT__ ?? null,

@@ -23,6 +23,7 @@ pub fn section() -> Section {
         effects(),
         multiple_scopes(),
         catalog_once(),
+        empty_lists(),
     ];
     cases.extend(invalid_definitions());
     cases.extend(valid_guidance());
@@ -104,6 +105,31 @@ fn optional_members() -> Case {
                 .strict(Strictness::Recommended)
                 .note("an undeclared tags list is published empty and undeclared usage is not published"),
         ])
+}
+
+/// Empty lists are declarations like any other: `tags: []` (CL-A02-3, RCIP-PROTO-DEF-08: tags are
+/// optional, so none at all is valid) and `examples: []` (CL-A02-4: examples are optional) make a
+/// valid definition, so creation does not throw (none of CL-B18's creation errors applies); the
+/// snapshot publishes the empty tags list as declared (CL-A07-3). A check
+/// written with `every` where `some` was meant refuses exactly the empty list (found by the
+/// StrykerJS run of the JavaScript subject, issue 25 section 3).
+fn empty_lists() -> Case {
+    let def = single(vec![Cap::new("notes.list", "read")
+        .tags(&[])
+        .usage(json!({ "whenToUse": "When the user asks for the notes", "examples": [] }))]);
+    c("empty-lists", 1, "Empty tags and examples lists are accepted; tags [] is published")
+        .requirements(&["CL-A02-3", "CL-A02-4", "RCIP-PROTO-DEF-08", "CL-A07-3"])
+        .setup(Setup::new(&def).to_json())
+        .steps([expect_snapshot(
+            None,
+            subset(json!({
+                "capabilities": [subset(json!({
+                    "id": "notes.list",
+                    "tags": [],
+                    "usage": subset(json!({ "whenToUse": "When the user asks for the notes" })),
+                }))]
+            })),
+        )])
 }
 
 /// Each of the four effects is accepted and published.
