@@ -1,18 +1,27 @@
 #!/usr/bin/env node
 // The figures of one StrykerJS run of the JavaScript subject (issue 25 section 3), as
-// harness/node/subject/MUTATION.md reports them: mutants, killed, survived, timed out, errors,
-// equivalent, raw score = (killed + timeout) / viable and standard score =
-// (killed + timeout) / (viable - equivalent), per file and in all; then every survivor not shown
-// equivalent, with the place, the mutator, the replacement and what the full run saw of it.
+// harness/node/subject/MUTATION.md reports them, per file and in all: mutants, killed (by the run),
+// timed out, survived, errors, viable, then the survivors by their triage class (triage.json):
+//
+//   E  killed by a vector written since from its sentence (judged again: it fails the mutant)
+//   R  seen by the run only as `non-strict`: a RECOMMENDED case fails, no REQUIRED one
+//   U  a behaviour the texts decide that the vector vocabulary cannot reach (a survivor)
+//   M, Q, H, B  equivalent: a message no text names, no change of behaviour, a behaviour the texts
+//      leave open, a swap between admissible readings
+//   D  dead code, since removed (leaves the denominator)
+//
+// raw = (killed + timeout + E) / (viable - D); standard = (killed + timeout + E) /
+// (viable - D - equivalent), with R counted as survivors; `standard+R` counts R as kills (a
+// RECOMMENDED case the subject declares fails, so its certification line changes), as
+// reference/MUTATION.md counts a non-strict trial. Untriaged survivors are listed.
 //
 //   node harness/node/subject/mutation/summary.mjs DIR [--shard K/N]
 //
 // DIR holds the run's mutation.json (Stryker's JSON report), judge.jsonl and wall.txt
 // (scripts/mutants-js.sh writes them). Mutants outside the shard (answered "outside shard" by
-// judge-runner.mjs) count for nothing. equivalents.json (beside this file) lists the survivors
-// shown equivalent under the texts, each with its reason, keyed by file, mutator, the original
-// text and the replacement (not by line or id, which move when the subject changes).
-// Exit status: 0 when every survivor is listed as equivalent, 1 otherwise, 2 on bad usage.
+// judge-runner.mjs) count for nothing. A triage entry is keyed by file, mutator, the original text
+// and the replacement (not by line or id, which move when the subject changes).
+// Exit status: 0 when every survivor is triaged, 1 otherwise, 2 on bad usage.
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -38,7 +47,8 @@ if (fs.existsSync(path.join(dir, 'judge.jsonl'))) {
   }
 }
 const wall = fs.existsSync(path.join(dir, 'wall.txt')) ? fs.readFileSync(path.join(dir, 'wall.txt'), 'utf8').trim() : '?';
-const { equivalents } = JSON.parse(fs.readFileSync(path.join(here, 'equivalents.json'), 'utf8'));
+const { triage } = JSON.parse(fs.readFileSync(path.join(here, 'triage.json'), 'utf8'));
+const CLASSES = ['E', 'R', 'U', 'M', 'Q', 'H', 'B', 'D'];
 
 /** The key of a mutant that survives edits elsewhere in its file: file, mutator, original text, replacement. */
 function keyOf(file, mutator, original, replacement) {
@@ -56,23 +66,28 @@ function originalText(source, location) {
   return parts.join('\n');
 }
 
-const equivalentKeys = new Map();
-for (const entry of equivalents) {
-  for (const field of ['file', 'mutator', 'original', 'replacement', 'reason']) {
+const triaged = new Map();
+for (const entry of triage) {
+  for (const field of ['file', 'mutator', 'original', 'replacement', 'class', 'reason']) {
     if (typeof entry[field] !== 'string') {
-      console.error(`equivalents.json: an entry lacks ${field}: ${JSON.stringify(entry)}`);
+      console.error(`triage.json: an entry lacks ${field}: ${JSON.stringify(entry)}`);
       process.exit(2);
     }
   }
-  equivalentKeys.set(keyOf(entry.file, entry.mutator, entry.original, entry.replacement), entry);
+  if (!CLASSES.includes(entry.class)) {
+    console.error(`triage.json: unknown class ${entry.class}`);
+    process.exit(2);
+  }
+  triaged.set(keyOf(entry.file, entry.mutator, entry.original, entry.replacement), entry);
 }
 
 const KILLED = new Set(['Killed', 'Timeout']);
 const rows = [];
-const total = { file: 'all', mutants: 0, killed: 0, timeout: 0, survived: 0, errors: 0, viable: 0, equivalent: 0 };
+const blank = () => ({ mutants: 0, killed: 0, timeout: 0, survived: 0, errors: 0, viable: 0, ...Object.fromEntries(CLASSES.map((c) => [c, 0])) });
+const total = { file: 'all', ...blank() };
 const survivors = [];
 for (const [file, { source, mutants }] of Object.entries(report.files).sort(([a], [b]) => a.localeCompare(b))) {
-  const row = { file, mutants: 0, killed: 0, timeout: 0, survived: 0, errors: 0, viable: 0, equivalent: 0 };
+  const row = { file, ...blank() };
   for (const mutant of mutants) {
     if (mutant.status === 'RuntimeError' && /^outside shard/.test(mutant.statusReason ?? '')) continue;
     if (mutant.status === 'Ignored') continue;
@@ -85,8 +100,8 @@ for (const [file, { source, mutants }] of Object.entries(report.files).sort(([a]
     if (mutant.status === 'Survived' || mutant.status === 'NoCoverage') {
       const original = originalText(source, mutant.location);
       const key = keyOf(file, mutant.mutatorName, original, mutant.replacement ?? '');
-      if (equivalentKeys.has(key)) {
-        row.equivalent += 1;
+      if (triaged.has(key)) {
+        row[triaged.get(key).class] += 1;
       } else {
         const full = judged.get(mutant.id)?.stages?.find((s) => s.stage === 'full');
         survivors.push({ id: mutant.id, file, line: mutant.location.start.line, column: mutant.location.start.column, mutator: mutant.mutatorName, original, replacement: mutant.replacement, counts: full?.counts });
@@ -100,11 +115,14 @@ rows.push(total);
 
 const percent = (n, d) => (d === 0 ? '-' : `${((100 * n) / d).toFixed(1)}%`);
 console.log(`run: ${dir}${shard ? ` (shard ${shard})` : ''}; wall time ${wall} s`);
-console.log('| file | mutants | killed | timeout | survived | errors | viable | equivalent | raw | standard |');
-console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+console.log('| file | mutants | killed | timeout | survived | errors | viable | E | R | U | M | Q | H | B | D | untriaged | raw | standard | standard+R |');
+console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const r of rows) {
-  const detected = r.killed + r.timeout;
-  console.log(`| ${r.file} | ${r.mutants} | ${r.killed} | ${r.timeout} | ${r.survived} | ${r.errors} | ${r.viable} | ${r.equivalent} | ${percent(detected, r.viable)} | ${percent(detected, r.viable - r.equivalent)} |`);
+  const detected = r.killed + r.timeout + r.E;
+  const viable = r.viable - r.D;
+  const equivalent = r.M + r.Q + r.H + r.B;
+  const untriaged = r.survived - CLASSES.reduce((sum, c) => sum + r[c], 0);
+  console.log(`| ${r.file} | ${r.mutants} | ${r.killed} | ${r.timeout} | ${r.survived} | ${r.errors} | ${r.viable} | ${CLASSES.map((c) => r[c]).join(' | ')} | ${untriaged} | ${percent(detected, viable)} | ${percent(detected, viable - equivalent)} | ${percent(detected + r.R, viable - equivalent)} |`);
 }
 if (survivors.length > 0) {
   console.log(`\nsurvivors not shown equivalent (${survivors.length}):`);
