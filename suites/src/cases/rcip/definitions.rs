@@ -24,6 +24,7 @@ pub fn section() -> Section {
         multiple_scopes(),
         catalog_once(),
         empty_lists(),
+        null_values(),
     ];
     cases.extend(invalid_definitions());
     cases.extend(valid_guidance());
@@ -129,6 +130,26 @@ fn empty_lists() -> Case {
                     "usage": subset(json!({ "whenToUse": "When the user asks for the notes" })),
                 }))]
             })),
+        )])
+}
+
+/// `null` is a JSON value like any other (CL-B13-1): a usage example whose input holds `null` is a
+/// valid definition (CL-A02-4), and the snapshot publishes the guidance as declared (CL-A07-3,
+/// RCIP-PROTO-DEF-09). A runtime that walks the snapshot to freeze it and treats `null` as an
+/// object (`typeof null === 'object'`) throws from `getSnapshot` instead (found by the StrykerJS
+/// run of the JavaScript subject, issue 25 section 3).
+fn null_values() -> Case {
+    let usage = json!({
+        "whenToUse": "When the user asks for the notes",
+        "examples": [ { "description": "Without a filter", "input": { "filter": null } } ]
+    });
+    let def = single(vec![Cap::new("notes.list", "read").usage(usage.clone())]);
+    c("null-values", 1, "A usage example whose input holds null is accepted and published")
+        .requirements(&["CL-A02-4", "CL-B13-1", "RCIP-PROTO-DEF-09", "CL-A07-3"])
+        .setup(Setup::new(&def).to_json())
+        .steps([expect_snapshot(
+            None,
+            subset(json!({ "capabilities": [subset(json!({ "id": "notes.list", "usage": usage }))] })),
         )])
 }
 
