@@ -19,8 +19,9 @@
 //
 // DIR holds the run's mutation.json (Stryker's JSON report), judge.jsonl and wall.txt
 // (scripts/mutants-js.sh writes them). Mutants outside the shard (answered "outside shard" by
-// judge-runner.mjs) count for nothing. A triage entry is keyed by file, mutator, the original text
-// and the replacement (not by line or id, which move when the subject changes).
+// judge-runner.mjs) count for nothing. A triage entry is keyed by file, mutator, the original text,
+// the replacement and the text of its source line (not by line number or id, which move when the
+// subject changes).
 // Exit status: 0 when every survivor is triaged, 1 otherwise, 2 on bad usage.
 
 import fs from 'node:fs';
@@ -50,9 +51,17 @@ const wall = fs.existsSync(path.join(dir, 'wall.txt')) ? fs.readFileSync(path.jo
 const { triage } = JSON.parse(fs.readFileSync(path.join(here, 'triage.json'), 'utf8'));
 const CLASSES = ['E', 'R', 'U', 'M', 'Q', 'H', 'B', 'D'];
 
-/** The key of a mutant that survives edits elsewhere in its file: file, mutator, original text, replacement. */
-function keyOf(file, mutator, original, replacement) {
-  return JSON.stringify([file, mutator, original, replacement]);
+/**
+ * The key of a mutant that survives edits elsewhere in its file: file, mutator, original text,
+ * replacement, and the whole source line it starts on (trimmed), since the same small change can
+ * occur on several lines.
+ */
+function keyOf(file, mutator, original, replacement, line) {
+  return JSON.stringify([file, mutator, original, replacement, line]);
+}
+
+function lineText(source, location) {
+  return source.split('\n')[location.start.line - 1].trim();
 }
 
 /** The source text a mutant replaces (Stryker's locations: lines from 1, columns from 1). */
@@ -68,7 +77,7 @@ function originalText(source, location) {
 
 const triaged = new Map();
 for (const entry of triage) {
-  for (const field of ['file', 'mutator', 'original', 'replacement', 'class', 'reason']) {
+  for (const field of ['file', 'mutator', 'original', 'replacement', 'context', 'class', 'reason']) {
     if (typeof entry[field] !== 'string') {
       console.error(`triage.json: an entry lacks ${field}: ${JSON.stringify(entry)}`);
       process.exit(2);
@@ -78,7 +87,7 @@ for (const entry of triage) {
     console.error(`triage.json: unknown class ${entry.class}`);
     process.exit(2);
   }
-  triaged.set(keyOf(entry.file, entry.mutator, entry.original, entry.replacement), entry);
+  triaged.set(keyOf(entry.file, entry.mutator, entry.original, entry.replacement, entry.context), entry);
 }
 
 const KILLED = new Set(['Killed', 'Timeout']);
@@ -99,7 +108,7 @@ for (const [file, { source, mutants }] of Object.entries(report.files).sort(([a]
     if (KILLED.has(mutant.status) || mutant.status === 'Survived' || mutant.status === 'NoCoverage') row.viable += 1;
     if (mutant.status === 'Survived' || mutant.status === 'NoCoverage') {
       const original = originalText(source, mutant.location);
-      const key = keyOf(file, mutant.mutatorName, original, mutant.replacement ?? '');
+      const key = keyOf(file, mutant.mutatorName, original, mutant.replacement ?? '', lineText(source, mutant.location));
       if (triaged.has(key)) {
         row[triaged.get(key).class] += 1;
       } else {
