@@ -43,8 +43,13 @@ pub struct Implementation {
     pub profiles: BTreeSet<String>,
     /// Declared Rixx UI limits profile (CL-D04), as the `limits` object of the vector format.
     pub rui_limits: Option<Value>,
+    /// How it counts depth and operations under those limits (handshake `limitsMeasure`,
+    /// PRJ-RUI-LIMIT-14/15); the runner translates `setup.limits` into it.
+    pub rui_limits_measure: crate::measure::LimitsMeasure,
     /// Declared Assist batch bound (CL-C01).
     pub assist_batch_bound: Option<u64>,
+    /// Declared map from its own Rixx UI code names to the register's (`crate::codes`).
+    pub codes: Option<crate::codes::CodeMap>,
 }
 
 /// The answer to one request (start a case, or one step).
@@ -103,5 +108,12 @@ pub trait Adapter {
     /// breaker of a run counts these). Adapters without deadlines never time out.
     fn timed_out(&self) -> bool {
         false
+    }
+
+    /// What the implementation wrote to its stderr since this was last called (issue 27 §4),
+    /// bounded to its end (`quote::tail`); the runner calls it after each case's `finish`. `None`:
+    /// nothing written, or an adapter with no stderr of its own (the in-process reference).
+    fn take_stderr(&mut self) -> Option<String> {
+        None
     }
 }

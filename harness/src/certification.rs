@@ -5,7 +5,9 @@
 //! over the complete official vector set (matched by its digest) with no selection; any other run
 //! says which subset it covered and certifies nothing (issue 14, section 1). Every text it did
 //! not write itself (names, ids, quotes, reasons) is inlined through `escape::markdown_inline`:
-//! no raw HTML or markup from a vector set or an adapter passes through (issue 28).
+//! no raw HTML or markup from a vector set or an adapter passes through (issue 28). The cases
+//! that did not pass come first grouped by cause (`causes`, issue 27 §1): one line per cause with
+//! its representative case's first difference, and each case names its cause.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -146,12 +148,19 @@ pub fn render(run: &Run<'_>) -> String {
     let _ = writeln!(out, "| declared profiles | {} |", if profiles.is_empty() { "none".into() } else { profiles.join(", ") });
     let protocols: Vec<&str> = implementation.protocols.iter().map(|p| p.as_str()).collect();
     let _ = writeln!(out, "| declared protocols | {} |", protocols.join(", "));
+    if let Some(codes) = &implementation.codes {
+        let pairs: Vec<String> = codes.entries().iter().map(|(own, to)| format!("{} → {}", md(own), md(to))).collect();
+        let _ = writeln!(out, "| Rixx UI codes translated | {} |", pairs.join(", "));
+    }
     let _ = writeln!(out, "| cases run | {} |", run.results.len());
     let _ = writeln!(out, "| scope | {} |", md(&run.scope.describe(run.vectors, run.results.len())));
     if !run.vectors.errors.is_empty() {
         let _ = writeln!(out, "| load errors | {} (the run is not a certification) |", run.vectors.errors.len());
     }
     let _ = writeln!(out, "\nA level is granted only on passes: skipped, unsupported, errored and known-failure cases never count as passes. `non-strict` means only RECOMMENDED checks differed.");
+
+    let groups = run.groups();
+    causes_section(&mut out, run, &groups);
 
     let mut total = BTreeMap::new();
     total.insert("all cases".to_string(), run.counts());
@@ -186,14 +195,64 @@ pub fn render(run: &Run<'_>) -> String {
     }
     let not_passing: Vec<_> = run.results.iter().filter(|(_, r)| r.verdict != Verdict::Pass).collect();
     if !not_passing.is_empty() {
-        let _ = writeln!(out, "\n## Cases that did not pass\n\n| case | verdict | reason |\n|---|---|---|");
+        let cause_of: BTreeMap<&str, usize> =
+            groups.iter().enumerate().flat_map(|(i, g)| g.cases.iter().map(move |id| (id.as_str(), i + 1))).collect();
+        let _ = writeln!(out, "\n## Cases that did not pass\n\n| case | verdict | cause | reason |\n|---|---|---:|---|");
         for (case, result) in not_passing {
             let reason = result
                 .reason
                 .clone()
                 .unwrap_or_else(|| format!("{} check(s) differed", result.differences.len()));
-            let _ = writeln!(out, "| {} | {} | {} |", md(&case.id), result.verdict, md(&reason));
+            let cause = cause_of.get(case.id.as_str()).map(|n| n.to_string()).unwrap_or_default();
+            let _ = writeln!(out, "| {} | {} | {cause} | {} |", md(&case.id), result.verdict, md(&reason));
         }
     }
     out
+}
+
+/// `## Failures by cause`: one row per group (`causes`), numbered as the cases table cites them.
+fn causes_section(out: &mut String, run: &Run<'_>, groups: &[crate::causes::Group]) {
+    if groups.is_empty() {
+        return;
+    }
+    let cases: usize = groups.iter().map(|g| g.cases.len()).sum();
+    let several = groups.iter().filter(|g| g.cases.len() > 1).count();
+    let _ = writeln!(
+        out,
+        "\n## Failures by cause\n\n{cases} case(s) failed, errored or were non-strict: {several} cause(s) shared by several cases, then {} case(s) that differ in some other way. A cause is a case's first difference (the step's kind, the JSON Pointers and what was expected against what was found) or an errored case's reason; its example is its first case by id. `conformance run --filter ID` replays a case.\n",
+        groups.len() - several
+    );
+    let _ = writeln!(out, "| cause | cases | first difference | example | its first difference |\n|---:|---:|---|---|---|");
+    let by_id: BTreeMap<&str, &crate::runner::CaseResult> = run.results.iter().map(|(_, r)| (r.id.as_str(), r)).collect();
+    for (number, group) in groups.iter().enumerate() {
+        let example = by_id.get(group.representative()).map(|r| first_difference(r)).unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} |",
+            number + 1,
+            group.cases.len(),
+            md(&group.title()),
+            md(group.representative()),
+            md(&example)
+        );
+    }
+}
+
+/// A case's deciding difference in one line: the step, its request, expected against actual
+/// (each quoted within `quote`'s bound), or its reason.
+fn first_difference(result: &crate::runner::CaseResult) -> String {
+    let deciding = result.differences.iter().find(|d| d.strictness != "RECOMMENDED").or(result.differences.first());
+    match deciding {
+        Some(d) => {
+            let place = d.step.map_or("setup".to_string(), |s| format!("step {s}"));
+            let shown = |v: &Option<serde_json::Value>| v.as_ref().map_or("(absent)".to_string(), crate::quote::bounded);
+            format!(
+                "{place} {}: expected {}, actual {}",
+                crate::quote::bounded(&d.request),
+                shown(&d.expected),
+                shown(&d.actual)
+            )
+        }
+        None => crate::quote::bounded(result.reason.as_deref().unwrap_or("")),
+    }
 }

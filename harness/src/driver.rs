@@ -121,12 +121,13 @@ pub fn decode_answer(line: &str) -> Result<Result<Reply, String>, String> {
 
 /// Decodes the handshake response.
 pub fn decode_hello(line: &str) -> Result<Implementation, String> {
-    let value: Value = serde_json::from_str(line).map_err(|e| format!("handshake response is not JSON: {e}"))?;
+    // A repeated key is refused: `codes` could otherwise map one own name onto two codes.
+    let value: Value = crate::json::parse_unique(line.as_bytes()).map_err(|e| format!("handshake response: {}", crate::json::problem(&e)))?;
     let object = value.as_object().ok_or("handshake response is not a JSON object")?;
     if let Ok("error") = string_field(object, "reply") {
         return Err(format!("adapter refused the handshake: {}", object.get("message").and_then(Value::as_str).unwrap_or("")));
     }
-    exact_keys(object, &["reply", "protocol", "implementation", "protocols", "profiles", "limits", "assistBatchBound", "pipelining"])?;
+    exact_keys(object, &["reply", "protocol", "implementation", "protocols", "profiles", "limits", "assistBatchBound", "limitsMeasure", "codes", "pipelining"])?;
     if string_field(object, "reply")? != "hello" {
         return Err("the first response must be the hello reply".into());
     }
@@ -174,7 +175,9 @@ pub fn decode_hello(line: &str) -> Result<Implementation, String> {
         protocols,
         profiles,
         rui_limits: limits,
+        rui_limits_measure: decode_limits_measure(object)?,
         assist_batch_bound,
+        codes: crate::codes::decode(object.get("codes"))?,
     })
 }
 
@@ -201,9 +204,22 @@ pub fn declare_pipelining(hello: &mut Value) {
     }
 }
 
+/// The optional handshake member `limitsMeasure` (PRJ-RUI-LIMIT-14/15): absent is the default
+/// measure of the vectors.
+fn decode_limits_measure(object: &serde_json::Map<String, Value>) -> Result<crate::measure::LimitsMeasure, String> {
+    crate::measure::LimitsMeasure::decode(object.get("limitsMeasure"))
+}
+
+/// Adds `limitsMeasure` to an encoded handshake when the measure is not the default one.
+fn encode_limits_measure(hello: &mut Value, implementation: &Implementation) {
+    if let (Some(object), Some(measure)) = (hello.as_object_mut(), implementation.rui_limits_measure.encode()) {
+        object.insert("limitsMeasure".into(), measure);
+    }
+}
+
 /// Encodes the handshake response (adapter side).
 pub fn encode_hello(implementation: &Implementation) -> Value {
-    json!({
+    let mut hello = json!({
         "reply": "hello",
         "protocol": DRIVER_PROTOCOL,
         "implementation": { "name": implementation.name, "version": implementation.version, "language": "rust" },
@@ -211,7 +227,12 @@ pub fn encode_hello(implementation: &Implementation) -> Value {
         "profiles": implementation.profiles,
         "limits": implementation.rui_limits,
         "assistBatchBound": implementation.assist_batch_bound,
-    })
+    });
+    encode_limits_measure(&mut hello, implementation);
+    if let (Some(codes), Some(object)) = (&implementation.codes, hello.as_object_mut()) {
+        object.insert("codes".into(), codes.to_json());
+    }
+    hello
 }
 
 /// Encodes a reply (adapter side); `Err` becomes the `error` reply.
@@ -236,6 +257,23 @@ mod tests {
             "protocols": ["rcip"], "profiles": profiles, "limits": null, "assistBatchBound": null,
         })
         .to_string()
+    }
+
+    // The optional `limitsMeasure` (PRJ-RUI-LIMIT-14/15): absent is the default measure and an
+    // encoded handshake leaves it out; a declared one survives the round trip; an unknown reading
+    // is refused rather than run as the default.
+    #[test]
+    fn limits_measure_is_optional_round_trips_and_refuses_unknown_readings() {
+        let plain = decode_hello(&hello_with(json!([]))).unwrap();
+        assert_eq!(plain.rui_limits_measure, crate::measure::LimitsMeasure::default());
+        assert!(encode_hello(&plain).get("limitsMeasure").is_none());
+        let mut hello: Value = serde_json::from_str(&hello_with(json!([]))).unwrap();
+        hello["limitsMeasure"] = json!({ "depth": "record", "operations": "records" });
+        let declared = decode_hello(&hello.to_string()).unwrap();
+        assert_eq!(encode_hello(&declared)["limitsMeasure"], json!({ "depth": "record", "operations": "records" }));
+        hello["limitsMeasure"] = json!({ "depth": "tuple" });
+        let error = decode_hello(&hello.to_string()).unwrap_err();
+        assert!(error.contains("limitsMeasure.depth"), "{error}");
     }
 
     #[test]

@@ -87,17 +87,18 @@ pub fn xml(text: &str) -> String {
     out
 }
 
-/// `text` as an HTML element's content: `&`, `<` and `>` as character references (only an
-/// attribute value needs `"` and `'` too, and the HTML report never puts this text in one); the
-/// terminal's controls as `\uXXXX`, which HTML shows as text.
-pub fn html_text(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
+/// JSON text (as serde_json writes it) for the content of a `<script type="application/json">`
+/// element of the HTML report (issue 27 §1): `<`, `>` and `&` are written as JSON escapes, which
+/// JSON allows only inside strings, where they mean the same character again, so no `</script>`
+/// or `<!--` can end or change the element, whatever an implementation answered. The strings in
+/// it went through `terminal` first, as every other value of the page does.
+pub fn html_script_json(json: &str) -> String {
+    let mut out = String::with_capacity(json.len() + 16);
+    for c in json.chars() {
         match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            c if acts_on_terminal(c) => visible(c, &mut out),
+            '<' => out.push_str("\\u003c"),
+            '>' => out.push_str("\\u003e"),
+            '&' => out.push_str("\\u0026"),
             c => out.push(c),
         }
     }
@@ -107,6 +108,14 @@ pub fn html_text(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn json_in_a_script_element_cannot_end_it() {
+        let value = serde_json::json!({"a": "</script><!--<script>x & y"});
+        let text = html_script_json(&value.to_string());
+        assert!(!text.contains('<') && !text.contains('>') && !text.contains('&'), "{text}");
+        assert_eq!(serde_json::from_str::<serde_json::Value>(&text).unwrap(), value);
+    }
 
     #[test]
     fn a_terminal_sees_escape_sequences_as_text_and_keeps_newlines() {
@@ -129,8 +138,7 @@ mod tests {
     }
 
     #[test]
-    fn xml_and_html_write_forbidden_and_terminal_characters_visibly() {
+    fn xml_writes_forbidden_and_terminal_characters_visibly() {
         assert_eq!(xml("a\u{0}b\u{fffe}\x1b[0m\tc\n"), "a\\u0000b\\ufffe\\u001b[0m\tc\n");
-        assert_eq!(html_text("<b>&\x1b</b>\n"), "&lt;b&gt;&amp;\\u001b&lt;/b&gt;\n");
     }
 }

@@ -9,6 +9,17 @@
 //! The page is written by the `minijinja` template `report.html` with HTML autoescaping on every
 //! value: a vector, a requirement quote or an implementation's answer can hold any text, and none
 //! of it can become markup. The view prepared here is plain data; the template only lays it out.
+//!
+//! Failures by cause (issue 27 §1): the groups of the JSON report (`causes`) come first, each with
+//! its representative case's diffs and the list of its cases. A page of a run where 150 cases fail
+//! must stay small: the details of the cases that did not pass (differences, diffs, stderr, the
+//! `explain` text, the model path) are not written as markup but once as data, a JSON document in
+//! a `<script type="application/json">` element (`escape::html_script_json`), from which the
+//! page's script builds a case's details, with `textContent` only, when it is opened (or
+//! printed). Their lines are written once in a table (`Lines`) and each text as the indices of
+//! its lines: the explain texts and diffs of a hundred cases repeat the same requirement quotes,
+//! setups and JSON lines, so this is about a tenth of their size. The lists of the cases that did
+//! not pass under each requirement of the map are built from the same data when it is opened.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -28,6 +39,11 @@ const STATUSES: [&str; 8] = ["fail", "errored", "xfail", "non-strict", "unsuppor
 
 #[derive(Serialize)]
 struct Page {
+    groups: Vec<GroupView>,
+    /// How many groups hold several cases (they come first).
+    shared_causes: usize,
+    /// The details of the cases that did not pass, as JSON for the page's script.
+    data: String,
     implementation: Implementation,
     suite_version: String,
     digest: String,
@@ -91,42 +107,103 @@ struct CaseRef {
     verdict: String,
 }
 
+/// A case that did not pass, as the page lists it; its details are in `CaseData` at `index`.
 #[derive(Serialize)]
 struct CaseView {
     id: String,
     verdict: String,
-    section: String,
     strictness: String,
     description: String,
-    reason: Option<String>,
-    alternatives: Vec<String>,
-    requirements: Vec<String>,
-    differences: Vec<DifferenceView>,
-    explain: String,
-    /// For a generated case: its model path and how to open it in `model-check explore`.
-    model: Option<String>,
+    /// The number of its cause (`groups`), for a failing, errored or non-strict case.
+    cause: Option<usize>,
+    index: usize,
+}
+
+/// A cause (`causes::Group`, from the JSON report's `groups`).
+#[derive(Serialize)]
+struct GroupView {
+    number: usize,
+    verdict: String,
+    title: String,
+    representative: String,
+    /// Where the representative's details are in `Data::cases`.
+    index: usize,
+    others: Vec<String>,
+}
+
+/// What the page's script renders a case's details from (`report.html`, `renderCase`). Every
+/// number below is an index into `strings`.
+#[derive(Serialize)]
+struct Data {
+    /// Every line of the texts below, and every string they repeat, once.
+    strings: Vec<String>,
+    cases: Vec<CaseData>,
 }
 
 #[derive(Serialize)]
-struct DifferenceView {
-    place: String,
-    request: String,
+struct CaseData {
+    id: String,
+    verdict: String,
+    section: String,
     strictness: String,
-    requirements: Vec<String>,
-    mismatches: Vec<MismatchView>,
-    diff: Vec<DiffLine>,
+    reason: Option<String>,
+    alternatives: Vec<usize>,
+    /// The ids, joined with ", ".
+    requirements: usize,
+    differences: Vec<DifferenceData>,
+    /// Line indices: what the adapter wrote to stderr (issue 27 §4).
+    stderr: Option<Vec<usize>>,
+    /// Line indices: the `explain` text.
+    explain: Vec<usize>,
+    /// Line indices: for a generated case, its model path and how to open it in `model-check explore`.
+    model: Option<Vec<usize>>,
 }
 
 #[derive(Serialize)]
-struct MismatchView {
-    pointer: String,
-    reason: String,
+struct DifferenceData {
+    place: String,
+    request: usize,
+    strictness: usize,
+    /// The ids, joined with ", ".
+    requirements: usize,
+    /// `[pointer, reason]` each.
+    mismatches: Vec<[usize; 2]>,
+    /// Line indices: the expected/actual unified diff the terminal prints; a line's kind (head,
+    /// del, ins, hunk, context) is read from its first characters, as `diff_lines` decides it.
+    diff: Vec<usize>,
 }
 
-#[derive(Serialize)]
-struct DiffLine {
-    kind: &'static str,
-    text: String,
+/// The string table of `Data`: each distinct string once, in the order first met (deterministic).
+#[derive(Default)]
+struct Lines {
+    index: BTreeMap<String, usize>,
+    strings: Vec<String>,
+}
+
+impl Lines {
+    /// `text` (escaped for the page as every value is, `escape::terminal`) as line indices.
+    fn of(&mut self, text: &str) -> Vec<usize> {
+        crate::escape::terminal(text).split('\n').map(|line| self.intern(line)).collect()
+    }
+
+    /// One string (escaped the same way), whole.
+    fn one(&mut self, text: &str) -> usize {
+        self.intern(&crate::escape::terminal(text))
+    }
+
+    fn intern(&mut self, text: &str) -> usize {
+        if let Some(&i) = self.index.get(text) {
+            return i;
+        }
+        self.strings.push(text.to_string());
+        self.index.insert(text.to_string(), self.strings.len() - 1);
+        self.strings.len() - 1
+    }
+}
+
+/// A value of the data, escaped as every value of the page is.
+fn shown(text: &str) -> String {
+    crate::escape::terminal(text).into_owned()
 }
 
 fn strings(value: &Value) -> Vec<String> {
@@ -166,8 +243,8 @@ fn key(text: &str) -> String {
     text.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect()
 }
 
-/// The expected/actual unified diff the terminal prints (`console.rs`), one classified line each.
-fn diff_lines(difference: &Value) -> Vec<DiffLine> {
+/// The expected/actual unified diff the terminal prints (`console.rs`).
+fn diff_text(difference: &Value) -> String {
     let pretty = |v: &Value| {
         if v.is_null() {
             "(absent)\n".to_string()
@@ -178,44 +255,28 @@ fn diff_lines(difference: &Value) -> Vec<DiffLine> {
     let (expected, actual) = (pretty(&difference["expected"]), pretty(&difference["actual"]));
     let diff = TextDiff::from_lines(&expected, &actual);
     let unified = diff.unified_diff().context_radius(3).header("expected", "actual").to_string();
-    unified
-        .lines()
-        .map(|line| DiffLine {
-            kind: if line.starts_with("---") || line.starts_with("+++") {
-                "head"
-            } else if line.starts_with('-') {
-                "del"
-            } else if line.starts_with('+') {
-                "ins"
-            } else if line.starts_with("@@") {
-                "hunk"
-            } else {
-                "ctx"
-            },
-            text: line.to_string(),
-        })
-        .collect()
+    unified.trim_end_matches('\n').to_string()
 }
 
-fn difference_view(difference: &Value) -> DifferenceView {
-    DifferenceView {
+fn difference_data(difference: &Value, lines: &mut Lines) -> DifferenceData {
+    DifferenceData {
         place: difference["step"].as_u64().map_or("setup".to_string(), |s| format!("step {s}")),
-        request: serde_json::to_string(&difference["request"]).unwrap_or_default(),
-        strictness: text(&difference["strictness"]),
-        requirements: strings(&difference["requirements"]),
+        request: lines.one(&serde_json::to_string(&difference["request"]).unwrap_or_default()),
+        strictness: lines.one(&text(&difference["strictness"])),
+        requirements: lines.one(&strings(&difference["requirements"]).join(", ")),
         mismatches: difference["mismatches"]
             .as_array()
             .into_iter()
             .flatten()
-            .map(|m| MismatchView {
-                pointer: match m["pointer"].as_str() {
-                    Some("") | None => "(whole observation)".to_string(),
-                    Some(p) => p.to_string(),
-                },
-                reason: text(&m["reason"]),
+            .map(|m| {
+                let pointer = match m["pointer"].as_str() {
+                    Some("") | None => "(whole observation)",
+                    Some(p) => p,
+                };
+                [lines.one(pointer), lines.one(&text(&m["reason"]))]
             })
             .collect(),
-        diff: diff_lines(difference),
+        diff: lines.of(&diff_text(difference)),
     }
 }
 
@@ -229,14 +290,6 @@ fn near_differences(entry: &Value, total: usize) -> impl Fn(usize) -> bool {
     move |i| {
         total <= SHORT || i < 10 || i + 4 >= total || differing.iter().any(|&d| i + 8 >= d && i <= d + 2)
     }
-}
-
-/// The `text` filter: `value` escaped for an element's content (`escape::html_text`), for the large JSON
-/// texts of the page (explain, diffs). Autoescaping also writes every `"` and `'` as a character
-/// reference, which only an attribute value needs and which makes JSON about a third longer; the
-/// template applies `text` only between tags, never inside an attribute, a script or a style.
-fn text_content(value: String) -> minijinja::Value {
-    minijinja::Value::from_safe_string(crate::escape::html_text(&value))
 }
 
 /// The citing cases of a requirement view: those that did not pass, and the ids of those that did.
@@ -264,6 +317,14 @@ pub fn render_report(report: &Value, vectors: &Vectors, levels: Vec<String>) -> 
     // Every requirement a case cites (at case level or on a step), with the case's verdict.
     let mut cited: BTreeMap<String, Vec<CaseRef>> = BTreeMap::new();
     let mut cases = Vec::new();
+    let mut details = Vec::new();
+    let mut lines = Lines::default();
+    let groups = report["groups"].as_array().cloned().unwrap_or_default();
+    let cause_of: BTreeMap<String, usize> = groups
+        .iter()
+        .enumerate()
+        .flat_map(|(i, g)| strings(&g["cases"]).into_iter().map(move |id| (id, i + 1)))
+        .collect();
     for entry in &reported {
         let id = text(&entry["id"]);
         let verdict = text(&entry["verdict"]);
@@ -276,15 +337,24 @@ pub fn render_report(report: &Value, vectors: &Vectors, levels: Vec<String>) -> 
             cases.push(CaseView {
                 id: id.clone(),
                 verdict: verdict.clone(),
-                section: case.section.clone(),
                 strictness: case.strictness.clone(),
                 description: case.description.clone(),
-                reason: entry["reason"].as_str().map(str::to_string),
-                alternatives: strings(&entry["alternatives"]),
-                requirements: crate::select::cited_requirements(case),
-                differences: entry["differences"].as_array().into_iter().flatten().map(difference_view).collect(),
-                explain: crate::explain::render_steps(vectors, case, near_differences(entry, case.body().1.len()), false),
-                model: crate::explain::model_path(case).ok(),
+                cause: cause_of.get(&id).copied(),
+                index: details.len(),
+            });
+            let explain = crate::explain::render_steps(vectors, case, near_differences(entry, case.body().1.len()), false);
+            details.push(CaseData {
+                id: shown(&id),
+                verdict: shown(&verdict),
+                section: shown(&case.section),
+                strictness: shown(&case.strictness),
+                reason: entry["reason"].as_str().map(shown),
+                alternatives: strings(&entry["alternatives"]).iter().map(|a| lines.one(a)).collect(),
+                requirements: lines.one(&crate::select::cited_requirements(case).join(", ")),
+                differences: entry["differences"].as_array().into_iter().flatten().map(|d| difference_data(d, &mut lines)).collect(),
+                stderr: entry["stderr"].as_str().map(|t| lines.of(t)),
+                explain: lines.of(&explain),
+                model: crate::explain::model_path(case).ok().map(|m| lines.of(&m)),
             });
         }
     }
@@ -381,7 +451,29 @@ pub fn render_report(report: &Value, vectors: &Vectors, levels: Vec<String>) -> 
         .iter()
         .map(|v| Count { name: v.as_str().into(), count: report["summary"]["total"][v.as_str()].as_u64().unwrap_or(0) as usize })
         .collect();
+    let index_of: BTreeMap<&str, usize> = cases.iter().map(|c| (c.id.as_str(), c.index)).collect();
+    let mut group_views = Vec::new();
+    for (i, group) in groups.iter().enumerate() {
+        let ids = strings(&group["cases"]);
+        let representative = text(&group["representative"]);
+        let index = *index_of
+            .get(representative.as_str())
+            .ok_or_else(|| format!("the report's cause {} names case {representative}, which did not fail", i + 1))?;
+        group_views.push(GroupView {
+            number: i + 1,
+            verdict: text(&group["verdict"]),
+            title: text(&group["title"]),
+            others: ids.into_iter().filter(|id| *id != representative).collect(),
+            representative,
+            index,
+        });
+    }
+    let data = Data { strings: lines.strings, cases: details };
+    let data = crate::escape::html_script_json(&serde_json::to_string(&data).map_err(|e| format!("the HTML report's data: {e}"))?);
     let page = Page {
+        shared_causes: group_views.iter().filter(|g| !g.others.is_empty()).count(),
+        groups: group_views,
+        data,
         implementation: Implementation {
             name: text(&implementation["name"]),
             version: text(&implementation["version"]),
@@ -404,17 +496,7 @@ pub fn render_report(report: &Value, vectors: &Vectors, levels: Vec<String>) -> 
         cases,
         cases_run: reported.len(),
     };
-    let mut env = minijinja::Environment::new();
-    // Autoescaping follows the template name: `.html` escapes every `{{ }}` for HTML.
-    env.add_filter("text", text_content);
-    // Every other `{{ }}` is escaped by minijinja for HTML markup, after the terminal's controls
-    // are written as `\uXXXX` (`escape::terminal`), as the `text` filter does.
-    env.set_formatter(|out, state, value| match value.as_str() {
-        Some(text) if !value.is_safe() => {
-            minijinja::escape_formatter(out, state, &minijinja::Value::from(crate::escape::terminal(text).as_ref()))
-        }
-        _ => minijinja::escape_formatter(out, state, value),
-    });
+    let mut env = environment();
     env.add_template("report.html", TEMPLATE).map_err(|e| format!("the HTML template: {e}"))?;
     let template = env.get_template("report.html").map_err(|e| format!("the HTML template: {e}"))?;
     template.render(minijinja::Value::from_serialize(&page)).map_err(|e| format!("the HTML report: {e:#}"))
@@ -435,6 +517,21 @@ fn scope_line(report: &Value) -> String {
         line.push_str(&format!("; {why}"));
     }
     line
+}
+
+/// The template environment of every HTML page the harness writes (the certification report,
+/// `compare`'s implementation report): autoescaping follows the template name (`.html` escapes
+/// every `{{ }}` for HTML markup), after the terminal's controls are written as `\uXXXX`
+/// (`escape::terminal`).
+pub(crate) fn environment() -> minijinja::Environment<'static> {
+    let mut env = minijinja::Environment::new();
+    env.set_formatter(|out, state, value| match value.as_str() {
+        Some(text) if !value.is_safe() => {
+            minijinja::escape_formatter(out, state, &minijinja::Value::from(crate::escape::terminal(text).as_ref()))
+        }
+        _ => minijinja::escape_formatter(out, state, value),
+    });
+    env
 }
 
 /// The page for a run: its JSON report (`Run::to_json`) rendered with its certification levels.

@@ -3,7 +3,10 @@
 
 pub mod adapter;
 pub mod adapters;
+pub mod causes;
 pub mod certification;
+pub mod compare;
+pub mod codes;
 pub mod console;
 pub mod digest;
 pub mod escape;
@@ -20,6 +23,7 @@ pub mod json;
 pub mod junit;
 pub mod loader;
 pub mod matching;
+pub mod measure;
 pub mod merge;
 pub mod quote;
 pub mod report;

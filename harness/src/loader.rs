@@ -47,6 +47,10 @@ pub struct Requirement {
     pub testability: String,
     pub profile: Option<String>,
     pub clarified_by: Vec<String>,
+    /// The reference's choice rows that take the other readings of an open point (`choices`).
+    pub choices: Vec<String>,
+    /// The stable codes the entry names (`codes`; Rixx UI decisions, CL-D08-1).
+    pub codes: Vec<String>,
     /// Its place in the register file (the order of the spec texts and of their sentences).
     pub position: usize,
 }
@@ -469,6 +473,8 @@ fn requirements_of(document: &Value) -> BTreeMap<String, Requirement> {
             testability: text(entry, "testability"),
             profile: entry.get("profile").and_then(Value::as_str).map(str::to_string),
             clarified_by: texts(entry, "clarified_by"),
+            choices: texts(entry, "choices"),
+            codes: texts(entry, "codes"),
         };
         requirements.insert(requirement.id.clone(), requirement);
     }

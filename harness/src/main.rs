@@ -41,7 +41,7 @@ use harness::adapter::Adapter;
 use harness::adapters::process::{Pipelining, ProcessAdapter};
 use harness::adapters::reference::ReferenceAdapter;
 use reference::choices::Choices;
-use harness::console::render_case;
+use harness::console::render_groups;
 use harness::expectations::{baseline, Expectations};
 use harness::loader::{Case, Vectors};
 use harness::report::{Run, Scope};
@@ -145,6 +145,29 @@ struct ReportArgs {
     allow_nothing_judged: bool,
 }
 
+#[derive(Args)]
+struct CompareArgs {
+    /// The JSON reports (`run --report FILE`) of the implementations to compare, all of one
+    /// vector set (the one loaded here: the bundled set, or `--vectors DIR`).
+    #[arg(value_name = "REPORT.json", required = true, num_args = 1..)]
+    reports: Vec<PathBuf>,
+    /// Implementations (by `implementation.name` in their reports, comma-separated) that share
+    /// one code base: they count once toward "passed by two independent implementations".
+    /// Repeatable, one group each.
+    #[arg(long, value_name = "NAME,NAME...")]
+    same_codebase: Vec<String>,
+    /// Write the implementation report as Markdown.
+    #[arg(long, value_name = "FILE")]
+    markdown: Option<PathBuf>,
+    /// Write the implementation report as one self-contained HTML page.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
+    /// Write shields.io endpoint badge data, one JSON file per implementation and protocol, into
+    /// this directory (created if missing).
+    #[arg(long, value_name = "DIR")]
+    badges: Option<PathBuf>,
+}
+
 /// The implementation a command judges: a process behind the driver protocol, or the bundled
 /// reference with one of its readings. Shared by `run` and `fuzz`, so both take the same flags.
 #[derive(Args, Default)]
@@ -216,6 +239,10 @@ struct RunArgs {
     filters: Filters,
     #[command(flatten)]
     subject: Subject,
+    /// Without --adapter: inject one realistic bug of the fault catalog into the bundled
+    /// reference (`reference-driver --fault list`), e.g. to see what one bug fails.
+    #[arg(long, value_name = "NAME")]
+    reference_fault: Option<String>,
     /// Stop the run after K consecutive cases errored because the adapter did not answer in time
     /// (0: never stop).
     #[arg(long, value_name = "K", default_value_t = 5)]
@@ -234,6 +261,14 @@ struct RunArgs {
     /// Print only the summary.
     #[arg(long)]
     quiet: bool,
+    /// Print the diffs of every case that did not pass; without it, one case per cause (the
+    /// first by id) is shown with its diffs and the others of the cause by id.
+    #[arg(long)]
+    all_diffs: bool,
+    /// Keep what the adapter wrote to stderr for the cases that passed too (always kept, and
+    /// shown, for the cases that did not pass).
+    #[arg(long)]
+    keep_stderr: bool,
     /// Write one trace per case run into DIR (`<case id>.jsonl`, the format `check-trace` reads:
     /// every call with whether it threw, every observation with its value; RCIP and Rixx UI). An
     /// id with a byte other than letters, digits, `-`, `_` and inner `.`s is percent-encoded in
@@ -257,12 +292,15 @@ impl Default for RunArgs {
         RunArgs {
             filters: Filters::default(),
             subject: Subject { step_timeout: 10_000, reference_choices: "default".into(), ..Subject::default() },
+            reference_fault: None,
             max_timeouts: 5,
             jobs: 1,
             expectations: None,
             write_expectations: None,
             outputs: Outputs::default(),
             quiet: false,
+            all_diffs: false,
+            keep_stderr: false,
             trace_dir: None,
             max_run_seconds: None,
             allow_nothing_judged: false,
@@ -279,6 +317,10 @@ enum Command {
     /// Write the reports of a run (HTML, Markdown, JUnit) from its JSON report, or join the JSON
     /// reports of the shards of one run (`--merge`) into one report and one certification.
     Report(ReportArgs),
+    /// Set the JSON reports of several implementations side by side, requirement by requirement:
+    /// which sentences independent implementations agree on, where they split, which readings of
+    /// the open points they take (the implementation report for spec authors).
+    Compare(CompareArgs),
     /// Show one case: its steps, expectations, and the requirement sentences it checks.
     Explain {
         /// The case id.
@@ -425,6 +467,10 @@ struct ValidateArgs {
     /// Output: text (default) or json.
     #[arg(long, default_value = "text", value_parser = ["text", "json"])]
     format: String,
+    /// RECOMMENDED findings count too: exit 1 on any violation (by default only a REQUIRED one
+    /// makes the exit status 1).
+    #[arg(long)]
+    strict: bool,
     /// The stream: a file, or - for standard input.
     #[arg(value_name = "FILE|-", required_unless_present = "url")]
     input: Option<String>,
@@ -525,7 +571,20 @@ fn run(vectors: &Vectors, args: &RunArgs) -> Result<ExitCode, ExitCode> {
     };
     let timeout = args.subject.timeout();
     let argv = args.subject.command.clone();
-    let choices = args.subject.choices();
+    let choices = match &args.reference_fault {
+        None => args.subject.choices(),
+        Some(_) if args.subject.adapter => {
+            complain!("error: --reference-fault applies to the bundled reference, not to an --adapter");
+            return Err(ExitCode::from(2));
+        }
+        Some(name) => match reference::choices::Fault::named(name) {
+            Some(fault) => args.subject.choices().with_fault(fault),
+            None => {
+                complain!("error: --reference-fault {}: no such fault (`reference-driver --fault list`)", harness::escape::terminal(name));
+                return Err(ExitCode::from(2));
+            }
+        },
+    };
     let pipelining = args.subject.pipelining();
     // Bounded by its parser (`positive_seconds`), so the conversion cannot panic; the budget
     // counts from here, the handshake included.
@@ -555,6 +614,12 @@ fn run(vectors: &Vectors, args: &RunArgs) -> Result<ExitCode, ExitCode> {
         }
         Ok(Box::new(ProcessAdapter::launch_with(argv.clone(), timeout, deadline, pipelining)?))
     };
+    if let Some(codes) = &implementation.codes {
+        harness::codes::check_against(codes, &harness::codes::rui_register_codes(&vectors.requirements)).map_err(|e| {
+            complain!("error: the adapter's handshake: {e}");
+            ExitCode::from(2)
+        })?;
+    }
     let cases: Vec<&Case> = args.filters.selection().apply(&vectors.cases);
     if cases.is_empty() {
         complain!("error: no case selected ({} in the vector set)", vectors.cases.len());
@@ -588,6 +653,11 @@ fn run(vectors: &Vectors, args: &RunArgs) -> Result<ExitCode, ExitCode> {
         bar.finish_and_clear();
     }
     let stale = expectations.apply(&vectors.cases, &mut results);
+    if !args.keep_stderr {
+        for result in results.iter_mut().filter(|r| r.verdict == Verdict::Pass) {
+            result.stderr = None;
+        }
+    }
     if let Some(dir) = &args.trace_dir {
         let written = write_traces(dir, &results).map_err(|e| {
             complain!("error: {e}");
@@ -596,8 +666,10 @@ fn run(vectors: &Vectors, args: &RunArgs) -> Result<ExitCode, ExitCode> {
         say!("{written} trace(s) written to {}", dir.display());
     }
     if !args.quiet {
-        for result in results.iter().filter(|r| matches!(r.verdict, Verdict::Fail | Verdict::NonStrict | Verdict::Errored)) {
-            say!("\n{}", render_case(result));
+        let groups = harness::causes::group(&results);
+        if !groups.is_empty() {
+            let shown: Vec<&CaseResult> = results.iter().collect();
+            say_part!("\n{}", render_groups(&groups, &shown, args.all_diffs));
         }
     }
     let scope = Scope {
@@ -731,6 +803,85 @@ fn merge_reports(vectors: &Vectors, args: &ReportArgs) -> Result<ExitCode, ExitC
     Ok(accept_nothing_judged(&run, args.allow_nothing_judged).unwrap_or(ExitCode::SUCCESS))
 }
 
+/// `conformance compare`: the implementation report of several runs of one vector set.
+fn compare(vectors: &Vectors, args: &CompareArgs) -> Result<ExitCode, ExitCode> {
+    let fail = |e: String| {
+        complain!("error: {e}");
+        ExitCode::from(2)
+    };
+    if !vectors.errors.is_empty() {
+        return Err(fail("the vector set did not load cleanly; compare needs the set the reports were made from".into()));
+    }
+    let mut given: Vec<(&str, &std::path::Path)> = Vec::new();
+    given.extend(args.markdown.as_deref().map(|p| ("--markdown", p)));
+    given.extend(args.html.as_deref().map(|p| ("--html", p)));
+    harness::files::check_outputs(&given).map_err(fail)?;
+    if let Some(dir) = &args.badges {
+        harness::files::check_output_dir("--badges", dir).map_err(fail)?;
+    }
+    for input in &args.reports {
+        if let Some((_, output)) = given.iter().find(|(_, output)| harness::files::same_file(input, output)) {
+            return Err(fail(format!("{} is the input report {}: writing it would destroy the input", output.display(), input.display())));
+        }
+    }
+    harness::interrupt::claim_outputs(&given.iter().map(|(_, path)| *path).collect::<Vec<_>>());
+    let mut reports = Vec::new();
+    for path in &args.reports {
+        let text = harness::files::read_string(path, harness::files::JSON_LIMIT).map_err(|e| fail(e.to_string()))?;
+        let report: serde_json::Value =
+            harness::json::parse_unique(text.as_bytes()).map_err(|e| fail(format!("{}: {}", path.display(), harness::json::problem(&e))))?;
+        reports.push((path.as_path(), report));
+    }
+    let groups: Vec<Vec<String>> =
+        args.same_codebase.iter().map(|group| group.split(',').map(|name| name.trim().to_string()).collect()).collect();
+    let (_, comparison) = harness::compare::from_reports(vectors, &reports, &groups).map_err(fail)?;
+    let h = &comparison.headline;
+    say!(
+        "{} implementations ({} independent code bases) of vector set {}",
+        comparison.implementations.len(),
+        h.codebases,
+        &comparison.digest[..16]
+    );
+    for implementation in &comparison.implementations {
+        say!("  {} ({})", implementation.label, implementation.codebase);
+        for level in &implementation.levels {
+            say!("    {level}");
+        }
+    }
+    say!(
+        "requirements passed by at least two independent implementations: {} of {} (REQUIRED: {} of {})",
+        h.passed_by_two,
+        h.requirements,
+        h.required_passed_by_two,
+        h.required
+    );
+    say!("disagreements: {} case(s), {} REQUIRED", h.disagreements, h.required_disagreements);
+    say!(
+        "open points: {} ({} read alike, {} split, {} of them between independent implementations)",
+        h.open_points,
+        h.open_points_alike,
+        h.open_points_split,
+        h.open_points_split_independent
+    );
+    if let Some(path) = &args.markdown {
+        write_file(path, &harness::compare::markdown::render(&comparison), "implementation report (Markdown)")?;
+    }
+    if let Some(path) = &args.html {
+        let page = harness::compare::html::render(&comparison).map_err(fail)?;
+        write_file(path, &page, "implementation report (HTML)")?;
+    }
+    if let Some(dir) = &args.badges {
+        let badges = harness::compare::badges::files(&comparison);
+        let paths: Vec<PathBuf> = badges.iter().map(|(name, _)| dir.join(name)).collect();
+        let files: Vec<(&std::path::Path, &[u8])> =
+            paths.iter().zip(&badges).map(|(path, (_, text))| (path.as_path(), text.as_bytes())).collect();
+        std::fs::create_dir_all(dir).map_err(|e| fail(format!("--badges {}: {e}", dir.display())))?;
+        harness::files::write_many(&files).map_err(|e| fail(format!("cannot write the badges: {e}")))?;
+        say!("{} badge file(s) written to {}", files.len(), dir.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 fn explain(vectors: &Vectors, id: &str, with_model: bool) -> ExitCode {
     let Some(case) = vectors.cases.iter().find(|c| c.id == id) else {
         complain!("error: no case {id}; `conformance list` shows the ids");
@@ -788,6 +939,7 @@ fn main() -> ExitCode {
         }
         Command::Explain { case, model } => explain(&vectors, &case, model),
         Command::Report(args) => merge_reports(&vectors, &args).unwrap_or_else(|code| code),
+        Command::Compare(args) => compare(&vectors, &args).unwrap_or_else(|code| code),
         Command::Validate(_) | Command::GenerateStream { .. } => unreachable!("dispatched before loading"),
         Command::Fuzz(_) => unreachable!("fuzz is handled before the vectors load"),
         Command::CheckTrace(args) => check_traces(&vectors, &args),
@@ -1036,7 +1188,7 @@ fn fuzz(args: &FuzzArgs, vectors: &std::path::Path) -> Result<ExitCode, ExitCode
 /// `conformance validate`: exit 0 clean, 1 violations, 2 bad usage or an input that could not be
 /// read to its end (the partial summary is printed first).
 fn validate_stream(args: &ValidateArgs) -> ExitCode {
-    use harness::validate::{live, Reporter, Validator};
+    use harness::validate::{live, Reporter};
     let read_json = |path: &PathBuf, what: &str| -> Result<serde_json::Value, String> {
         let text = harness::files::read_string(path, harness::files::JSON_LIMIT).map_err(|e| format!("cannot read the {what}: {e}"))?;
         harness::json::parse_unique(text.as_bytes()).map_err(|e| format!("the {what} {}: {}", path.display(), harness::json::problem(&e)))
@@ -1067,8 +1219,8 @@ fn validate_stream(args: &ValidateArgs) -> ExitCode {
             }
             _ => return Err("give --framing and a FILE (or -), or --url".into()),
         };
-        let runtime = harness::validate::runtime(&framing, &catalog, limits.as_ref()).map_err(|e| e.0)?;
-        Ok((Validator::new(runtime), source))
+        let validator = harness::validate::validator(&framing, &catalog, limits.as_ref(), args.strict).map_err(|e| e.0)?;
+        Ok((validator, source))
     })();
     let (mut validator, source) = match prepared {
         Ok(prepared) => prepared,
@@ -1088,6 +1240,7 @@ fn validate_stream(args: &ValidateArgs) -> ExitCode {
         Source::Bytes(mut input) => harness::validate::read_stream(&mut validator, &mut input, &mut sink),
         Source::Messages(mut input) => harness::validate::read_messages(&mut validator, &mut input, &mut sink),
     };
+    validator.release(&mut sink);
     let summary = validator.finish(stop);
     if let harness::validate::Stop::Error(message) = &summary.stop {
         complain!("error: {message}");

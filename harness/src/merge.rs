@@ -37,6 +37,7 @@ fn implementation_of(report: &Value) -> Result<Implementation, String> {
         version: member["version"].as_str().ok_or("implementation.version missing")?.to_string(),
         protocols,
         profiles: strings(&member["profiles"]).into_iter().collect(),
+        codes: crate::codes::decode(member.get("codes"))?,
         ..Implementation::default()
     })
 }
@@ -72,6 +73,8 @@ fn result_of(case: &Value) -> Result<CaseResult, String> {
         alternatives: strings(&case["alternatives"]),
         checks: 0,
         trace: String::new(),
+        // Absent from reports of older versions: nothing was kept then.
+        stderr: case["stderr"].as_str().map(str::to_string),
     })
 }
 

@@ -4,6 +4,9 @@
 //! longer text keeps its beginning and its end (a JSON Schema error ends with what was wrong:
 //! `"..." is longer than 64 characters`) and says how long it was, so a 500 MB description gives
 //! a message of a few hundred bytes, not of 500 MB.
+//!
+//! `tail` is the same bound for a log (issue 27 §4): an adapter's stderr under a failing case
+//! keeps its last lines, since the end of a log is where its failure is.
 
 use std::fmt::{self, Display, Write as _};
 
@@ -59,9 +62,80 @@ pub fn bounded(value: &(impl Display + ?Sized)) -> String {
     format!("{}…{} ({} bytes)", sink.head, sink.tail, sink.bytes)
 }
 
+/// The most bytes of a log `tail` keeps.
+pub const TAIL_BYTES: usize = 4 * 1024;
+/// The most lines of a log `tail` keeps.
+pub const TAIL_LINES: usize = 40;
+
+/// The end of a log (`bytes`, as an adapter wrote them: any bytes, UTF-8 or not) as a report
+/// shows it: its last `TAIL_LINES` lines and at most its last `TAIL_BYTES` bytes (cut at a line
+/// start when one is in reach, else at a character), with a first line saying what was left out
+/// when anything was. `total` is the length of the whole log, of which `bytes` is the end (a
+/// caller may have kept only the end). Invalid UTF-8 is shown as U+FFFD. `None` for an empty or
+/// blank log.
+pub fn tail(bytes: &[u8], total: u64) -> Option<String> {
+    let text = String::from_utf8_lossy(bytes);
+    let text = text.trim_end();
+    if text.trim().is_empty() {
+        return None;
+    }
+    let mut start = text.len().saturating_sub(TAIL_BYTES);
+    while !text.is_char_boundary(start) {
+        start += 1;
+    }
+    // A cut inside a line moves to the next line start when that loses little; the end of a
+    // long line (a log line of megabytes) is kept instead, after `…`.
+    let mut cut_line = false;
+    if start > 0 && !text[..start].ends_with('\n') {
+        match text[start..].find('\n') {
+            Some(newline) if newline < TAIL_BYTES / 4 => start += newline + 1,
+            _ => cut_line = true,
+        }
+    }
+    let mut kept = &text[start..];
+    let lines = kept.lines().count();
+    if lines > TAIL_LINES {
+        let skip = lines - TAIL_LINES;
+        let at = kept.match_indices('\n').nth(skip - 1).map_or(0, |(i, _)| i + 1);
+        kept = &kept[at..];
+    }
+    let whole = total.max(bytes.len() as u64);
+    if kept.len() == text.len() && whole == bytes.len() as u64 {
+        return Some(kept.to_string());
+    }
+    let ellipsis = if cut_line && kept.len() + start == text.len() { "…" } else { "" };
+    Some(format!("(the last {} lines of {whole} bytes)\n{ellipsis}{kept}", kept.lines().count()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_short_log_is_kept_whole_and_a_long_one_by_its_end() {
+        assert_eq!(tail(b"", 0), None);
+        assert_eq!(tail(b"  \n\n", 4), None);
+        assert_eq!(tail(b"one\ntwo\n", 8).as_deref(), Some("one\ntwo"));
+        let many: String = (0..100).map(|i| format!("line {i}\n")).collect();
+        let shown = tail(many.as_bytes(), many.len() as u64).unwrap();
+        assert!(shown.starts_with(&format!("(the last 40 lines of {} bytes)\nline 60\n", many.len())), "{shown}");
+        assert!(shown.ends_with("line 99"), "{shown}");
+        let long = format!("first\n{}\nlast", "x".repeat(10_000));
+        let shown = tail(long.as_bytes(), long.len() as u64).unwrap();
+        assert!(shown.len() <= TAIL_BYTES + 60, "{}", shown.len());
+        assert!(shown.contains("\n…xxx") && shown.ends_with("x\nlast") && !shown.contains("first"), "{shown}");
+        // A short piece of a line before the kept lines is left out whole.
+        let lines = format!("{}\nend", "abcdefghi\n".repeat(1_000));
+        let shown = tail(lines.as_bytes(), lines.len() as u64).unwrap();
+        assert!(shown.contains(")\nabcdefghi\n") && shown.ends_with("\nend"), "{shown}");
+        // Only the end was kept by the caller: the header says how long the whole was.
+        let shown = tail(b"end\n", 1_000_000).unwrap();
+        assert_eq!(shown, "(the last 1 lines of 1000000 bytes)\nend");
+        // Bytes that are not UTF-8, and a cut inside a character, never panic.
+        let broken = [vec![0xff, b'a', b'\n'], "é".repeat(5_000).into_bytes()].concat();
+        assert!(tail(&broken[1..], broken.len() as u64).unwrap().contains('é'));
+        assert!(tail(&[0xff, b'a'], 2).unwrap().contains('\u{fffd}'));
+    }
 
     #[test]
     fn a_short_text_is_quoted_whole() {

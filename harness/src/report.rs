@@ -1,5 +1,8 @@
-//! Run summaries and the JSON report: counts per verdict, per section and per strictness, and
-//! every case's verdict with its differences, so a report alone explains each failure.
+//! Run summaries and the JSON report: counts per verdict, per section and per strictness, the
+//! cases that did not pass grouped by cause (`causes`, issue 27 §1), and every case's verdict with
+//! its differences and what the adapter wrote to stderr (issue 27 §4), so a report alone explains
+//! each failure. `groups` is derived from `cases`: `report` recomputes it, so a report written
+//! before it existed gives the same views.
 
 use std::collections::BTreeMap;
 
@@ -110,13 +113,14 @@ impl Run<'_> {
             line
         };
         out.push_str(&format!(
-            "implementation {} {}; {} cases from {} (digest {})\nscope: {}\n\n",
+            "implementation {} {}; {} cases from {} (digest {})\nscope: {}\n{}\n",
             self.implementation.name,
             self.implementation.version,
             self.results.len(),
             self.vectors.root.display(),
             short(&self.vectors.digest),
             self.scope.describe(self.vectors, self.results.len()),
+            codes_line(&self.implementation),
         ));
         for (title, table) in [
             ("section", self.counts_by(|c| c.section.clone())),
@@ -150,7 +154,7 @@ impl Run<'_> {
             .results
             .iter()
             .map(|(case, result)| {
-                json!({
+                let mut entry = json!({
                     "id": case.id,
                     "section": case.section,
                     "strictness": case.strictness,
@@ -167,10 +171,16 @@ impl Run<'_> {
                         "actual": d.actual,
                         "mismatches": d.mismatches.iter().map(|m| json!({"pointer": m.pointer, "reason": m.reason})).collect::<Vec<_>>(),
                     })).collect::<Vec<_>>(),
-                })
+                });
+                // Only when something was kept: the report of a run whose adapter said nothing
+                // is the report older versions wrote.
+                if let (Some(stderr), Some(object)) = (&result.stderr, entry.as_object_mut()) {
+                    object.insert("stderr".into(), json!(stderr));
+                }
+                entry
             })
             .collect();
-        json!({
+        let mut report = json!({
             "format": "rcip-rui-report/1",
             "implementation": {
                 "name": self.implementation.name,
@@ -193,7 +203,26 @@ impl Run<'_> {
                 "bySection": table_json(self.counts_by(|c| c.section.clone())),
                 "byStrictness": table_json(self.counts_by(|c| c.strictness.clone())),
             },
+            "groups": self.groups().iter().map(crate::causes::Group::to_json).collect::<Vec<_>>(),
             "cases": cases,
-        })
+        });
+        if let Some(codes) = &self.implementation.codes {
+            report["implementation"]["codes"] = codes.to_json();
+        }
+        report
+    }
+
+    /// The cases that did not pass, grouped by their first difference (`causes`).
+    pub fn groups(&self) -> Vec<crate::causes::Group> {
+        crate::causes::group(self.results.iter().map(|(_, r)| r))
+    }
+}
+
+/// The console header's line for the handshake's `codes` map (issue 27 §5): the Rixx UI codes
+/// were judged after this translation. Empty without a map.
+pub fn codes_line(implementation: &Implementation) -> String {
+    match &implementation.codes {
+        Some(codes) => format!("codes translated onto the register's: {}\n", codes.describe()),
+        None => String::new(),
     }
 }

@@ -1,6 +1,8 @@
 //! Runs one case through an adapter and judges it: sends the setup and every step (stripped of
 //! what is expected), compares each reply with the step's expectation, and derives the verdict
-//! from the strictness of every check that differed (`vectors/README.md`, "Verdicts").
+//! from the strictness of every check that differed (`vectors/README.md`, "Verdicts"). The codes
+//! of a Rixx UI observation are first translated through the handshake's `codes` map
+//! (`crate::codes`, issue 27 §5).
 
 use std::borrow::Cow;
 
@@ -47,6 +49,10 @@ pub struct CaseResult {
     /// whether it threw and every observation with its value. Empty unless recording was asked
     /// for (`run_case_recorded`), for a case not run and for a Rixx UI case.
     pub trace: String,
+    /// The end of what the implementation wrote to its stderr during the case (`Adapter::
+    /// take_stderr`, issue 27 §4). `run` keeps it for every case that did not pass, and for the
+    /// passing ones with `--keep-stderr`.
+    pub stderr: Option<String>,
 }
 
 impl CaseResult {
@@ -59,6 +65,7 @@ impl CaseResult {
             alternatives: Vec::new(),
             checks: 0,
             trace: String::new(),
+            stderr: None,
         }
     }
 }
@@ -132,15 +139,24 @@ pub fn run_case_recorded(adapter: &mut dyn Adapter, case: &Case, record: bool) -
         let implementation = adapter.implementation();
         Recorder::start(protocol, &case.id, setup, (&implementation.name, &implementation.version))
     });
-    let mut judge = Judge { case, setup, framing: None, differences: Vec::new(), alternatives: Vec::new(), checks: 0, recorder };
+    // A Rixx UI implementation's own code names, translated onto the register's before judging.
+    let codes = if matches!(protocol, Protocol::Rui) { adapter.implementation().codes.clone() } else { None };
+    let mut judge = Judge { case, setup, framing: None, differences: Vec::new(), alternatives: Vec::new(), checks: 0, recorder, codes };
     let mut broken: Option<(Verdict, String)> = None;
     // A framing-neutral case is recorded in the first framing it runs in: its trace holds the
     // records the consumer received, once.
     let mut recorded = None;
+    let mut stderr: Vec<String> = Vec::new();
     for framing in framings {
         judge.framing = framing;
         let result = judge.run(adapter, steps);
         adapter.finish();
+        if let Some(text) = adapter.take_stderr() {
+            stderr.push(match framing {
+                Some(f) => format!("(framed as {f})\n{text}"),
+                None => text,
+            });
+        }
         if recorded.is_none() {
             recorded = judge.recorder.take();
         }
@@ -168,6 +184,7 @@ pub fn run_case_recorded(adapter: &mut dyn Adapter, case: &Case, record: bool) -
         alternatives: judge.alternatives,
         checks: judge.checks,
         trace: recorded.or(judge.recorder).filter(|r| !r.is_empty()).map(|r| r.text()).unwrap_or_default(),
+        stderr: (!stderr.is_empty()).then(|| stderr.join("\n")),
     }
 }
 
@@ -303,6 +320,8 @@ struct Judge<'c> {
     checks: usize,
     /// Records the run as a trace (RCIP and Rixx UI cases).
     recorder: Option<Recorder>,
+    /// The handshake's `codes` map, for Rixx UI cases (`crate::codes`).
+    codes: Option<crate::codes::CodeMap>,
 }
 
 impl Judge<'_> {
@@ -316,10 +335,16 @@ impl Judge<'_> {
         if let Some(recorder) = &mut self.recorder {
             recorder.set_setup(&setup);
         }
+        // The trace keeps the vector's limits; the implementation gets them in its own measure.
+        let measure = adapter.implementation().rui_limits_measure;
+        let translated = match measure.translate(&setup) {
+            Ok(translated) => translated,
+            Err(reason) => return Ok(Some(reason)),
+        };
         let mut plan = Plan::of(steps, self.framing);
         plan.announce(adapter, 0);
         let reply = adapter
-            .start(&self.case.id, self.case.protocol, &setup)
+            .start(&self.case.id, self.case.protocol, &translated)
             .map_err(|e| format!("adapter failed to start the case: {e}"))?;
         self.checks += 1;
         match (reply, creation.as_str()) {
@@ -349,9 +374,12 @@ impl Judge<'_> {
                 return Ok(Some(format!("step {index}: {reason}")));
             }
             if step.get("expect").is_some() {
-                let Reply::Observed(actual) = reply else {
+                let Reply::Observed(mut actual) = reply else {
                     return Err(format!("step {index} asked for an observation, the adapter answered {reply:?}"));
                 };
+                if let (Some(codes), Some(expect)) = (&self.codes, step.get("expect").and_then(Value::as_str)) {
+                    codes.translate_observation(expect, &mut actual);
+                }
                 if let Some(recorder) = &mut self.recorder {
                     recorder.observation(&unframed(&request), &actual);
                 }

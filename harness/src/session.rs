@@ -157,7 +157,9 @@ pub(crate) fn guarded(adapter: &mut dyn Adapter, case: &Case, record: bool) -> C
                 .cloned()
                 .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
                 .unwrap_or_default();
-            CaseResult::not_run(case, Verdict::Errored, format!("the adapter panicked: {message}"))
+            let mut result = CaseResult::not_run(case, Verdict::Errored, format!("the adapter panicked: {message}"));
+            result.stderr = adapter.take_stderr();
+            result
         }
     }
 }

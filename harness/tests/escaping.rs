@@ -66,7 +66,10 @@ fn the_reports_of_a_failing_run_show_hostile_text_as_text() {
     assert_no_control(&stdout, "the run's output");
     let page = std::fs::read_to_string(&html).unwrap();
     assert!(!page.contains("<script>alert(1)"), "raw HTML in the page");
-    assert!(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "the description is not shown as text");
+    // In the markup autoescaped (minijinja writes `/` as `&#x2f;`), in the page's data as JSON
+    // escapes (`escape::html_script_json`).
+    assert!(page.contains("&lt;script&gt;alert(1)&lt;&#x2f;script&gt;"), "the description is not shown as text");
+    assert!(page.contains("\\u003cscript\\u003ealert(1)\\u003c/script\\u003e"), "the description is not in the data as text");
     assert_no_control(&page, "the HTML report");
     for path in [&junit, &markdown] {
         let text = std::fs::read_to_string(path).unwrap();

@@ -68,7 +68,11 @@ fn the_page_is_a_view_of_the_json_report_with_the_whole_register() {
     let failing = report["cases"].as_array().unwrap().iter().find(|c| c["verdict"] == "fail").unwrap();
     let id = failing["id"].as_str().unwrap();
     assert!(page.contains(&format!("<details class=\"case\" id=\"case-{id}\"")));
-    assert!(page.contains("<span class=\"del\">-"), "the diff's expected side");
+    // The causes first (issue 27), then the map; a case's details are data the page's script
+    // builds them from: the diff's lines are there once each.
+    assert!(page.find("<details class=\"group\" id=\"cause-1\"").unwrap() < page.find("<h2 id=\"map\">").unwrap());
+    assert!(page.contains("\"--- expected\"") && page.contains("\"+++ actual\""), "the diff's lines are in the data");
+    assert!(!page.contains("<pre class=\"diff\""), "no diff is written as markup");
     assert!(!page.contains("src=\"http") && !page.contains("href=\"http"), "no external asset");
 }
 
@@ -89,9 +93,12 @@ fn any_text_in_a_report_is_escaped() {
     let output = conformance(&["report", "--html", path(&html), path(&tampered)]);
     assert_eq!(output.status.code(), Some(1), "{}", text(&output));
     let page = std::fs::read_to_string(&html).unwrap();
-    assert_eq!(page.matches("<script").count(), 1, "only the page's own script");
+    assert_eq!(page.matches("<script").count(), 2, "only the page's own script and its data");
+    assert_eq!(page.matches("</script>").count(), 2, "nothing ends a script element early");
+    assert!(page.contains("<script type=\"application/json\" id=\"report-data\">"));
     assert!(!page.contains("<img"));
     assert!(page.contains("&lt;script&gt;alert(1)&lt;"), "shown as text");
+    assert!(page.contains("\\u003c/pre\\u003e\\u003cscript\\u003ealert(1)"), "in the data as JSON escapes");
 }
 
 #[test]

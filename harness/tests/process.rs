@@ -64,13 +64,82 @@ fn a_hang_times_out_and_the_next_case_gets_a_fresh_process() {
 }
 
 #[test]
-fn a_crash_is_an_error_with_the_adapter_stderr() {
+fn a_crash_is_an_error_and_its_stderr_the_case_s() {
     let mut adapter = launch(shell_adapter("echo 'boom: something broke' >&2; exit 3"));
     assert_eq!(start(&mut adapter), Reply::Done);
     let error = adapter.step(&json!({"host": "refresh"})).unwrap_err();
     assert!(error.0.contains("closed its stdout"), "{error}");
-    assert!(error.0.contains("boom: something broke"), "{error}");
+    // What it wrote before dying is the case's stderr, shown under the case (issue 27 §4).
+    adapter.finish();
+    assert_eq!(adapter.take_stderr().as_deref(), Some("boom: something broke"));
     assert_eq!(start(&mut adapter), Reply::Done);
+}
+
+/// A shell adapter that writes `log <n> start` to stderr before answering the n-th `start`, and
+/// `log <n> step` before answering each step of that case (after `extra`).
+fn logging_adapter(extra: &str) -> Vec<String> {
+    let script = format!(
+        "read l; echo '{HELLO}'; n=0; while read l; do case \"$l\" in \
+         *'\"start\"'*) n=$((n+1)); echo \"log $n start\" >&2; echo '{{\"reply\":\"done\"}}';; \
+         *'\"step\"'*) {extra} echo \"log $n step\" >&2; echo '{{\"reply\":\"done\"}}';; \
+         *'\"finish\"'*) echo '{{\"reply\":\"done\"}}';; \
+         *) exit 0;; esac; done"
+    );
+    vec!["sh".into(), "-c".into(), script]
+}
+
+#[test]
+fn each_case_gets_the_stderr_written_while_it_ran_on_a_reused_process() {
+    let mut adapter = launch(logging_adapter(""));
+    for case in 1..=3 {
+        assert_eq!(start(&mut adapter), Reply::Done);
+        for _ in 0..3 {
+            assert_eq!(adapter.step(&json!({"host": "refresh"})).unwrap(), Reply::Done);
+        }
+        adapter.finish();
+        let expected = format!("log {case} start\nlog {case} step\nlog {case} step\nlog {case} step");
+        assert_eq!(adapter.take_stderr().as_deref(), Some(expected.as_str()), "{case}");
+    }
+    // Nothing written since: nothing to take.
+    assert_eq!(adapter.take_stderr(), None);
+}
+
+#[test]
+fn stderr_written_between_cases_goes_to_the_next_case_marked_as_such() {
+    // Writes a line 100 ms after answering `finish` (a late, asynchronous log).
+    let script = format!(
+        "read l; echo 'early words' >&2; echo '{HELLO}'; while read l; do case \"$l\" in \
+         *'\"start\"'*) echo '{{\"reply\":\"done\"}}';; \
+         *'\"step\"'*) echo 'in the case' >&2; echo '{{\"reply\":\"done\"}}';; \
+         *'\"finish\"'*) echo '{{\"reply\":\"done\"}}'; (sleep 0.1; echo 'after the reply' >&2) & ;; \
+         *) exit 0;; esac; done"
+    );
+    let mut adapter = launch(vec!["sh".into(), "-c".into(), script]);
+    assert_eq!(start(&mut adapter), Reply::Done);
+    adapter.step(&json!({"host": "refresh"})).unwrap();
+    adapter.finish();
+    let first = adapter.take_stderr().unwrap();
+    assert!(first.starts_with("early words\n[harness] the lines above were written before this case started\n"), "{first}");
+    assert!(first.ends_with("in the case"), "{first}");
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(start(&mut adapter), Reply::Done);
+    adapter.step(&json!({"host": "refresh"})).unwrap();
+    adapter.finish();
+    let second = adapter.take_stderr().unwrap();
+    assert!(second.starts_with("after the reply\n[harness] the lines above"), "{second}");
+}
+
+#[test]
+fn an_adapter_that_writes_much_to_stderr_never_blocks_and_the_end_is_kept() {
+    // 2 MiB of stderr per step, far more than a pipe holds: the harness reads it while waiting.
+    let mut adapter = launch(logging_adapter("head -c 2097152 /dev/zero | tr '\\0' x >&2; echo ' the end' >&2;"));
+    assert_eq!(start(&mut adapter), Reply::Done);
+    assert_eq!(adapter.step(&json!({"host": "refresh"})).unwrap(), Reply::Done);
+    adapter.finish();
+    let kept = adapter.take_stderr().unwrap();
+    assert!(kept.ends_with("xxx the end\nlog 1 step") && kept.contains(")\n…xxx"), "{}", &kept[kept.len().saturating_sub(80)..]);
+    assert!(kept.starts_with("(the last 2 lines of "), "{}", &kept[..80]);
+    assert!(kept.len() <= harness::quote::TAIL_BYTES + 64, "{}", kept.len());
 }
 
 #[test]
@@ -216,4 +285,18 @@ fn the_reference_driver_answers_a_request_that_is_not_utf8_with_an_error() {
     let second = lines.next().unwrap().unwrap();
     assert!(second.contains("\"reply\":\"hello\""), "the driver goes on: {second}");
     let _ = driver.wait();
+}
+
+#[test]
+fn an_adapter_that_writes_to_stderr_without_end_still_times_out() {
+    // Never answers the step, and keeps stderr always readable.
+    let mut adapter = launch(shell_adapter("yes 'noise' >&2"));
+    assert_eq!(start(&mut adapter), Reply::Done);
+    let began = Instant::now();
+    let error = adapter.step(&json!({"host": "refresh"})).unwrap_err();
+    assert!(error.0.contains("no response within 500 ms"), "{error}");
+    assert!(began.elapsed() < Duration::from_secs(10), "{:?}", began.elapsed());
+    adapter.finish();
+    assert!(adapter.take_stderr().is_some_and(|kept| kept.ends_with("noise")));
+    assert_eq!(start(&mut adapter), Reply::Done, "restarted for the next case");
 }

@@ -22,11 +22,14 @@ pub enum Choice {
     ConfirmAgainIsEvaluationFailure,
     ApprovalAtExpiryAccepted,
     TtlFromInvoke,
+    ExpiresAtIsoDate,
     ReceiptAnswersUntilEvicted,
     AbortErrorIsAborted,
     NegativeZeroKept,
+    SchemaRefNonSchemaUnchecked,
     SharedReferencesRejected,
     NullPrototypeRejected,
+    AccessorsRejected,
     FailedInvocationBumpsRevision,
     IdenticalContextBumpsRevision,
     FirstScopeActiveAtStart,
@@ -49,12 +52,18 @@ pub enum Choice {
     AssistDelayClampWider,
     AssistUnknownDelayIgnored,
     AssistCancelLeavesInvocation,
+    AssistSummarizeAfterCancel,
+    AssistCancelKeepsWaiting,
     AssistSummarizeWithoutActions,
     AssistReadOnlyRejectionFailed,
     RuiArrayAppend,
     RuiBeginWhileOpenWaits,
     RuiLimitsProfile,
     RuiDepthValuesOnly,
+    RuiLimitsBoundWholeRecord,
+    RuiDepthFromRecord,
+    RuiOperationsCountRecords,
+    RuiBytesCountWhitespace,
     RuiPolicyFailureDenies,
     RuiPointerRecordInvalid,
     RuiJsonlBlankLineFrame,
@@ -121,6 +130,13 @@ pub const TABLE: &[ChoiceRow] = &[
         default: "a reordering of the same active scopes is a changed context",
         alternate: "a reordering of the same active scopes (same primary) is not a change",
     },
+    // CL-B07-5 admits a third reading no row takes: asking again (a new confirmation on the
+    // confirmed pass). The vectors accept it (the model cases' one-of, the RECOMMENDED hand
+    // cases), but the invocation trace checker (`harness/src/trace/invocation.rs`) explores
+    // `model::invocation`, where an invocation holds one `Confirmation` (issued, pending,
+    // resolved, receipt); a second one needs a second confirmation state per invocation (its own
+    // id, TTL timer and receipt beside the first's receipt) in the model, its transitions and the
+    // translator, so a reference row taking it would produce traces the checker rejects.
     ChoiceRow {
         choice: Choice::ConfirmAgainIsEvaluationFailure,
         name: "confirm-again-evaluation-failure",
@@ -143,6 +159,13 @@ pub const TABLE: &[ChoiceRow] = &[
         alternate: "a confirmation's TTL runs from the invoke call",
     },
     ChoiceRow {
+        choice: Choice::ExpiresAtIsoDate,
+        name: "expires-at-iso-date",
+        requirements: &["PRJ-RCIP-CONF-02"],
+        default: "confirmation.expiresAt is the expiry instant in milliseconds on the runtime clock",
+        alternate: "confirmation.expiresAt is the same instant as an RFC 3339 date-time string",
+    },
+    ChoiceRow {
         choice: Choice::ReceiptAnswersUntilEvicted,
         name: "receipt-answers-until-evicted",
         requirements: &["CL-B10-3"],
@@ -155,6 +178,13 @@ pub const TABLE: &[ChoiceRow] = &[
         requirements: &["CL-B11-6"],
         default: "a handler throwing an AbortError without an abort gives EXECUTION_FAILED",
         alternate: "a handler throwing an AbortError without an abort gives EXECUTION_ABORTED",
+    },
+    ChoiceRow {
+        choice: Choice::SchemaRefNonSchemaUnchecked,
+        name: "schema-ref-non-schema-unchecked",
+        requirements: &["PRJ-RCIP-SCHEMA-01"],
+        default: "the target of a $ref into const, enum, default or examples is held to the strict profile",
+        alternate: "the target of a $ref into const, enum, default or examples is applied as a schema without the profile walk (its format or unknown keyword ignored)",
     },
     ChoiceRow {
         choice: Choice::NegativeZeroKept,
@@ -176,6 +206,13 @@ pub const TABLE: &[ChoiceRow] = &[
         requirements: &["CL-B13-6"],
         default: "null-prototype objects are plain JSON",
         alternate: "null-prototype objects are not plain JSON",
+    },
+    ChoiceRow {
+        choice: Choice::AccessorsRejected,
+        name: "accessors-rejected",
+        requirements: &["PRJ-RCIP-JSON-01"],
+        default: "an accessor property of an input or output is read once, while copying",
+        alternate: "an input or output holding an accessor property is not plain JSON",
     },
     ChoiceRow {
         choice: Choice::FailedInvocationBumpsRevision,
@@ -332,6 +369,20 @@ pub const TABLE: &[ChoiceRow] = &[
         alternate: "invoke gets no signal: the invocation in progress finishes, and no later action starts",
     },
     ChoiceRow {
+        choice: Choice::AssistSummarizeAfterCancel,
+        name: "assist-summarize-after-cancel",
+        requirements: &["PRJ-ASSIST-CANCEL-01"],
+        default: "a cancelled turn ends without its summarize call",
+        alternate: "a cancelled turn still makes its one summarize call when an action went through invoke, then ends cancelled",
+    },
+    ChoiceRow {
+        choice: Choice::AssistCancelKeepsWaiting,
+        name: "assist-cancel-keeps-waiting",
+        requirements: &["PRJ-ASSIST-CANCEL-03"],
+        default: "a turn cancelled while it waits for the decide answer or a confirmation's resolution stops waiting at once",
+        alternate: "a turn cancelled while it waits for the decide answer or a confirmation's resolution waits for it, then stops (no action after it)",
+    },
+    ChoiceRow {
         choice: Choice::AssistSummarizeWithoutActions,
         name: "assist-summarize-without-actions",
         requirements: &["CL-C04-3"],
@@ -372,6 +423,34 @@ pub const TABLE: &[ChoiceRow] = &[
         requirements: &["PRJ-RUI-LIMIT-12"],
         default: "maxDepth bounds props and data values and the node tree from its root",
         alternate: "maxDepth bounds only the nesting of props and data values",
+    },
+    ChoiceRow {
+        choice: Choice::RuiLimitsBoundWholeRecord,
+        name: "rui-limits-bound-whole-record",
+        requirements: &["PRJ-RUI-LIMIT-13"],
+        default: "the bounds cover node ids, the strings and arrays of props and data values, child lists, and each value's own depth",
+        alternate: "the bounds also cover every other string and member name of a record, the transaction id, the record tuple and a data value's depth from the document root",
+    },
+    ChoiceRow {
+        choice: Choice::RuiDepthFromRecord,
+        name: "rui-depth-from-record",
+        requirements: &["PRJ-RUI-LIMIT-14"],
+        default: "a props object or data value is depth 1 (handshake limitsMeasure absent)",
+        alternate: "depth counts from the record tuple, so a props object or data value is depth 2 (handshake limitsMeasure.depth \"record\")",
+    },
+    ChoiceRow {
+        choice: Choice::RuiOperationsCountRecords,
+        name: "rui-operations-count-records",
+        requirements: &["PRJ-RUI-LIMIT-15"],
+        default: "operations are the node, data and delete records (handshake limitsMeasure absent)",
+        alternate: "begin and the closing commit count as operations too (handshake limitsMeasure.operations \"records\")",
+    },
+    ChoiceRow {
+        choice: Choice::RuiBytesCountWhitespace,
+        name: "rui-bytes-count-whitespace",
+        requirements: &["PRJ-RUI-LIMIT-16"],
+        default: "a record counts the bytes of its JSON value's text, without whitespace around it",
+        alternate: "a record counts its frame's payload as it came, whitespace around the value included (a CR before a JSONL LF)",
     },
     ChoiceRow {
         choice: Choice::RuiPolicyFailureDenies,
@@ -1018,7 +1097,11 @@ impl Choices {
     pub fn random(seed: u64) -> Choices {
         let mut state = seed;
         Choices {
-            alternate: TABLE.iter().filter(|_| splitmix64(&mut state) & 1 == 1).map(|row| row.choice).collect(),
+            alternate: TABLE
+                .iter()
+                .filter(|_| splitmix64(&mut state) & 1 == 1)
+                .map(|row| row.choice)
+                .collect(),
             fault: None,
         }
     }
@@ -1035,10 +1118,12 @@ impl Choices {
             return Ok(Choices::alternate());
         }
         if let Some(seed) = text.strip_prefix("random:") {
-            return seed
-                .parse::<u64>()
-                .map(Choices::random)
-                .map_err(|_| format!("random:SEED needs a decimal seed from 0 to {}, not {seed:?}", u64::MAX));
+            return seed.parse::<u64>().map(Choices::random).map_err(|_| {
+                format!(
+                    "random:SEED needs a decimal seed from 0 to {}, not {seed:?}",
+                    u64::MAX
+                )
+            });
         }
         if let Some(names) = text.strip_prefix("rows:") {
             let mut alternate = BTreeSet::new();
@@ -1048,7 +1133,10 @@ impl Choices {
                     None => return Err(format!("unknown choice row {name:?} (reference-driver --choices list prints the table)")),
                 };
             }
-            return Ok(Choices { alternate, fault: None });
+            return Ok(Choices {
+                alternate,
+                fault: None,
+            });
         }
         Err(format!(
             "unknown choices {text:?}: give default, alternate, random:SEED or rows:NAME,NAME,..."
@@ -1058,7 +1146,11 @@ impl Choices {
     /// The `rows:` spelling of these choices (without the fault), in table order: what
     /// [`Choices::parse`] reads back to the same choices.
     pub fn spelling(&self) -> String {
-        let names: Vec<&str> = TABLE.iter().filter(|row| self.takes(row.choice)).map(|row| row.name).collect();
+        let names: Vec<&str> = TABLE
+            .iter()
+            .filter(|row| self.takes(row.choice))
+            .map(|row| row.name)
+            .collect();
         format!("rows:{}", names.join(","))
     }
 
@@ -1109,13 +1201,19 @@ mod tests {
         for seed in 0..16u64 {
             let choices = Choices::random(seed);
             assert_eq!(choices, Choices::random(seed));
-            assert_eq!(Choices::parse(&format!("random:{seed}")), Ok(choices.clone()));
+            assert_eq!(
+                Choices::parse(&format!("random:{seed}")),
+                Ok(choices.clone())
+            );
             assert_eq!(Choices::parse(&choices.spelling()), Ok(choices.clone()));
             sizes.insert(choices.alternate.len());
             drawn.insert(choices.spelling());
         }
         // Neither all-default nor all-alternate: seeds mix rows, and differ from each other.
-        assert!(!sizes.contains(&0) && !sizes.contains(&TABLE.len()), "{sizes:?}");
+        assert!(
+            !sizes.contains(&0) && !sizes.contains(&TABLE.len()),
+            "{sizes:?}"
+        );
         assert_eq!(drawn.len(), 16);
     }
 
@@ -1124,9 +1222,23 @@ mod tests {
         assert_eq!(Choices::parse("default"), Ok(Choices::default()));
         assert_eq!(Choices::parse("alternate"), Ok(Choices::alternate()));
         assert_eq!(Choices::parse("rows:"), Ok(Choices::default()));
-        assert_eq!(Choices::parse("rows:own-id-format"), Ok(Choices::only(&[Choice::OwnIdFormat])));
-        assert_eq!(Choices::alternate().spelling().matches(',').count() + 1, TABLE.len());
-        for bad in ["", "Alternate", "random:", "random:-1", "random:x", "rows:no-such-row", "list"] {
+        assert_eq!(
+            Choices::parse("rows:own-id-format"),
+            Ok(Choices::only(&[Choice::OwnIdFormat]))
+        );
+        assert_eq!(
+            Choices::alternate().spelling().matches(',').count() + 1,
+            TABLE.len()
+        );
+        for bad in [
+            "",
+            "Alternate",
+            "random:",
+            "random:-1",
+            "random:x",
+            "rows:no-such-row",
+            "list",
+        ] {
             assert!(Choices::parse(bad).is_err(), "{bad:?} parsed");
         }
     }

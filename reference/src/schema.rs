@@ -188,7 +188,16 @@ impl StrictSchema {
     /// Checks the strict profile, then compiles. Identical schemas (same canonical JSON text)
     /// share one compiled validator.
     pub fn compile(schema: &Value) -> Result<StrictSchema, SchemaError> {
-        check_profile(schema)?;
+        StrictSchema::compile_reading(schema, SchemaReading::default())
+    }
+
+    /// [`StrictSchema::compile`] with the profile read as `reading` says. The compiled validator
+    /// does not depend on the reading (only the profile walk does), so the cache is shared.
+    pub fn compile_reading(
+        schema: &Value,
+        reading: SchemaReading,
+    ) -> Result<StrictSchema, SchemaError> {
+        check_profile(schema, reading)?;
         let key = canonical_text(schema);
         if let Some(compiled) = cache_get(&key) {
             return Ok(StrictSchema { compiled });
@@ -349,11 +358,36 @@ fn write_canonical(value: &Value, out: &mut String) {
     }
 }
 
+/// How the strict profile is read where the texts leave it open.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SchemaReading {
+    /// PRJ-RCIP-SCHEMA-01 (RECOMMENDED) holds the target of a `$ref` into a value that is not a
+    /// schema position (`const`, `enum`, `default`, `examples`) to the profile; under the row
+    /// `schema-ref-non-schema-unchecked` the walk leaves such a target alone and the validator
+    /// applies it as a schema, ignoring the keywords it does not assert (2020-12 Core §9.4.2
+    /// leaves the behaviour undefined).
+    pub non_schema_targets_unchecked: bool,
+}
+
+impl SchemaReading {
+    /// The reading a runtime takes under these choices.
+    pub fn of(choices: &crate::choices::Choices) -> SchemaReading {
+        SchemaReading {
+            non_schema_targets_unchecked: choices
+                .takes(crate::choices::Choice::SchemaRefNonSchemaUnchecked),
+        }
+    }
+}
+
+/// Keywords whose value is data, not a schema: a pointer through one of them leaves the schema.
+const NON_SCHEMA_VALUES: [&str; 4] = ["const", "enum", "default", "examples"];
+
 /// The strictness walk over the whole document (CL-B19).
-fn check_profile(root: &Value) -> Result<(), SchemaError> {
+fn check_profile(root: &Value, reading: SchemaReading) -> Result<(), SchemaError> {
     let mut walker = Walker {
         root,
         visited: BTreeSet::new(),
+        reading,
     };
     walker.walk(root, String::new(), String::new(), 0)
 }
@@ -362,6 +396,7 @@ struct Walker<'a> {
     root: &'a Value,
     /// Document pointers already walked (a `$ref` target may be reached many times, or loop).
     visited: BTreeSet<String>,
+    reading: SchemaReading,
 }
 
 impl<'a> Walker<'a> {
@@ -459,6 +494,13 @@ impl<'a> Walker<'a> {
                 path: at.to_string(),
             });
         };
+        if self.reading.non_schema_targets_unchecked
+            && target_path
+                .split('/')
+                .any(|token| NON_SCHEMA_VALUES.contains(&token))
+        {
+            return Ok(());
+        }
         self.walk(target, target_path, resource.to_string(), depth + 1)
     }
 }

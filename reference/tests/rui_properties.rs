@@ -53,6 +53,7 @@ fn small_limits() -> Limits {
         max_depth: 3,
         max_operations: 6,
         max_transaction_bytes: 400,
+        measure: Default::default(),
     }
 }
 

@@ -107,4 +107,9 @@ pub mod escape {
     pub fn literal(object: Value) -> Value {
         json!({ "$value": "literal", "object": object })
     }
+    /// An accessor property (only as a member or an item): read k answers `reads[k-1]`, later
+    /// reads the last one.
+    pub fn getter(reads: impl IntoIterator<Item = Value>) -> Value {
+        json!({ "$value": "getter", "reads": reads.into_iter().collect::<Vec<_>>() })
+    }
 }

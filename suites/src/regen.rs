@@ -1,5 +1,5 @@
 //! `regen` writes every generated file under `vectors/` (case files from the builders, the
-//! exported register and its table of Rixx UI codes); `regen --check` proves the committed files are exactly what the generators
+//! exported register and its tables of Rixx UI and RCIP codes); `regen --check` proves the committed files are exactly what the generators
 //! write now, and that no stray file sits among them.
 
 use std::collections::BTreeMap;
@@ -23,6 +23,7 @@ pub fn generate(
         render(&register.export(sources)),
     );
     files.insert("RUI-CODES.md".to_string(), register.rui_codes_markdown());
+    files.insert("RCIP-CODES.md".to_string(), register.rcip_codes_markdown());
     for section in sections {
         files.insert(section.file_name(), render(&section.to_json()));
     }

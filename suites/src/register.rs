@@ -54,11 +54,12 @@ pub struct Requirement {
     pub derives_from: Vec<String>,
     /// The rows of the reference's choices table (`reference-driver --choices list`) that take
     /// this entry's other admissible readings (issue 26 §2): every IMPL-DEFINED or RECOMMENDED
-    /// entry names them, says in `no_choice_row` why the reference cannot take another reading,
-    /// or names in `choice_row_pending` the open issue that will add the row.
+    /// entry names them, or says in `no_choice_row` why the reference cannot take another reading.
     #[serde(default)]
     pub choices: Vec<String>,
     pub no_choice_row: Option<String>,
+    /// No longer accepted (issue 26 §2: the register check fails on it); read only so that an
+    /// entry still carrying it is named in the error rather than silently passing.
     pub choice_row_pending: Option<String>,
     /// The register file it came from (not in the TOML).
     #[serde(skip)]
@@ -116,31 +117,30 @@ impl Sources {
 }
 
 /// Every open point is data (issue 26 §2): an IMPL-DEFINED or RECOMMENDED entry names exactly
-/// one of its choice rows, the reason the reference cannot take another reading, or the issue
-/// that will add the row. Rows are named as in the choices table (lowercase, hyphenated); that
+/// one of its choice rows or the reason the reference cannot take another reading; an entry
+/// still waiting for a row (`choice_row_pending`) fails the check. Rows are named as in the choices table (lowercase, hyphenated); that
 /// each named row exists and cites the entry back is checked against the table itself
 /// (`harness/tests/faults.rs`), which this crate does not depend on.
 fn choice_link_problems(r: &Requirement, at: &str) -> Vec<String> {
     let mut problems = Vec::new();
     let open = matches!(r.strictness.as_str(), "IMPL-DEFINED" | "RECOMMENDED");
-    let given = usize::from(!r.choices.is_empty())
-        + usize::from(r.no_choice_row.is_some())
-        + usize::from(r.choice_row_pending.is_some());
-    if open && given != 1 {
+    if r.choice_row_pending.is_some() {
         problems.push(format!(
-            "{at}: a {} entry names its choice rows (choices), or says why the reference cannot take              another reading (no_choice_row), or names the issue that adds the row (choice_row_pending):              exactly one of them",
+            "{at}: choice_row_pending is not accepted: an open point names the choice row that takes its other reading (choices) or says why the reference cannot take one (no_choice_row)"
+        ));
+    }
+    let given = usize::from(!r.choices.is_empty()) + usize::from(r.no_choice_row.is_some());
+    if open && given != 1 && r.choice_row_pending.is_none() {
+        problems.push(format!(
+            "{at}: a {} entry names its choice rows (choices) or says why the reference cannot take another reading (no_choice_row): exactly one of them",
             r.strictness
         ));
     }
-    if !open && (r.no_choice_row.is_some() || r.choice_row_pending.is_some()) {
-        problems.push(format!(
-            "{at}: only IMPL-DEFINED and RECOMMENDED entries take no_choice_row or choice_row_pending"
-        ));
+    if !open && r.no_choice_row.is_some() {
+        problems.push(format!("{at}: only IMPL-DEFINED and RECOMMENDED entries take no_choice_row"));
     }
-    for text in [&r.no_choice_row, &r.choice_row_pending].into_iter().flatten() {
-        if text.trim().is_empty() {
-            problems.push(format!("{at}: no_choice_row and choice_row_pending must not be blank"));
-        }
+    if r.no_choice_row.as_ref().is_some_and(|text| text.trim().is_empty()) {
+        problems.push(format!("{at}: no_choice_row must not be blank"));
     }
     let mut seen = BTreeSet::new();
     for name in &r.choices {
@@ -315,14 +315,6 @@ impl Register {
         problems
     }
 
-    /// The open points still waiting for a choice row (`choice_row_pending`), by id.
-    pub fn pending_choice_rows(&self) -> Vec<&str> {
-        self.requirements
-            .iter()
-            .filter(|r| r.choice_row_pending.is_some())
-            .map(|r| r.id.as_str())
-            .collect()
-    }
 
     /// `vectors/RUI-CODES.md`: every stable code of Rixx UI (CL-D08-1 leaves the names to this
     /// register) with the entries that define it, their strictness and sentence, so an
@@ -342,6 +334,46 @@ impl Register {
         for (code, entries) in &by_code {
             for r in entries {
                 out.push_str(&format!("| `{code}` | {} | {} | {} |\n", r.id, r.strictness, cell(&r.quote)));
+            }
+        }
+        out
+    }
+
+    /// `vectors/RCIP-CODES.md`: the RCIP outcome codes, which CL-B01-1 fixes ("Error codes are
+    /// exactly: ..."), each with its status (CL-B01-2/3) and every RCIP entry of the register whose
+    /// sentence names it: the failure classes it stands for (issue 27 §5). Read from the register
+    /// alone, so a new sentence naming a code joins its rows at the next `regen`.
+    pub fn rcip_codes_markdown(&self) -> String {
+        let by_id = self.by_id();
+        let list = by_id.get("CL-B01-1").map(|r| r.quote.as_str()).unwrap_or("");
+        let codes: Vec<&str> = list.split('`').skip(1).step_by(2).collect();
+        let denied = by_id.get("CL-B01-2").map(|r| r.quote.as_str()).unwrap_or("");
+        let rcip = |r: &&Requirement| {
+            ["RCIP-", "PRJ-RCIP-", "PRJ-ASSIST-", "PRJ-REACT-", "CL-A", "CL-B", "CL-C"].iter().any(|p| r.id.starts_with(p))
+        };
+        let names = |quote: &str, code: &str| {
+            quote.match_indices(code).any(|(at, _)| {
+                let before = quote[..at].chars().next_back();
+                let after = quote[at + code.len()..].chars().next();
+                let word = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+                !word(before) && !word(after)
+            })
+        };
+        let cell = |text: &str| normalise(text).replace('|', "\\|");
+        let mut out = format!(
+            "# RCIP outcome codes\n\nGenerated by `{}` from the register (`suites/register/`); do not edit. CL-B01-1 fixes the codes an RCIP outcome carries; status `denied` goes with `POLICY_DENIED` and `CONFIRMATION_DECLINED`, `failed` with every other code (CL-B01-2, CL-B01-3). Each row is a register entry whose sentence names the code: a failure class it stands for (a code no other sentence names shows CL-B01-1's own row). These names are the texts' own, so an implementation cannot map them (`harness/driver/README.md`, \"codes\").\n\n| code | status | entry | strictness | sentence |\n| --- | --- | --- | --- | --- |\n",
+            crate::REGEN_COMMAND
+        );
+        for code in codes {
+            let status = if names(denied, code) { "denied" } else { "failed" };
+            let mut naming: Vec<&Requirement> =
+                self.requirements.iter().filter(rcip).filter(|r| r.id != "CL-B01-1" && names(&r.quote, code)).collect();
+            // A code no other sentence names keeps the list's own row.
+            if naming.is_empty() {
+                naming.extend(by_id.get("CL-B01-1").copied());
+            }
+            for r in naming {
+                out.push_str(&format!("| `{code}` | {status} | {} | {} | {} |\n", r.id, r.strictness, cell(&r.quote)));
             }
         }
         out
@@ -405,9 +437,6 @@ impl Register {
                     }
                     if let Some(why) = &r.no_choice_row {
                         object.insert("no_choice_row".into(), json!(why));
-                    }
-                    if let Some(issue) = &r.choice_row_pending {
-                        object.insert("choice_row_pending".into(), json!(issue));
                     }
                 }
                 entry

@@ -455,9 +455,9 @@ fn an_open_point_names_exactly_one_choice_row_link() {
     assert_eq!(about("PRJ-DEMO-11"), 1, "{found:#?}");
     assert_eq!(about("PRJ-DEMO-12"), 1, "{found:#?}");
     assert_eq!(about("PRJ-DEMO-13"), 0, "{found:#?}");
-    assert_eq!(about("PRJ-DEMO-14"), 0, "{found:#?}");
+    // issue 26 §2: an entry still waiting for its row fails the check (once, naming the field).
+    assert_eq!(about("PRJ-DEMO-14"), 1, "{found:#?}");
+    assert!(found.iter().any(|e| e.contains("PRJ-DEMO-14") && e.contains("choice_row_pending")), "{found:#?}");
     assert_eq!(about("PRJ-DEMO-15"), 1, "{found:#?}");
     assert_eq!(about("PRJ-DEMO-16"), 1, "{found:#?}");
-    let report = lint(&register, &sources(SPEC), &section(vec![good("rcip.demo.reuse.001").requirements(&ids)]), &[], &BTreeSet::new());
-    assert!(report.notes.iter().any(|n| n.contains("PRJ-DEMO-14") && n.contains("choice_row_pending")), "{:?}", report.notes);
 }

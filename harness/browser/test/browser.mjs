@@ -3,6 +3,7 @@
 // without the background-networking ones Chromium keeps opening connections a closed network
 // refuses. `CHROMIUM` overrides the executable.
 
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -12,6 +13,15 @@ import { chromium } from "playwright-core";
 
 export const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 export const target = join(repo, "target");
+export const conformance = join(repo, "target", "debug", "conformance");
+export const driver = join(repo, "target", "debug", "reference-driver");
+
+/// Runs `conformance ARGS...` from the repository to completion (five minutes at most).
+export function run(args) {
+  const result = spawnSync(conformance, args, { cwd: repo, encoding: "utf8", timeout: 300_000 });
+  if (result.error) throw result.error;
+  return result;
+}
 
 const FLAGS = [
   "--no-sandbox",

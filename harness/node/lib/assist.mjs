@@ -131,7 +131,7 @@ export class AssistTurns {
         input: toWire(request && request.input),
       })));
       const assist = kase.module.createRcipAssist({ client, host: rt.host, respond, confirm, ...this.options });
-      turn.handle = kase.track(assist.runTurn(request));
+      turn.handle = kase.track(assist.runTurn(request), 'runTurn');
     });
   }
 
@@ -182,7 +182,7 @@ export class AssistTurns {
         pending.reject(error);
         throw error;
       }
-      kase.outcomes.set(name, kase.track(result));
+      kase.outcomes.set(name, kase.track(result, 'resolveConfirmation'));
       pending.resolve(result);
     });
   }

@@ -481,8 +481,12 @@ export class RcipCase {
     return this.signals.get(name);
   }
 
-  /** Watches what an API call returned: a promise (or value) becomes a settled/threw handle. */
-  track(result) {
+  /**
+   * Watches what an API call returned: a promise (or value) becomes a settled/threw handle. A
+   * rejection is logged like a throw (`attempt`), naming the call `what`: the implementation's own
+   * words reach the harness, which shows them under the failing case (issue 27 §4).
+   */
+  track(result, what = 'a call') {
     const handle = { state: 'pending', value: undefined, error: undefined };
     Promise.resolve(result).then(
       (value) => {
@@ -493,6 +497,7 @@ export class RcipCase {
       (error) => {
         handle.state = 'threw';
         handle.error = error;
+        this.hooks.log(`${what} rejected: ${describeError(error)}`);
         this.hooks.activity();
       },
     );
@@ -732,7 +737,7 @@ export class RcipCase {
     this.outcomes.set(name, { state: 'threw', error: undefined });
     return this.attempt('invoke', () => {
       const result = rt.client.invoke(request);
-      this.outcomes.set(name, this.track(result));
+      this.outcomes.set(name, this.track(result, 'invoke'));
     });
   }
 
@@ -761,7 +766,7 @@ export class RcipCase {
     }
     this.outcomes.set(name, { state: 'threw', error: undefined });
     return this.attempt('resolveConfirmation', () => {
-      this.outcomes.set(name, this.track(rt.host.resolveConfirmation(id, step.approved)));
+      this.outcomes.set(name, this.track(rt.host.resolveConfirmation(id, step.approved), 'resolveConfirmation'));
     });
   }
 
@@ -1077,10 +1082,31 @@ export function canonicalOutcome(outcome) {
   }
 }
 
+/** The most characters of an error's message a log line quotes: its beginning and its end. */
+const MESSAGE_CHARS = 500;
+
+/** `text` within MESSAGE_CHARS: its first 400 and last 100 characters around `…`, and its length. */
+function bounded(text) {
+  if (text.length <= MESSAGE_CHARS) return text;
+  return `${text.slice(0, MESSAGE_CHARS - 100)}…${text.slice(-100)} (${text.length} characters)`;
+}
+
+/**
+ * An error as a log line names it: `name: message`, bounded. `name` is the error's own, or its
+ * class's when the class did not set one (`class DataCloneError extends Error {}` keeps the name
+ * `Error`, which would hide what was thrown). Never throws, whatever was thrown.
+ */
 export function describeError(error) {
-  if (error instanceof Error) return `${error.name}: ${error.message}`;
   try {
-    return String(error);
+    if (error instanceof Error || (error !== null && typeof error === 'object' && typeof error.message === 'string')) {
+      let name = typeof error.name === 'string' ? error.name : 'Error';
+      const constructorName = typeof error.constructor === 'function' ? error.constructor.name : '';
+      if (name === 'Error' && typeof constructorName === 'string' && constructorName !== '' && constructorName !== 'Error') {
+        name = constructorName;
+      }
+      return bounded(`${name}: ${String(error.message)}`);
+    }
+    return bounded(`thrown ${typeof error}: ${String(error)}`);
   } catch {
     return 'an unprintable value';
   }

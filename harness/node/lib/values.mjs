@@ -55,6 +55,35 @@ export function formatPointer(tokens) {
   return tokens.map((token) => `/${escapePointerToken(token)}`).join('');
 }
 
+/**
+ * A `getter` escape until its container exists: the container gets an accessor property (an
+ * enumerable, configurable getter) answering `answers` in order, one per read, the last one again
+ * once they run out. Each answer is built once, so a read gives the same object each time.
+ */
+class GetterSpec {
+  constructor(answers) {
+    this.answers = answers;
+  }
+}
+
+/** Puts `built` at `key` of `target`: a data member, or the accessor a getter escape stands for. */
+function place(target, key, built) {
+  if (!(built instanceof GetterSpec)) {
+    defineMember(target, key, built);
+    return;
+  }
+  const { answers } = built;
+  let reads = 0;
+  Object.defineProperty(target, key, {
+    get() {
+      reads += 1;
+      return answers[Math.min(reads, answers.length) - 1];
+    },
+    enumerable: true,
+    configurable: true,
+  });
+}
+
 /** Placeholder for a `ref` escape until the whole value exists. */
 class PendingRef {
   constructor(pointer, container, key) {
@@ -85,7 +114,7 @@ export function fromWire(wire) {
     if (w === null || typeof w === 'boolean' || typeof w === 'string' || typeof w === 'number') return w;
     if (Array.isArray(w)) {
       const array = new Array(w.length);
-      for (let i = 0; i < w.length; i += 1) array[i] = build(w[i], array, i, depth + 1);
+      for (let i = 0; i < w.length; i += 1) place(array, i, build(w[i], array, i, depth + 1));
       return array;
     }
     if (typeof w !== 'object') fail(`not a JSON value: ${typeof w}`);
@@ -94,7 +123,7 @@ export function fromWire(wire) {
   }
 
   function buildRecord(members, target, depth) {
-    for (const [k, v] of Object.entries(members)) defineMember(target, k, build(v, target, k, depth + 1));
+    for (const [k, v] of Object.entries(members)) place(target, k, build(v, target, k, depth + 1));
     return target;
   }
 
@@ -135,9 +164,17 @@ export function fromWire(wire) {
         const array = new Array(w.length);
         for (const [index, item] of Object.entries(w.items)) {
           if (!/^(0|[1-9][0-9]*)$/.test(index) || Number(index) >= w.length) fail(`sparse-array index ${index} outside its length`);
-          array[Number(index)] = build(item, array, Number(index), depth + 1);
+          place(array, Number(index), build(item, array, Number(index), depth + 1));
         }
         return array;
+      }
+      case 'getter': {
+        expectKeys(w, ['$value', 'reads'], kind);
+        if (!Array.isArray(w.reads) || w.reads.length === 0) fail('getter escape needs a non-empty reads list');
+        if (container === holder) fail('a getter escape is only valid as a member or an item');
+        // Each answer is a value of its own (its refs point into it), as in the reference adapter.
+        const answers = w.reads.map((answer) => fromWire(answer));
+        return new GetterSpec(answers);
       }
       case 'ref': {
         expectKeys(w, ['$value', 'to'], kind);

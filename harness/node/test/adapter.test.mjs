@@ -16,6 +16,7 @@ import {
   invoke, outcome, returns, setup,
 } from './driver.mjs';
 import { reachableStrings } from '../lib/rcip.mjs';
+import { fromWire } from '../lib/values.mjs';
 
 const SECRET = 'host-secret-7f3a';
 
@@ -209,6 +210,20 @@ test('escapes in the definition reach the define* helpers as JavaScript values',
   assert.deepEqual(odd.capability.tags, { '#': 'undefined' });
   assert.deepEqual(odd.capability.usage, { '#': 'NaN' });
 }));
+
+test('a getter escape is an enumerable accessor answering per read, then its last answer (issue 25)', () => {
+  const value = fromWire({ a: { $value: 'getter', reads: [1, { b: 2 }] }, list: [{ $value: 'getter', reads: ['x'] }] });
+  const descriptor = Object.getOwnPropertyDescriptor(value, 'a');
+  assert.equal(typeof descriptor.get, 'function');
+  assert.equal(descriptor.enumerable, true);
+  assert.equal(value.a, 1);
+  const second = value.a;
+  assert.deepEqual(second, { b: 2 });
+  assert.equal(value.a, second, 'an answer is one object, given again');
+  assert.equal(value.list[0], 'x');
+  assert.throws(() => fromWire({ $value: 'getter', reads: [1] }), /member or an item/);
+  assert.throws(() => fromWire({ a: { $value: 'getter', reads: [] } }), /non-empty/);
+});
 
 test('every start builds a fresh runtime: handles and gates of the last case are gone', () => withDriver(async (d) => {
   await d.startOk(setup(gatedPolicy));

@@ -11,12 +11,22 @@
 //! outlives it; a response that is not UTF-8 is a protocol violation. Each group is registered
 //! with `interrupt` from its spawn to its end, so SIGINT or SIGTERM to the harness kills it too.
 //! A request never waits past the run's overall deadline (`run --max-run-seconds`).
+//!
+//! The adapter's stderr is the implementation's own words (issue 27 §4): it is read on the calling
+//! thread, in the same poll(2) as stdout (and as stdin while a request is written), so an adapter
+//! that logs a lot never blocks on a full pipe, and after each response the pipe is read once more
+//! to its current end. An adapter that writes its stderr before its response (Node on Linux pipes,
+//! any unbuffered stderr) therefore has each line attributed to the case whose request was
+//! answered after it: `take_stderr` hands the runner what was written since the previous case's
+//! `finish` was answered. What the adapter writes before a case's `start` (at the handshake, or
+//! after the previous case ended) goes to that case, after a line saying so; what it writes after
+//! its response, asynchronously or through a buffer flushed later, goes to the case being run
+//! when the harness reads it. Each job has its own process, so `--jobs` never mixes cases.
 
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
 use std::os::unix::process::CommandExt;
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use std::sync::{Arc, Mutex};
+use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -26,8 +36,46 @@ use serde_json::Value;
 use crate::adapter::{Adapter, AdapterError, Implementation, Protocol, Reply};
 use crate::driver;
 
-/// How much of the adapter's stderr is kept for error reports.
+/// How much of the adapter's stderr is kept between two `take_stderr` calls (the end of it): more
+/// than a report shows (`quote::tail`), so the lines before a cut are whole.
 const STDERR_TAIL_BYTES: usize = 64 * 1024;
+
+/// The most of the adapter's stderr one read to its current end takes (`drain_stderr`).
+const DRAIN_BYTES: usize = 1024 * 1024;
+
+/// The harness's line between what an adapter wrote before a case's `start` and during the case.
+const BEFORE_START: &[u8] = b"[harness] the lines above were written before this case started\n";
+
+/// The end of what the adapter wrote to its stderr since it was last taken, and how much it wrote.
+#[derive(Default)]
+struct Captured {
+    end: VecDeque<u8>,
+    total: u64,
+}
+
+impl Captured {
+    fn push(&mut self, bytes: &[u8]) {
+        self.total += bytes.len() as u64;
+        let bytes = &bytes[bytes.len().saturating_sub(STDERR_TAIL_BYTES)..];
+        self.end.extend(bytes);
+        let over = self.end.len().saturating_sub(STDERR_TAIL_BYTES);
+        self.end.drain(..over);
+    }
+
+    fn append(&mut self, mut later: Captured) {
+        let total = self.total + later.total;
+        self.push(later.end.make_contiguous());
+        self.total = total;
+    }
+
+    fn is_empty(&self) -> bool {
+        self.total == 0
+    }
+
+    fn text(&mut self) -> String {
+        String::from_utf8_lossy(self.end.make_contiguous()).trim().to_string()
+    }
+}
 
 /// Read buffer for the adapter's stdout: large enough that a typical response arrives in one read.
 const STDOUT_BUFFER_BYTES: usize = 64 * 1024;
@@ -39,8 +87,9 @@ struct Running {
     /// response wakes the harness directly (one context switch per response instead of two, which
     /// is most of the per-step overhead of the driver protocol).
     stdout: BufReader<ChildStdout>,
-    stderr: Arc<Mutex<VecDeque<u8>>>,
-    stderr_reader: thread::JoinHandle<()>,
+    /// Non-blocking; `None` once it reached its end (or could not be read).
+    stderr: Option<ChildStderr>,
+    captured: Captured,
     /// The last request failed because its deadline passed (not a crash or a bad answer).
     timed_out: bool,
     /// Request bytes queued and not yet written (the pipe was full): written whenever the harness
@@ -100,9 +149,13 @@ impl Running {
                 .map_err(|e| format!("cannot configure the adapter's stdin: {e}"))?;
             let stdout = child.stdout.take().ok_or("no stdout pipe")?;
             let stderr = child.stderr.take().ok_or("no stderr pipe")?;
+            // Read when poll(2) says so, and to its current end after each response.
+            let flags = rustix::fs::fcntl_getfl(&stderr).map_err(|e| format!("cannot configure the adapter's stderr: {e}"))?;
+            rustix::fs::fcntl_setfl(&stderr, flags | rustix::fs::OFlags::NONBLOCK)
+                .map_err(|e| format!("cannot configure the adapter's stderr: {e}"))?;
             Ok::<_, String>((stdin, stdout, stderr))
         })();
-        let (stdin, stdout, stderr_pipe) = match pipes {
+        let (stdin, stdout, stderr) = match pipes {
             Ok(pipes) => pipes,
             Err(e) => {
                 // Started but unusable: ended and unregistered like any other adapter.
@@ -113,6 +166,7 @@ impl Running {
             }
         };
         let stdout = BufReader::with_capacity(STDOUT_BUFFER_BYTES, stdout);
+<<<<<<< HEAD
         let stderr = Arc::new(Mutex::new(VecDeque::new()));
         let tail = stderr.clone();
         let stderr_reader = thread::spawn(move || keep_tail(stderr_pipe, tail));
@@ -129,11 +183,32 @@ impl Running {
             write_error: None,
             awaiting: VecDeque::new(),
         })
+=======
+        Ok(Running { child, stdin, stdout, stderr: Some(stderr), captured: Captured::default(), timed_out: false })
+>>>>>>> main
     }
 
-    fn stderr_tail(&self) -> String {
-        let tail = self.stderr.lock().map(|t| t.iter().copied().collect::<Vec<u8>>()).unwrap_or_default();
-        String::from_utf8_lossy(&tail).trim().to_string()
+    /// Reads the adapter's stderr to its current end, without waiting, and at most
+    /// `DRAIN_BYTES` at a time: an adapter that writes without end cannot hold the harness here
+    /// (the next poll(2) comes back to it, under the request's deadline).
+    fn drain_stderr(&mut self) {
+        let Some(pipe) = self.stderr.as_mut() else { return };
+        let mut buffer = [0u8; 8192];
+        for _ in 0..DRAIN_BYTES / buffer.len() {
+            match pipe.read(&mut buffer) {
+                Ok(0) => {
+                    self.stderr = None;
+                    return;
+                }
+                Ok(n) => self.captured.push(&buffer[..n]),
+                Err(e) if e.kind() == ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == ErrorKind::WouldBlock => return,
+                Err(_) => {
+                    self.stderr = None;
+                    return;
+                }
+            }
+        }
     }
 
     /// Ends the adapter's whole process group (the adapter and everything it started that did
@@ -148,20 +223,16 @@ impl Running {
         self.kill_group();
     }
 
-    /// Kills the process group and returns the end of the adapter's stderr. The stderr reader is
-    /// given a moment to drain what the process wrote before dying (a process outside the group
-    /// holding the pipe open must not make this wait forever).
-    fn kill_and_tail(mut self) -> String {
+    /// Kills the process group and returns what it wrote to its stderr since it was last taken:
+    /// everything it wrote before dying is in the pipe by then, read without waiting (a process
+    /// outside the group holding the pipe open cannot make this wait).
+    fn kill_and_capture(mut self) -> Captured {
         self.kill_group();
-        for _ in 0..50 {
-            if self.stderr_reader.is_finished() {
-                break;
-            }
-            thread::sleep(Duration::from_millis(10));
-        }
-        self.stderr_tail()
+        self.drain_stderr();
+        self.captured
     }
 
+<<<<<<< HEAD
     /// Queues one request line (written now as far as the pipe takes it, the rest while waiting
     /// for answers) and remembers that its answer is awaited.
     fn send(&mut self, line: &[u8], kind: Answer) {
@@ -251,6 +322,36 @@ impl Running {
                 } else {
                     format!("no response within {} ms", timeout.as_millis())
                 });
+=======
+    /// Waits until stdout has something to read (data or end of file), at most `wait`, reading
+    /// the adapter's stderr whenever it has something meanwhile.
+    fn readable_within(&mut self, wait: Duration) -> Result<bool, String> {
+        let until = Instant::now().checked_add(wait);
+        loop {
+            let left = until.map_or(wait, |at| at.saturating_duration_since(Instant::now()));
+            let timeout = Timespec::try_from(left).unwrap_or(Timespec { tv_sec: i64::MAX, tv_nsec: 0 });
+            let (stdout_ready, stderr_ready) = {
+                let mut fds = vec![PollFd::new(self.stdout.get_ref(), PollFlags::IN)];
+                if let Some(stderr) = &self.stderr {
+                    fds.push(PollFd::new(stderr, PollFlags::IN));
+                }
+                match poll(&mut fds, Some(&timeout)) {
+                    Ok(0) => return Ok(false),
+                    Ok(_) => (!fds[0].revents().is_empty(), fds.get(1).is_some_and(|fd| !fd.revents().is_empty())),
+                    Err(rustix::io::Errno::INTR) => continue,
+                    Err(e) => return Err(format!("cannot wait for the adapter's stdout: {e}")),
+                }
+            };
+            if stderr_ready {
+                self.drain_stderr();
+            }
+            if stdout_ready {
+                return Ok(true);
+            }
+            // A stderr that is always readable must not keep this past its wait.
+            if left.is_zero() || until.is_some_and(|at| Instant::now() >= at) {
+                return Ok(false);
+>>>>>>> main
             }
         }
     }
@@ -299,6 +400,49 @@ impl Running {
         }
     }
 
+<<<<<<< HEAD
+=======
+    /// Writes all of `bytes` to the adapter's non-blocking stdin, waiting in poll(2) whenever the
+    /// pipe is full, at most until `deadline`.
+    fn write_all_within(&mut self, mut bytes: &[u8], deadline: Instant, timeout: Duration) -> Result<(), String> {
+        while !bytes.is_empty() {
+            match self.stdin.write(bytes) {
+                Ok(0) => return Err("cannot write to the adapter: its stdin is closed".into()),
+                Ok(n) => bytes = &bytes[n..],
+                Err(e) if e.kind() == ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == ErrorKind::WouldBlock => {
+                    let left = deadline.saturating_duration_since(Instant::now());
+                    let wait = Timespec::try_from(left).unwrap_or(Timespec { tv_sec: i64::MAX, tv_nsec: 0 });
+                    // An adapter blocked on its full stderr reads no request: its stderr is read too.
+                    let (stdin_ready, stderr_ready) = {
+                        let mut fds = vec![PollFd::new(&self.stdin, PollFlags::OUT)];
+                        if let Some(stderr) = &self.stderr {
+                            fds.push(PollFd::new(stderr, PollFlags::IN));
+                        }
+                        match poll(&mut fds, Some(&wait)) {
+                            Ok(_) => (!fds[0].revents().is_empty(), fds.get(1).is_some_and(|fd| !fd.revents().is_empty())),
+                            Err(rustix::io::Errno::INTR) => continue,
+                            Err(e) => return Err(format!("cannot wait for the adapter's stdin: {e}")),
+                        }
+                    };
+                    if stderr_ready {
+                        self.drain_stderr();
+                    }
+                    if !stdin_ready && Instant::now() >= deadline {
+                        self.timed_out = true;
+                        return Err(format!(
+                            "the adapter did not read its request within {} ms (stdin full)",
+                            timeout.as_millis()
+                        ));
+                    }
+                }
+                Err(e) => return Err(format!("cannot write to the adapter (it may have exited): {e}")),
+            }
+        }
+        Ok(())
+    }
+
+>>>>>>> main
     /// Anything readable while no request is pending: a response out of turn (which would be
     /// matched to the wrong request), or the end of file of an adapter that exited.
     fn check_quiet(&mut self) -> Result<(), String> {
@@ -324,21 +468,6 @@ impl Running {
     }
 }
 
-fn keep_tail(mut stderr: impl Read, tail: Arc<Mutex<VecDeque<u8>>>) {
-    let mut buffer = [0u8; 4096];
-    while let Ok(n) = stderr.read(&mut buffer) {
-        if n == 0 {
-            return;
-        }
-        if let Ok(mut tail) = tail.lock() {
-            tail.extend(&buffer[..n]);
-            while tail.len() > STDERR_TAIL_BYTES {
-                tail.pop_front();
-            }
-        }
-    }
-}
-
 pub struct ProcessAdapter {
     argv: Vec<String>,
     timeout: Duration,
@@ -350,6 +479,7 @@ pub struct ProcessAdapter {
     timed_out: bool,
     /// The run's overall deadline (`run --max-run-seconds`): no request waits past it.
     run_deadline: Option<Instant>,
+<<<<<<< HEAD
     /// The adapter declared `pipelining` in its handshake and the harness uses it
     /// (`harness/driver/README.md`, "Pipelining"): requests go out before earlier answers arrive.
     pipelining: bool,
@@ -384,6 +514,10 @@ enum Broken {
     /// The answer to a request of an earlier case that is read and dropped (a pipelined
     /// `finish`): as in step-by-step mode, where a broken `finish` only costs a restart.
     Dropped,
+=======
+    /// What adapters that were ended wrote to stderr since `take_stderr` was last called.
+    stderr: Captured,
+>>>>>>> main
 }
 
 impl ProcessAdapter {
@@ -396,7 +530,21 @@ impl ProcessAdapter {
     /// [`launch`](Self::launch), no request (the handshake included) waiting past `run_deadline`:
     /// a request cut by it is an error saying so, its case `errored`.
     pub fn launch_until(argv: Vec<String>, timeout: Duration, run_deadline: Option<Instant>) -> Result<ProcessAdapter, String> {
+<<<<<<< HEAD
         Self::launch_with(argv, timeout, run_deadline, Pipelining::IfDeclared)
+=======
+        let (running, implementation) = Self::start_process(&argv, timeout, run_deadline).map_err(|(e, _)| e)?;
+        Ok(ProcessAdapter {
+            argv,
+            timeout,
+            implementation,
+            running: Some(running),
+            next_step: 0,
+            timed_out: false,
+            run_deadline,
+            stderr: Captured::default(),
+        })
+>>>>>>> main
     }
 
     /// [`launch_until`](Self::launch_until), pipelining as `pipelining` allows.
@@ -437,7 +585,7 @@ impl ProcessAdapter {
             Ok((implementation, pipelining)) => Ok((running, implementation, pipelining)),
             Err(e) => {
                 let timed_out = running.timed_out;
-                Err((with_stderr(format!("handshake failed: {e}"), &running.kill_and_tail()), timed_out))
+                Err((with_stderr(format!("handshake failed: {e}"), &running.kill_and_capture().text()), timed_out))
             }
         }
     }
@@ -543,6 +691,7 @@ impl ProcessAdapter {
     fn answer(&mut self) -> Result<Reply, AdapterError> {
         match self.next_answer() {
             Ok(reply) => Ok(reply),
+<<<<<<< HEAD
             Err(Broken::Request(e)) => Err(self.broken(e)),
             Err(Broken::Dropped) => Err(self.broken("the answer to a request of the previous case was broken".into())),
         }
@@ -562,6 +711,16 @@ impl ProcessAdapter {
             }
             if let Ok(line) = request_line(&driver::finish()) {
                 running.send(line.as_bytes(), Answer::Finish);
+=======
+            Err(e) => {
+                // What it wrote before breaking is the case's stderr (`take_stderr`), shown
+                // under the case with the error.
+                self.timed_out |= running.timed_out;
+                if let Some(ended) = self.running.take() {
+                    self.stderr.append(ended.kill_and_capture());
+                }
+                Err(AdapterError(e))
+>>>>>>> main
             }
         }
     }
@@ -611,6 +770,28 @@ fn request_line(message: &driver::Request<'_>) -> Result<String, AdapterError> {
     Ok(line)
 }
 
+impl ProcessAdapter {
+    /// Moves what the running adapter wrote to stderr so far into `self.stderr`.
+    fn collect_stderr(&mut self) {
+        if let Some(running) = self.running.as_mut() {
+            running.drain_stderr();
+            self.stderr.append(std::mem::take(&mut running.captured));
+        }
+    }
+
+    /// A case starts: what the adapter wrote since the previous case was taken is marked as
+    /// written before it.
+    fn mark_case_start(&mut self) {
+        self.collect_stderr();
+        if !self.stderr.is_empty() {
+            // The harness's own line: not counted as bytes the adapter wrote.
+            let total = self.stderr.total;
+            self.stderr.push(BEFORE_START);
+            self.stderr.total = total;
+        }
+    }
+}
+
 fn with_stderr(message: String, tail: &str) -> String {
     if tail.is_empty() {
         message
@@ -630,10 +811,20 @@ fn exchange(running: &mut Running, message: &driver::Request<'_>, timeout: Durat
         Some(at) if at < own => (at, true),
         _ => (own, false),
     };
+<<<<<<< HEAD
     let line = request_line(message).map_err(|e| e.0)?;
     running.send(line.as_bytes(), Answer::Kept);
     let end = running.awaiting.pop_front().map(|a| a.end).unwrap_or(running.queued);
     match running.read_answer(end, deadline, timeout) {
+=======
+    let mut line = serde_json::to_string(message).map_err(|e| e.to_string())?;
+    line.push('\n');
+    let result = running.write_all_within(line.as_bytes(), deadline, timeout).and_then(|()| running.read_line(deadline, timeout));
+    // What the adapter wrote to stderr before it answered is in the pipe now: it belongs to this
+    // request's case.
+    running.drain_stderr();
+    match result {
+>>>>>>> main
         Err(_) if cut && running.timed_out => {
             Err("the run's overall deadline (--max-run-seconds) passed before the adapter answered: the case is not finished".into())
         }
@@ -649,6 +840,7 @@ impl Adapter for ProcessAdapter {
     fn start(&mut self, case: &str, protocol: Protocol, setup: &Value) -> Result<Reply, AdapterError> {
         self.next_step = 0;
         self.timed_out = false;
+<<<<<<< HEAD
         let reply = if self.pipelining {
             let line = request_line(&driver::start(case, protocol, setup))?;
             self.start_pipelined(&line)?
@@ -656,6 +848,10 @@ impl Adapter for ProcessAdapter {
             self.request(&driver::start(case, protocol, setup))?
         };
         match reply {
+=======
+        self.mark_case_start();
+        match self.request(&driver::start(case, protocol, setup))? {
+>>>>>>> main
             Reply::Observed(_) => Err(AdapterError("start was answered with an observation".into())),
             reply => Ok(reply),
         }
@@ -693,6 +889,12 @@ impl Adapter for ProcessAdapter {
 
     fn timed_out(&self) -> bool {
         self.timed_out
+    }
+
+    fn take_stderr(&mut self) -> Option<String> {
+        self.collect_stderr();
+        let mut taken = std::mem::take(&mut self.stderr);
+        crate::quote::tail(taken.end.make_contiguous(), taken.total)
     }
 
     fn finish(&mut self) {

@@ -8,7 +8,11 @@
 //! CI runs several seeds, `scripts/choice-seeds.sh`), `--choices rows:NAME,...` takes exactly
 //! the named rows and `--show-choices` prints the rows a value takes. `--choices list` prints the
 //! table of choices. `--fault NAME` injects
-//! one bug of the fault catalog (issue 13), `--fault list` prints it. An unknown argument or
+//! one bug of the fault catalog (issue 13), `--fault list` prints it. `--rename-codes` (for the
+//! harness's own tests, issue 27 §5) makes it a Rixx UI consumer with code names of its own: each
+//! register code in a Rixx UI observation is written in lowercase with hyphens
+//! (`FRAME_NOT_JSON` -> `frame-not-json`), a one-to-one renaming, and `--declare-codes` adds the
+//! handshake's `codes` map that translates them back. An unknown argument or
 //! fault is a usage error (exit 2). A request that is not UTF-8 or not JSON gets an `error` reply;
 //! the driver goes on with the next line.
 
@@ -43,6 +47,46 @@ struct Cli {
     /// Inject one realistic bug of the fault catalog (issue 13); `list` prints the catalog.
     #[arg(long, value_name = "NAME")]
     fault: Option<String>,
+    /// Test only: report every Rixx UI code under a name of its own (lowercase, hyphens).
+    #[arg(long)]
+    rename_codes: bool,
+    /// With --rename-codes: declare the `codes` map from those names to the register's.
+    #[arg(long, requires = "rename_codes")]
+    declare_codes: bool,
+}
+
+/// The reference's Rixx UI codes (`reference::rui::codes`): every name `--rename-codes` renames.
+fn rui_codes() -> Vec<&'static str> {
+    use reference::rui::codes::{DispatchCode, QuarantineCode, RejectionCode, TransactionCode};
+    let mut codes = vec![QuarantineCode::FrameNotJson.as_str(), QuarantineCode::FrameTruncated.as_str()];
+    codes.extend([RejectionCode::RecordOutsideTransaction, RejectionCode::RecordInvalid, RejectionCode::UnknownOperation].map(RejectionCode::as_str));
+    codes.extend(TransactionCode::ALL.map(TransactionCode::as_str));
+    codes.extend([DispatchCode::PolicyDenied, DispatchCode::ActionNotFound, DispatchCode::PolicyEvaluationFailed].map(DispatchCode::as_str));
+    codes
+}
+
+/// The own name `--rename-codes` gives a register code.
+fn own_name(code: &str) -> String {
+    code.to_ascii_lowercase().replace('_', "-")
+}
+
+/// `--rename-codes`: the register -> own renaming of the codes of Rixx UI observations, and
+/// whether the handshake declares the map back.
+struct Renaming {
+    to_own: harness::codes::CodeMap,
+    declared: bool,
+}
+
+impl Renaming {
+    fn new(declared: bool) -> Renaming {
+        let to_own = rui_codes().into_iter().map(|code| (code.to_string(), own_name(code))).collect();
+        Renaming { to_own: harness::codes::CodeMap::new(to_own), declared }
+    }
+
+    /// The handshake's map: own name -> register name.
+    fn declared_map(&self) -> Option<harness::codes::CodeMap> {
+        self.declared.then(|| harness::codes::CodeMap::new(self.to_own.entries().iter().map(|(code, own)| (own.clone(), code.clone())).collect()))
+    }
 }
 
 /// The fault catalog as text: name, requirement ids, description, tab-separated.
@@ -69,13 +113,16 @@ fn choices_table() -> String {
     out
 }
 
-fn handle(adapter: &mut ReferenceAdapter, request: &Value) -> Option<Value> {
+/// Answers one request; `running` is the protocol of the case in progress.
+fn handle(adapter: &mut ReferenceAdapter, renaming: Option<&Renaming>, running: &mut Option<Protocol>, request: &Value) -> Option<Value> {
     let field = |key: &str| request.get(key);
     match field("cmd").and_then(Value::as_str) {
         Some("hello") => Some(match field("protocol").and_then(Value::as_str) {
             Some(driver::DRIVER_PROTOCOL) => {
                 // It answers requests strictly in order, reading ahead freely (`serve`).
-                let mut hello = driver::encode_hello(adapter.implementation());
+                let mut implementation = adapter.implementation().clone();
+                implementation.codes = renaming.and_then(Renaming::declared_map);
+                let mut hello = driver::encode_hello(&implementation);
                 driver::declare_pipelining(&mut hello);
                 hello
             }
@@ -87,13 +134,22 @@ fn handle(adapter: &mut ReferenceAdapter, request: &Value) -> Option<Value> {
                 Some("rui") => Protocol::Rui,
                 other => return Some(driver::encode_reply(Err(format!("unknown protocol {other:?}")))),
             };
+            *running = Some(protocol);
             let case = field("case").and_then(Value::as_str).unwrap_or("");
             let setup = field("setup").unwrap_or(&Value::Null);
             Some(driver::encode_reply(adapter.start(case, protocol, setup).map_err(|e| e.0)))
         }
         Some("step") => {
             let step = field("step").unwrap_or(&Value::Null);
-            Some(driver::encode_reply(adapter.step(step).map_err(|e| e.0)))
+            let mut reply = adapter.step(step).map_err(|e| e.0);
+            if let (Some(renaming), Ok(harness::adapter::Reply::Observed(value)), Some(expect)) =
+                (renaming, &mut reply, step.get("expect").and_then(Value::as_str))
+            {
+                if *running == Some(Protocol::Rui) {
+                    renaming.to_own.translate_observation(expect, value);
+                }
+            }
+            Some(driver::encode_reply(reply))
         }
         Some("finish") => {
             adapter.finish();
@@ -136,11 +192,12 @@ fn main() -> ExitCode {
             }
         },
     };
-    serve(ReferenceAdapter::with_choices(choices));
+    let renaming = cli.rename_codes.then(|| Renaming::new(cli.declare_codes));
+    serve(ReferenceAdapter::with_choices(choices), renaming.as_ref());
     ExitCode::SUCCESS
 }
 
-fn serve(mut adapter: ReferenceAdapter) {
+fn serve(mut adapter: ReferenceAdapter, renaming: Option<&Renaming>) {
     // A buffered reader of our own over stdin, so it can tell whether a request is already
     // buffered before waiting awake for the next one (driver::spin_until_readable).
     let Ok(stdin) = rustix::io::dup(io::stdin()) else { return };
@@ -149,6 +206,7 @@ fn serve(mut adapter: ReferenceAdapter) {
     // (`harness/driver/README.md`, "Pipelining") gets the answers to what it sent ahead in one
     // write, and one sending a request at a time gets each answer at once.
     let mut stdout = io::BufWriter::with_capacity(64 * 1024, io::stdout().lock());
+    let mut running = None;
     loop {
         if !requests.buffer().contains(&b'\n') && stdout.flush().is_err() {
             return;
@@ -178,7 +236,7 @@ fn serve(mut adapter: ReferenceAdapter) {
             continue;
         }
         let response = match serde_json::from_str::<Value>(&line) {
-            Ok(request) => match handle(&mut adapter, &request) {
+            Ok(request) => match handle(&mut adapter, renaming, &mut running, &request) {
                 Some(response) => response,
                 None => {
                     let _ = stdout.flush();

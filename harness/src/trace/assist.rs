@@ -39,7 +39,9 @@
 //!   `outcome` of a resolution that acted on a turn are judged, with the readings the
 //!   model-generated vectors accept (`suites/src/cases/from_model/assist.rs`): after a
 //!   cancellation the turn may settle either way or stay pending while it may still wait, and the
-//!   entry in flight may or may not be recorded (PRJ-ASSIST-CANCEL-01..03); a local rejection is
+//!   entry in flight may or may not be recorded (PRJ-ASSIST-CANCEL-01..03); a turn that waited for
+//!   the resolution of the confirmation pending at its cancellation may make its summarize call
+//!   after it (both readings at once); a local rejection is
 //!   any non-success, and a path where it is not denied `POLICY_DENIED` departs from RECOMMENDED
 //!   CL-C05-3; an over-bound or malformed decision may end the turn either way.
 //! - Outside this model: direct `invoke` calls next to turns (the two models are not composed),
@@ -438,6 +440,11 @@ impl Checker {
             let Some(when) = when.filter(|w| *w <= to) else { continue };
             if let Some(next) = self.step(turn, action, when) {
                 out.push((action, next));
+            }
+        }
+        if summarize_after_waiting(&turn.state) {
+            if let Some(next) = self.step(turn, Action::CallSummarize, at) {
+                out.push((Action::CallSummarize, next));
             }
         }
         out
@@ -966,6 +973,17 @@ fn in_flight(state: &TurnState) -> Option<usize> {
         Some(CancelPoint::ActionInFlight | CancelPoint::ConfirmationPending) => state.entries.len().checked_sub(1),
         _ => None,
     }
+}
+
+/// A turn cancelled while its confirmation was pending may keep waiting for the host UI's
+/// resolution (PRJ-ASSIST-CANCEL-03 only RECOMMENDS it stop at once) and then, when an action
+/// went through `invoke`, make its one summarize call (PRJ-ASSIST-CANCEL-01): the model ends such
+/// a turn at the cancellation, so the checker lets its summarize call come later, once.
+fn summarize_after_waiting(state: &TurnState) -> bool {
+    state.phase == TurnPhase::Done
+        && state.cancelled == Some(CancelPoint::ConfirmationPending)
+        && state.summarize_calls == 0
+        && state.entries.iter().any(|e| e.invoked)
 }
 
 /// Whether a cancelled turn may still be pending: while it may wait for what was in flight at

@@ -3,9 +3,23 @@
 //! framing (CL-D07), record shapes (CL-D01), sequence numbers, transactions and revisions (CL-D02,
 //! CL-D09), graph invariants, catalog and props (CL-D06), limits (CL-D04) and recovery (CL-D05).
 //! Every violation is reported as soon as it is decided, with its position (frame index, and the
-//! transaction id for a transaction's rejection), its stable code (CL-D08) and the register
-//! entries that define the code; then a summary. Exit 0: clean; 1: violations; 2: bad usage, or
-//! an input that could not be read to its end (the partial summary is still printed).
+//! transaction id for a transaction's rejection), its stable code (CL-D08), its strictness and the
+//! register entries behind it; then a summary.
+//!
+//! Strictness (issue 27 §6). The stream goes through two consumers: the reference with its
+//! default readings, which take the RECOMMENDED reading of every open point, and a lenient one
+//! taking the admissible readings that accept more (`LENIENT_ROWS`: a JSONL or json-seq text
+//! without its final LF applied, an unfinished SSE event dropped, depth bounding values only, the
+//! `-` index and the empty-pointer delete accepted). A violation both report is REQUIRED: every
+//! admissible consumer rejects there (its entries: the REQUIRED and IMPL-DEFINED ones that list the
+//! code). One only the default consumer reports is RECOMMENDED (its entries: the RECOMMENDED ones
+//! that list the code, else those of the lenient readings, for what follows from one), and so is
+//! one only the lenient consumer reports. A record that repeats a member name in one of its
+//! objects is a RECOMMENDED finding of its own (PRJ-RUI-REC-06, RFC 8259 §4).
+//!
+//! Exit 0: no REQUIRED violation (RECOMMENDED findings are reported; `--strict` makes them count);
+//! 1: a REQUIRED violation; 2: bad usage, or an input that could not be read to its end (the
+//! partial summary is still printed).
 //!
 //! Constant memory on a stream of any length: the [`Validator`] hands each result to a sink and
 //! makes the runtime forget it (`Runtime::forget_results`), and input is read in bounded chunks
@@ -33,9 +47,73 @@ pub struct Violation {
     pub transaction: Option<String>,
     pub code: &'static str,
     /// What kind of failure it is: a quarantined frame, a record rejected outside a transaction,
-    /// or a rejected transaction.
+    /// a rejected transaction, or a record repeating a member name.
     pub kind: &'static str,
+    /// `REQUIRED` or `RECOMMENDED` (see the module text).
+    pub strictness: &'static str,
+    /// The register entries behind it at its strictness, for the framing of the stream (filled
+    /// when it is reported; see the module text).
+    pub requirements: Vec<&'static str>,
 }
+
+/// The rows of the reference's choices table the lenient consumer takes: the admissible readings
+/// under which a consumer accepts what the default (RECOMMENDED) reading rejects.
+pub const LENIENT_ROWS: [&str; 6] = [
+    "rui-jsonl-last-line-applied",
+    "rui-sse-undispatched-dropped",
+    "rui-json-seq-unterminated-applied",
+    "rui-depth-values-only",
+    "rui-array-append",
+    "rui-delete-document-resets",
+];
+
+/// The RECOMMENDED entries whose other readings `LENIENT_ROWS` take in a stream of `framing`:
+/// what a RECOMMENDED finding with no RECOMMENDED entry of its own (one that follows from such a
+/// reading) cites.
+fn lenient_readings(framing: Framing) -> Vec<&'static str> {
+    let mut ids: Vec<&'static str> = frame_reading(framing).into_iter().collect();
+    ids.extend(["PRJ-RUI-LIMIT-12", "PRJ-RUI-DATA-06"]);
+    ids
+}
+
+/// The RECOMMENDED entry that quarantines an unterminated last frame in `framing`.
+fn frame_reading(framing: Framing) -> Option<&'static str> {
+    match framing {
+        Framing::Jsonl => Some("PRJ-RUI-FRAME-05"),
+        Framing::Sse => Some("PRJ-RUI-FRAME-07"),
+        Framing::JsonSeq => Some("PRJ-RUI-FRAME-13"),
+        Framing::WebSocket => None,
+    }
+}
+
+/// The entries behind a violation of `code` at `strictness` in a stream of `framing`.
+fn requirements_for(code: &str, strictness: &str, framing: Framing) -> Vec<&'static str> {
+    if code == REPEATED_MEMBER_NAME {
+        return vec!["PRJ-RUI-REC-06"];
+    }
+    let recommended = strictness == RECOMMENDED;
+    let readings = lenient_readings(framing);
+    let own: Vec<&'static str> = requirements_of(code)
+        .iter()
+        .filter(|(id, level)| (*level == RECOMMENDED) == recommended && (!recommended || readings.contains(id)))
+        .map(|(id, _)| *id)
+        .collect();
+    if own.is_empty() && recommended {
+        // A transaction failed by a frame only the recommended reading quarantines.
+        if code == "FRAME_INVALID" {
+            return frame_reading(framing).into_iter().collect();
+        }
+        return readings;
+    }
+    own
+}
+
+/// The code of a record that repeats a member name: a finding of `validate` (PRJ-RUI-REC-06),
+/// not a code a consumer reports, so it is in no register entry's `codes`.
+pub const REPEATED_MEMBER_NAME: &str = "REPEATED_MEMBER_NAME";
+
+pub const REQUIRED: &str = "REQUIRED";
+pub const RECOMMENDED: &str = "RECOMMENDED";
 
 impl Violation {
     /// `frame N` or `frame N, transaction ID`.
@@ -46,13 +124,18 @@ impl Violation {
         }
     }
 
-    /// The register entries (`vectors/requirements.json`) that define this code.
-    pub fn requirements(&self) -> &'static [&'static str] {
-        requirements_of(self.code)
+    /// The register entries (`vectors/requirements.json`) behind this violation at its strictness.
+    pub fn requirements(&self) -> &[&'static str] {
+        &self.requirements
+    }
+
+    /// Whether it makes the run exit 1: REQUIRED always, RECOMMENDED under `--strict`.
+    pub fn counts(&self, strict: bool) -> bool {
+        strict || self.strictness == REQUIRED
     }
 
     pub fn to_json(&self) -> Value {
-        let mut v = json!({ "frame": self.frame, "kind": self.kind, "code": self.code, "requirements": self.requirements() });
+        let mut v = json!({ "frame": self.frame, "kind": self.kind, "code": self.code, "strictness": self.strictness, "requirements": self.requirements() });
         if let Some(id) = &self.transaction {
             v["transactionId"] = json!(id);
         }
@@ -60,44 +143,44 @@ impl Violation {
     }
 
     pub fn to_text(&self) -> String {
-        format!("{}: {} {} ({})", self.position(), self.kind, self.code, self.requirements().join(", "))
+        format!("{}: {} {} [{}] ({})", self.position(), self.kind, self.code, self.strictness, self.requirements().join(", "))
     }
 }
 
-/// The register entries that list each code (`codes` in `vectors/requirements.json`; a unit test
-/// keeps this table equal to the register).
-const CODE_REQUIREMENTS: &[(&str, &[&str])] = &[
-    ("FRAME_NOT_JSON", &["PRJ-RUI-FRAME-01", "PRJ-RUI-FRAME-14"]),
-    ("FRAME_TRUNCATED", &["PRJ-RUI-FRAME-02", "PRJ-RUI-FRAME-13", "PRJ-RUI-FRAME-14"]),
-    ("RECORD_OUTSIDE_TRANSACTION", &["PRJ-RUI-REC-01"]),
-    ("RECORD_INVALID", &["PRJ-RUI-REC-02", "PRJ-RUI-DATA-02"]),
-    ("UNKNOWN_OPERATION", &["PRJ-RUI-REC-03"]),
-    ("SEQUENCE_GAP", &["PRJ-RUI-TX-01"]),
-    ("STALE_BASE_REVISION", &["PRJ-RUI-TX-02"]),
-    ("REVISION_MISMATCH", &["PRJ-RUI-TX-03"]),
-    ("FRAME_INVALID", &["PRJ-RUI-TX-04"]),
-    ("INTERRUPTED", &["PRJ-RUI-TX-05"]),
-    ("SUPERSEDED_BY_BEGIN", &["PRJ-RUI-TX-06"]),
-    ("DUPLICATE_NODE", &["PRJ-RUI-GRAPH-01"]),
-    ("ROOT_MISSING", &["PRJ-RUI-GRAPH-02"]),
-    ("CHILD_UNRESOLVED", &["PRJ-RUI-GRAPH-03"]),
-    ("GRAPH_CYCLE", &["PRJ-RUI-GRAPH-04"]),
-    ("DUPLICATE_CHILD", &["PRJ-RUI-GRAPH-05"]),
-    ("LIMIT_ID_LENGTH", &["PRJ-RUI-LIMIT-01"]),
-    ("LIMIT_STRING_LENGTH", &["PRJ-RUI-LIMIT-02"]),
-    ("LIMIT_ARRAY_LENGTH", &["PRJ-RUI-LIMIT-03"]),
-    ("LIMIT_DEPTH", &["PRJ-RUI-LIMIT-04", "PRJ-RUI-LIMIT-12"]),
-    ("LIMIT_OPERATIONS", &["PRJ-RUI-LIMIT-05"]),
-    ("LIMIT_TRANSACTION_BYTES", &["PRJ-RUI-LIMIT-06"]),
-    ("UNKNOWN_COMPONENT", &["PRJ-RUI-CAT-01"]),
-    ("PROPS_INVALID", &["PRJ-RUI-CAT-02"]),
-    ("CHILDREN_NOT_ALLOWED", &["PRJ-RUI-CAT-03"]),
-    ("DATA_PARENT_MISSING", &["PRJ-RUI-DATA-01"]),
-    ("POINTER_INVALID", &["PRJ-RUI-DATA-02", "PRJ-RUI-DATA-06"]),
-    ("DELETE_ABSENT", &["PRJ-RUI-DATA-03"]),
+/// The register entries that list each code, with their strictness (`codes` in
+/// `vectors/requirements.json`; a unit test keeps this table equal to the register).
+const CODE_REQUIREMENTS: &[(&str, &[(&str, &str)])] = &[
+    ("FRAME_NOT_JSON", &[("PRJ-RUI-FRAME-01", "REQUIRED"), ("PRJ-RUI-FRAME-14", "IMPL-DEFINED")]),
+    ("FRAME_TRUNCATED", &[("PRJ-RUI-FRAME-02", "REQUIRED"), ("PRJ-RUI-FRAME-05", "RECOMMENDED"), ("PRJ-RUI-FRAME-07", "RECOMMENDED"), ("PRJ-RUI-FRAME-13", "RECOMMENDED"), ("PRJ-RUI-FRAME-14", "IMPL-DEFINED")]),
+    ("RECORD_OUTSIDE_TRANSACTION", &[("PRJ-RUI-REC-01", "REQUIRED")]),
+    ("RECORD_INVALID", &[("PRJ-RUI-REC-02", "REQUIRED"), ("PRJ-RUI-DATA-02", "IMPL-DEFINED")]),
+    ("UNKNOWN_OPERATION", &[("PRJ-RUI-REC-03", "REQUIRED")]),
+    ("SEQUENCE_GAP", &[("PRJ-RUI-TX-01", "REQUIRED")]),
+    ("STALE_BASE_REVISION", &[("PRJ-RUI-TX-02", "REQUIRED")]),
+    ("REVISION_MISMATCH", &[("PRJ-RUI-TX-03", "REQUIRED")]),
+    ("FRAME_INVALID", &[("PRJ-RUI-TX-04", "REQUIRED")]),
+    ("INTERRUPTED", &[("PRJ-RUI-TX-05", "REQUIRED")]),
+    ("SUPERSEDED_BY_BEGIN", &[("PRJ-RUI-TX-06", "REQUIRED")]),
+    ("DUPLICATE_NODE", &[("PRJ-RUI-GRAPH-01", "REQUIRED")]),
+    ("ROOT_MISSING", &[("PRJ-RUI-GRAPH-02", "REQUIRED")]),
+    ("CHILD_UNRESOLVED", &[("PRJ-RUI-GRAPH-03", "REQUIRED")]),
+    ("GRAPH_CYCLE", &[("PRJ-RUI-GRAPH-04", "REQUIRED")]),
+    ("DUPLICATE_CHILD", &[("PRJ-RUI-GRAPH-05", "REQUIRED")]),
+    ("LIMIT_ID_LENGTH", &[("PRJ-RUI-LIMIT-01", "REQUIRED")]),
+    ("LIMIT_STRING_LENGTH", &[("PRJ-RUI-LIMIT-02", "REQUIRED")]),
+    ("LIMIT_ARRAY_LENGTH", &[("PRJ-RUI-LIMIT-03", "REQUIRED")]),
+    ("LIMIT_DEPTH", &[("PRJ-RUI-LIMIT-04", "REQUIRED"), ("PRJ-RUI-LIMIT-12", "RECOMMENDED")]),
+    ("LIMIT_OPERATIONS", &[("PRJ-RUI-LIMIT-05", "REQUIRED")]),
+    ("LIMIT_TRANSACTION_BYTES", &[("PRJ-RUI-LIMIT-06", "REQUIRED")]),
+    ("UNKNOWN_COMPONENT", &[("PRJ-RUI-CAT-01", "REQUIRED")]),
+    ("PROPS_INVALID", &[("PRJ-RUI-CAT-02", "REQUIRED")]),
+    ("CHILDREN_NOT_ALLOWED", &[("PRJ-RUI-CAT-03", "REQUIRED")]),
+    ("DATA_PARENT_MISSING", &[("PRJ-RUI-DATA-01", "REQUIRED")]),
+    ("POINTER_INVALID", &[("PRJ-RUI-DATA-02", "IMPL-DEFINED"), ("PRJ-RUI-DATA-06", "RECOMMENDED")]),
+    ("DELETE_ABSENT", &[("PRJ-RUI-DATA-03", "REQUIRED")]),
 ];
 
-fn requirements_of(code: &str) -> &'static [&'static str] {
+fn requirements_of(code: &str) -> &'static [(&'static str, &'static str)] {
     CODE_REQUIREMENTS.iter().find(|(c, _)| *c == code).map(|(_, r)| *r).unwrap_or(&[])
 }
 
@@ -129,6 +212,11 @@ pub struct Summary {
     pub quarantined: u64,
     pub rejected_records: u64,
     pub violations: u64,
+    /// Of the violations: REQUIRED ones, and RECOMMENDED findings.
+    pub required: u64,
+    pub recommended: u64,
+    /// `--strict`: RECOMMENDED findings count toward the exit code.
+    pub strict: bool,
     pub final_revision: u64,
     /// A transaction was still open when reading stopped at the deadline or on an error.
     pub open_transaction: bool,
@@ -141,7 +229,8 @@ impl Summary {
             "bytes": self.bytes, "messages": self.messages, "frames": self.frames,
             "committed": self.committed, "rejected": self.rejected, "aborted": self.aborted,
             "quarantined": self.quarantined, "rejectedRecords": self.rejected_records,
-            "violations": self.violations, "finalRevision": self.final_revision,
+            "violations": self.violations, "required": self.required, "recommended": self.recommended, "strict": self.strict,
+            "finalRevision": self.final_revision,
             "openTransaction": self.open_transaction,
             "stoppedBy": match self.stop { Stop::End => "end", Stop::Deadline => "max-seconds", Stop::Error(_) => "error" },
         });
@@ -153,7 +242,7 @@ impl Summary {
 
     pub fn to_text(&self) -> String {
         let mut out = format!(
-            "{} bytes{}, {} frames; transactions: {} committed, {} rejected, {} aborted; final revision {}; {} violation(s)",
+            "{} bytes{}, {} frames; transactions: {} committed, {} rejected, {} aborted; final revision {}; {} violation(s): {} REQUIRED, {} RECOMMENDED{}",
             self.bytes,
             if self.messages > 0 { format!(" in {} messages", self.messages) } else { String::new() },
             self.frames,
@@ -161,7 +250,10 @@ impl Summary {
             self.rejected,
             self.aborted,
             self.final_revision,
-            self.violations
+            self.violations,
+            self.required,
+            self.recommended,
+            if self.strict { " (--strict: RECOMMENDED findings count)" } else { "" }
         );
         match &self.stop {
             Stop::End => {}
@@ -175,9 +267,11 @@ impl Summary {
         out
     }
 
-    /// 0 clean, 1 violations, 2 the input could not be read to its end.
+    /// 0: no REQUIRED violation (RECOMMENDED findings too under `--strict`); 1: one; 2: the input
+    /// could not be read to its end.
     pub fn exit_code(&self) -> u8 {
-        match (&self.stop, self.violations) {
+        let counted = if self.strict { self.violations } else { self.required };
+        match (&self.stop, counted) {
             (Stop::Error(_), _) => 2,
             (_, 0) => 0,
             _ => 1,
@@ -192,6 +286,25 @@ pub struct UsageError(pub String);
 /// Builds the consumer runtime: the framing by name, the catalog and optional limits as the
 /// vector format writes them (`setup.catalog`, `setup.limits`).
 pub fn runtime(framing: &str, catalog: &Value, limits: Option<&Value>) -> Result<Runtime, UsageError> {
+    consumer(framing, catalog, limits, Default::default())
+}
+
+/// The validator `conformance validate` runs: the default consumer, noting repeated member
+/// names, beside the lenient one (`LENIENT_ROWS`) that tells REQUIRED violations from
+/// RECOMMENDED findings; `strict`: RECOMMENDED findings count toward the exit code.
+pub fn validator(framing: &str, catalog: &Value, limits: Option<&Value>, strict: bool) -> Result<Validator, UsageError> {
+    let mut default = runtime(framing, catalog, limits)?;
+    default.note_repeated_names();
+    let rows = reference::choices::Choices::parse(&format!("rows:{}", LENIENT_ROWS.join(",")))
+        .map_err(|e| UsageError(format!("the lenient readings: {e}")))?;
+    let lenient = consumer(framing, catalog, limits, rows)?;
+    let mut validator = Validator::new(default);
+    validator.lenient = Some(lenient);
+    validator.summary.strict = strict;
+    Ok(validator)
+}
+
+fn consumer(framing: &str, catalog: &Value, limits: Option<&Value>, choices: reference::choices::Choices) -> Result<Runtime, UsageError> {
     let framing = Framing::from_name(framing)
         .ok_or_else(|| UsageError(format!("unknown framing '{framing}' (jsonl, sse, websocket, json-seq)")))?;
     let catalog = Catalog::from_json(catalog).map_err(|e| UsageError(format!("the catalog is not a valid catalog: {e:?}")))?;
@@ -199,13 +312,19 @@ pub fn runtime(framing: &str, catalog: &Value, limits: Option<&Value>) -> Result
         Some(limits) => Limits::from_json(limits).map_err(|e| UsageError(format!("the limits are not a limits profile: {e}")))?,
         None => Limits::default(),
     };
-    Ok(Runtime::new(Config { framing, catalog, limits, action_policy: ActionPolicy::Gated, choices: Default::default() }))
+    Ok(Runtime::new(Config { framing, catalog, limits, action_policy: ActionPolicy::Gated, choices }))
 }
 
 /// The streaming judge: input goes in piece by piece, each violation goes to the sink as soon as
 /// the runtime decides it, and nothing decided is kept.
 pub struct Validator {
     runtime: Runtime,
+    /// The consumer taking the lenient readings (`validator`); without it (`Validator::new`)
+    /// every violation is REQUIRED, as the default consumer's alone.
+    lenient: Option<Runtime>,
+    /// Default-consumer transaction rejections the lenient consumer has not decided yet: held
+    /// while it still has that transaction open (so at most one).
+    held_back: Vec<Violation>,
     summary: Summary,
     found: Vec<Violation>,
     trail: Option<Trail>,
@@ -233,7 +352,7 @@ pub struct Trail {
 impl Validator {
     pub fn new(runtime: Runtime) -> Validator {
         let held = held::Held::new(runtime.framing());
-        Validator { runtime, summary: Summary::default(), found: Vec::new(), trail: None, held }
+        Validator { runtime, lenient: None, held_back: Vec::new(), summary: Summary::default(), found: Vec::new(), trail: None, held }
     }
 
     /// Keeps every result from now on (see [`Trail`]); memory then grows with the stream.
@@ -262,6 +381,10 @@ impl Validator {
     /// The next chunk of a byte stream (JSONL, SSE, JSON text sequences).
     pub fn bytes(&mut self, chunk: &[u8], sink: &mut dyn FnMut(&Violation)) -> Result<(), UsageError> {
         self.runtime.feed(chunk).map_err(|e| UsageError(e.to_string()))?;
+        if let Some(lenient) = &mut self.lenient {
+            // The same input as the default consumer's, which accepted it.
+            let _ = lenient.feed(chunk);
+        }
         self.summary.bytes += chunk.len() as u64;
         self.collect(sink);
         let held = self.held.push(chunk);
@@ -278,6 +401,9 @@ impl Validator {
     /// One whole WebSocket message.
     pub fn message(&mut self, message: &[u8], sink: &mut dyn FnMut(&Violation)) -> Result<(), UsageError> {
         self.runtime.feed_message(message).map_err(|e| UsageError(e.to_string()))?;
+        if let Some(lenient) = &mut self.lenient {
+            let _ = lenient.feed_message(message);
+        }
         self.summary.bytes += message.len() as u64;
         self.summary.messages += 1;
         self.collect(sink);
@@ -287,7 +413,13 @@ impl Validator {
     /// The stream ended: a frame still held is truncated and an open transaction interrupted.
     pub fn end(&mut self, sink: &mut dyn FnMut(&Violation)) {
         self.runtime.end();
+        if let Some(lenient) = &mut self.lenient {
+            lenient.end();
+        }
         self.collect(sink);
+        // Whatever the lenient consumer never rejected is a RECOMMENDED finding.
+        let held: Vec<Violation> = self.held_back.drain(..).map(|v| Violation { strictness: RECOMMENDED, ..v }).collect();
+        self.report(held, sink);
     }
 
     /// The summary so far, with how reading stopped.
@@ -299,33 +431,21 @@ impl Validator {
         self.summary
     }
 
+    /// Reports what is still held back for the lenient consumer's decision when reading stopped
+    /// before the end (a deadline, an error) as RECOMMENDED findings; nothing after `end`.
+    pub fn release(&mut self, sink: &mut dyn FnMut(&Violation)) {
+        let held: Vec<Violation> = self.held_back.drain(..).map(|v| Violation { strictness: RECOMMENDED, ..v }).collect();
+        self.report(held, sink);
+    }
+
     /// Hands the results decided since the last call to the sink, in frame order (a quarantined
-    /// frame or rejected record before the transaction it ended), and forgets them.
+    /// frame or rejected record before the transaction it ended), each with its strictness, and
+    /// forgets them.
     fn collect(&mut self, sink: &mut dyn FnMut(&Violation)) {
-        let summary = &mut self.summary;
-        let found = &mut self.found;
-        for q in self.runtime.quarantine() {
-            summary.quarantined += 1;
-            found.push(Violation { frame: q.frame, transaction: None, code: q.code.as_str(), kind: "quarantined frame" });
-        }
-        for r in self.runtime.rejections() {
-            summary.rejected_records += 1;
-            found.push(Violation { frame: r.frame, transaction: None, code: r.code.as_str(), kind: "record rejected outside a transaction" });
-        }
-        for t in self.runtime.transactions() {
-            match &t.outcome {
-                TransactionOutcome::Committed { .. } => summary.committed += 1,
-                TransactionOutcome::Aborted => summary.aborted += 1,
-                TransactionOutcome::Rejected(code) => {
-                    summary.rejected += 1;
-                    found.push(Violation {
-                        frame: t.frame,
-                        transaction: Some(t.transaction_id.clone()),
-                        code: code.as_str(),
-                        kind: "rejected transaction",
-                    });
-                }
-            }
+        let mut found = std::mem::take(&mut self.found);
+        violations_of(&self.runtime, &mut self.summary, &mut found);
+        for &frame in self.runtime.repeated_names() {
+            found.push(Violation { frame, transaction: None, code: REPEATED_MEMBER_NAME, kind: "record repeating a member name", strictness: RECOMMENDED, requirements: Vec::new() });
         }
         if let Some(trail) = &mut self.trail {
             trail.quarantine.extend(self.runtime.quarantine().iter().map(|q| json!({ "frame": q.frame, "code": q.code.as_str() })));
@@ -337,11 +457,95 @@ impl Validator {
             }));
         }
         self.runtime.forget_results();
-        // Stable: within one frame, the frame's own result comes before the transaction it ended.
+        if let Some(lenient) = &mut self.lenient {
+            let mut also = Vec::new();
+            violations_of(lenient, &mut Summary::default(), &mut also);
+            lenient.forget_results();
+            let lenient_open = lenient.open_transaction_id().map(str::to_string);
+            found.append(&mut self.held_back);
+            let mut decided = Vec::new();
+            for violation in found.drain(..) {
+                if violation.code == REPEATED_MEMBER_NAME {
+                    decided.push(violation);
+                    continue;
+                }
+                // The lenient consumer rejected the same frame, or the same transaction.
+                let twin = also.iter().position(|other| match (&violation.transaction, &other.transaction) {
+                    (Some(a), Some(b)) => a == b,
+                    (None, None) => violation.frame == other.frame && violation.kind == other.kind,
+                    _ => false,
+                });
+                match twin {
+                    Some(at) => {
+                        also.remove(at);
+                        decided.push(violation);
+                    }
+                    // The lenient consumer still has that transaction open: wait for its result.
+                    None if violation.transaction.is_some() && violation.transaction == lenient_open => self.held_back.push(violation),
+                    None => decided.push(Violation { strictness: RECOMMENDED, ..violation }),
+                }
+            }
+            // Rejected only under the lenient readings: a consumer taking them rejects here.
+            decided.extend(also.into_iter().map(|v| Violation { strictness: RECOMMENDED, kind: lenient_kind(v.kind), ..v }));
+            found = decided;
+        }
+        self.report(found, sink);
+    }
+
+    /// Counts and hands over `found` in frame order (a frame's own result before the transaction
+    /// it ended).
+    fn report(&mut self, mut found: Vec<Violation>, sink: &mut dyn FnMut(&Violation)) {
         found.sort_by_key(|v| (v.frame, v.transaction.is_some()));
-        summary.violations += found.len() as u64;
-        for violation in found.drain(..) {
+        let framing = self.runtime.framing();
+        for mut violation in found.drain(..) {
+            violation.requirements = requirements_for(violation.code, violation.strictness, framing);
+            self.summary.violations += 1;
+            if violation.strictness == REQUIRED {
+                self.summary.required += 1;
+            } else {
+                self.summary.recommended += 1;
+            }
             sink(&violation);
+        }
+        self.found = found;
+    }
+}
+
+/// The kind of a violation only the lenient consumer reports.
+fn lenient_kind(kind: &'static str) -> &'static str {
+    match kind {
+        "quarantined frame" => "frame quarantined by a consumer taking the lenient readings",
+        "record rejected outside a transaction" => "record rejected by a consumer taking the lenient readings",
+        _ => "transaction rejected by a consumer taking the lenient readings",
+    }
+}
+
+/// The violations `runtime` decided since its last `forget_results`, counted into `summary`, all
+/// REQUIRED until compared with the lenient consumer's.
+fn violations_of(runtime: &Runtime, summary: &mut Summary, found: &mut Vec<Violation>) {
+    for q in runtime.quarantine() {
+        summary.quarantined += 1;
+        found.push(Violation { frame: q.frame, transaction: None, code: q.code.as_str(), kind: "quarantined frame", strictness: REQUIRED, requirements: Vec::new() });
+    }
+    for r in runtime.rejections() {
+        summary.rejected_records += 1;
+        found.push(Violation { frame: r.frame, transaction: None, code: r.code.as_str(), kind: "record rejected outside a transaction", strictness: REQUIRED, requirements: Vec::new() });
+    }
+    for t in runtime.transactions() {
+        match &t.outcome {
+            TransactionOutcome::Committed { .. } => summary.committed += 1,
+            TransactionOutcome::Aborted => summary.aborted += 1,
+            TransactionOutcome::Rejected(code) => {
+                summary.rejected += 1;
+                found.push(Violation {
+                    frame: t.frame,
+                    transaction: Some(t.transaction_id.clone()),
+                    code: code.as_str(),
+                    kind: "rejected transaction",
+                    strictness: REQUIRED,
+                    requirements: Vec::new(),
+                });
+            }
         }
     }
 }
@@ -426,7 +630,8 @@ mod tests {
                 ("frame 0".to_string(), "FRAME_NOT_JSON"),
                 ("frame 1".to_string(), "RECORD_OUTSIDE_TRANSACTION"),
                 ("frame 4, transaction t1".to_string(), "UNKNOWN_COMPONENT"),
-                ("frame 6, transaction t2".to_string(), "INTERRUPTED"),
+                // The stream ended after frame 5, its last.
+                ("frame 5, transaction t2".to_string(), "INTERRUPTED"),
             ]
         );
         assert_eq!(found[2].requirements(), ["PRJ-RUI-CAT-01"]);
@@ -492,6 +697,67 @@ mod tests {
         assert!(runtime("jsonl", &catalog(), Some(&json!({ "maxDepth": "deep" }))).is_err());
     }
 
+    /// `conformance validate`'s judgement: both consumers, as the CLI builds them.
+    fn judge(framing: &str, stream: &str, strict: bool) -> (Vec<(u64, &'static str, &'static str, Vec<&'static str>)>, Summary) {
+        let mut validator = validator(framing, &catalog(), None, strict).expect("a validator");
+        let mut found = Vec::new();
+        let stop = read_stream(&mut validator, &mut stream.as_bytes(), &mut |v| found.push((v.frame, v.code, v.strictness, v.requirements().to_vec())));
+        validator.release(&mut |_| {});
+        (found, validator.finish(stop))
+    }
+
+    #[test]
+    fn a_violation_only_the_recommended_reading_finds_is_recommended_and_exits_0_unless_strict() {
+        // The last JSONL line has no LF but parses: FRAME_TRUNCATED under PRJ-RUI-FRAME-05
+        // (RECOMMENDED); a consumer taking the other reading commits the transaction.
+        let stream = "[\"begin\",0,\"t1\",0]\n[\"node\",1,\"r\",\"Stack\",{},[]]\n[\"commit\",2,1,\"r\"]";
+        let (found, summary) = judge("jsonl", stream, false);
+        assert_eq!(
+            found,
+            vec![
+                (2, "FRAME_TRUNCATED", RECOMMENDED, vec!["PRJ-RUI-FRAME-05"]),
+                (2, "FRAME_INVALID", RECOMMENDED, vec!["PRJ-RUI-FRAME-05"]),
+            ]
+        );
+        assert_eq!((summary.required, summary.recommended, summary.exit_code()), (0, 2, 0));
+        assert_eq!(judge("jsonl", stream, true).1.exit_code(), 1);
+        // A json-seq text without its final LF: PRJ-RUI-FRAME-13.
+        let seq = "\u{1e}[\"begin\",0,\"t1\",0]\n\u{1e}[\"node\",1,\"r\",\"Stack\",{},[]]\n\u{1e}[\"commit\",2,1,\"r\"]";
+        let (found, summary) = judge("json-seq", seq, false);
+        assert_eq!(found[0], (2, "FRAME_TRUNCATED", RECOMMENDED, vec!["PRJ-RUI-FRAME-13"]));
+        assert_eq!(summary.exit_code(), 0);
+    }
+
+    #[test]
+    fn what_follows_from_a_recommended_rejection_is_recommended_too_and_a_required_one_exits_1() {
+        // `-` as the last token of a pointer into an array: POINTER_INVALID under PRJ-RUI-DATA-06
+        // (RECOMMENDED); the next transaction, on the revision the lenient reading commits, is
+        // STALE_BASE_REVISION only for the recommended reading.
+        let stream = concat!(
+            "[\"begin\",0,\"t1\",0]\n[\"node\",1,\"r\",\"Stack\",{},[]]\n[\"data\",2,\"/list\",[1]]\n[\"commit\",3,1,\"r\"]\n",
+            "[\"begin\",0,\"t2\",1]\n[\"data\",1,\"/list/-\",2]\n[\"commit\",2,2,\"r\"]\n",
+            "[\"begin\",0,\"t3\",2]\n[\"commit\",1,3,\"r\"]\n",
+        );
+        let (found, summary) = judge("jsonl", stream, false);
+        let seen: Vec<(u64, &str, &str)> = found.iter().map(|(f, c, s, _)| (*f, *c, *s)).collect();
+        assert_eq!(seen, vec![(6, "POINTER_INVALID", RECOMMENDED), (8, "STALE_BASE_REVISION", RECOMMENDED)]);
+        assert_eq!(found[0].3, vec!["PRJ-RUI-DATA-06"]);
+        assert_eq!(summary.exit_code(), 0);
+        // A REQUIRED violation (an unknown component fails under every reading) exits 1.
+        let (found, summary) = judge("jsonl", "[\"begin\",0,\"t1\",0]\n[\"node\",1,\"r\",\"Ghost\",{},[]]\n[\"commit\",2,1,\"r\"]\n", false);
+        assert_eq!(found, vec![(2, "UNKNOWN_COMPONENT", REQUIRED, vec!["PRJ-RUI-CAT-01"])]);
+        assert_eq!((summary.required, summary.exit_code()), (1, 1));
+    }
+
+    #[test]
+    fn a_record_repeating_a_member_name_is_a_recommended_finding() {
+        let stream = "[\"begin\",0,\"t1\",0]\n[\"node\",1,\"r\",\"Text\",{\"text\":\"a\",\"text\":\"b\"},[]]\n[\"commit\",2,1,\"r\"]\n";
+        let (found, summary) = judge("jsonl", stream, false);
+        assert_eq!(found, vec![(1, REPEATED_MEMBER_NAME, RECOMMENDED, vec!["PRJ-RUI-REC-06"])]);
+        assert_eq!((summary.committed, summary.exit_code()), (1, 0));
+        assert_eq!(judge("jsonl", stream, true).1.exit_code(), 1);
+    }
+
     #[test]
     fn the_json_report_is_one_document_written_as_it_goes() {
         let mut validator = Validator::new(runtime("jsonl", &catalog(), None).unwrap());
@@ -510,7 +776,8 @@ mod tests {
         let mut expected: std::collections::BTreeMap<String, Vec<String>> = Default::default();
         for requirement in register["requirements"].as_array().unwrap() {
             for code in requirement["codes"].as_array().into_iter().flatten() {
-                expected.entry(code.as_str().unwrap().into()).or_default().push(requirement["id"].as_str().unwrap().into());
+                let entry = format!("{} {}", requirement["id"].as_str().unwrap(), requirement["strictness"].as_str().unwrap());
+                expected.entry(code.as_str().unwrap().into()).or_default().push(entry);
             }
         }
         // Dispatch results (CL-D06-6) are not stream violations.
@@ -519,7 +786,7 @@ mod tests {
         }
         let table: std::collections::BTreeMap<String, Vec<String>> = CODE_REQUIREMENTS
             .iter()
-            .map(|(c, r)| (c.to_string(), r.iter().map(|s| s.to_string()).collect()))
+            .map(|(c, r)| (c.to_string(), r.iter().map(|(id, level)| format!("{id} {level}")).collect()))
             .collect();
         assert_eq!(table, expected);
     }

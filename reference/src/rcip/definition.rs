@@ -23,7 +23,7 @@ use std::rc::Rc;
 
 use serde_json::{json, Map, Value};
 
-use crate::schema::{SchemaError, StrictSchema};
+use crate::schema::{SchemaError, SchemaReading, StrictSchema};
 
 use super::ident::is_identifier;
 use super::value::HostValue;
@@ -225,16 +225,33 @@ pub struct Definition(Rc<Catalog>);
 impl Definition {
     /// Reads and validates a definition (CL-A02) as a host passes it.
     pub fn define(value: &HostValue) -> Result<Definition, ConfigError> {
+        Definition::define_reading(value, SchemaReading::default())
+    }
+
+    /// [`Definition::define`] with the schema profile read as `reading` says (PRJ-RCIP-SCHEMA-01,
+    /// the row `schema-ref-non-schema-unchecked`).
+    pub fn define_reading(
+        value: &HostValue,
+        reading: SchemaReading,
+    ) -> Result<Definition, ConfigError> {
         let plain = value
             .to_plain_json()
             .map_err(|e| ConfigError::DefinitionNotPlain {
                 path: e.path().to_string(),
             })?;
-        Definition::from_json(&plain)
+        Definition::from_json_reading(&plain, reading)
     }
 
     /// Reads and validates a definition that is already plain JSON.
     pub fn from_json(plain: &Value) -> Result<Definition, ConfigError> {
+        Definition::from_json_reading(plain, SchemaReading::default())
+    }
+
+    /// [`Definition::from_json`] with the schema profile read as `reading` says.
+    pub fn from_json_reading(
+        plain: &Value,
+        reading: SchemaReading,
+    ) -> Result<Definition, ConfigError> {
         let root = object(plain, "")?;
         match root.get("protocolVersion") {
             Some(Value::String(version)) if version == RCIP_PROTOCOL_VERSION => {}
@@ -247,7 +264,7 @@ impl Definition {
         let application = read_application(root.get("application"))?;
         let scopes = read_scopes(root.get("scopes"))?;
         let declared: BTreeSet<&str> = scopes.iter().map(|s| s.id.as_str()).collect();
-        let capabilities = read_capabilities(root.get("capabilities"), &declared)?;
+        let capabilities = read_capabilities(root.get("capabilities"), &declared, reading)?;
         Ok(Definition(Rc::new(Catalog {
             application,
             scopes,
@@ -266,7 +283,10 @@ impl Definition {
             ids.push((format!("/scopes/{index}/id"), scope.id.clone()));
         }
         for (index, capability) in self.0.capabilities.iter().enumerate() {
-            ids.push((format!("/capabilities/{index}/id"), capability.id().to_string()));
+            ids.push((
+                format!("/capabilities/{index}/id"),
+                capability.id().to_string(),
+            ));
         }
         ids
     }
@@ -275,10 +295,13 @@ impl Definition {
     /// (PRJ-RCIP-ID-01: whether that is a duplicate is the implementation's choice).
     pub fn id_shared_across_kinds(&self) -> Option<String> {
         let application = self.0.application.get("id").and_then(Value::as_str);
-        self.0.capabilities.iter().position(|c| {
-            Some(c.id()) == application || self.0.scopes.iter().any(|scope| scope.id == c.id())
-        })
-        .map(|index| format!("/capabilities/{index}/id"))
+        self.0
+            .capabilities
+            .iter()
+            .position(|c| {
+                Some(c.id()) == application || self.0.scopes.iter().any(|scope| scope.id == c.id())
+            })
+            .map(|index| format!("/capabilities/{index}/id"))
     }
 
     /// The catalog's own capability object for `id`.
@@ -403,6 +426,7 @@ fn read_scopes(value: Option<&Value>) -> Result<Vec<ScopeDef>, ConfigError> {
 fn read_capabilities(
     value: Option<&Value>,
     declared: &BTreeSet<&str>,
+    reading: SchemaReading,
 ) -> Result<Vec<CapabilityHandle>, ConfigError> {
     let items = value
         .and_then(Value::as_array)
@@ -410,7 +434,7 @@ fn read_capabilities(
     let mut capabilities: Vec<CapabilityHandle> = Vec::with_capacity(items.len());
     for (index, item) in items.iter().enumerate() {
         let path = format!("/capabilities/{index}");
-        let capability = read_capability(item, &path, declared)?;
+        let capability = read_capability(item, &path, declared, reading)?;
         if capabilities.iter().any(|c| c.id() == capability.id) {
             return Err(ConfigError::DuplicateId {
                 path: format!("{path}/id"),
@@ -425,6 +449,7 @@ fn read_capability(
     item: &Value,
     path: &str,
     declared: &BTreeSet<&str>,
+    reading: SchemaReading,
 ) -> Result<CapabilityDef, ConfigError> {
     let map = object(item, path)?;
     let id = identifier(map, path)?;
@@ -453,8 +478,8 @@ fn read_capability(
     let output_schema = map
         .get("outputSchema")
         .ok_or_else(|| invalid(&format!("{path}/outputSchema")))?;
-    let input = compile(input_schema, &format!("{path}/inputSchema"))?;
-    let output = compile(output_schema, &format!("{path}/outputSchema"))?;
+    let input = compile(input_schema, &format!("{path}/inputSchema"), reading)?;
+    let output = compile(output_schema, &format!("{path}/outputSchema"), reading)?;
     let tags = match map.get("tags") {
         None => Vec::new(),
         Some(Value::Array(tags)) => {
@@ -498,8 +523,12 @@ fn read_capability(
     })
 }
 
-fn compile(schema: &Value, path: &str) -> Result<StrictSchema, ConfigError> {
-    StrictSchema::compile(schema).map_err(|error| ConfigError::Schema {
+fn compile(
+    schema: &Value,
+    path: &str,
+    reading: SchemaReading,
+) -> Result<StrictSchema, ConfigError> {
+    StrictSchema::compile_reading(schema, reading).map_err(|error| ConfigError::Schema {
         path: path.to_string(),
         error,
     })
@@ -721,12 +750,19 @@ mod tests {
     // PRJ-RCIP-ID-01: a capability id equal to a scope id or the application id is found.
     #[test]
     fn ids_shared_across_kinds_are_found() {
-        let Ok(distinct) = Definition::from_json(&base()) else { panic!("valid") };
+        let Ok(distinct) = Definition::from_json(&base()) else {
+            panic!("valid")
+        };
         assert_eq!(distinct.id_shared_across_kinds(), None);
         let mut shared = base();
         shared["capabilities"][0]["id"] = json!("notes");
-        let Ok(shared) = Definition::from_json(&shared) else { panic!("valid under separate namespaces") };
-        assert_eq!(shared.id_shared_across_kinds().as_deref(), Some("/capabilities/0/id"));
+        let Ok(shared) = Definition::from_json(&shared) else {
+            panic!("valid under separate namespaces")
+        };
+        assert_eq!(
+            shared.id_shared_across_kinds().as_deref(),
+            Some("/capabilities/0/id")
+        );
     }
 
     // CL-A04-2: identity, not structure.

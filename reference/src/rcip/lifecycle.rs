@@ -217,7 +217,9 @@ impl Runtime {
         input: &HostValue,
     ) -> Result<CheckedRequest, RequestRejection> {
         // PRJ-RCIP-INPUT-01 is IMPL-DEFINED: the alternate checks plain JSON on capture.
-        if self.choices.takes(Choice::PlainJsonAtCapture) && input.to_plain_json_with(self.plain_rules()).is_err() {
+        if self.choices.takes(Choice::PlainJsonAtCapture)
+            && input.to_plain_json_with(self.plain_rules()).is_err()
+        {
             return Err((ErrorCode::InputInvalid, None));
         }
         let Some(capability) = self.definition.capability(capability_id) else {
@@ -479,7 +481,9 @@ impl Runtime {
                 &DefaultPolicyReading {
                     confirm_writes: self.choices.takes(Choice::DefaultPolicyConfirmsWrites),
                     confirm_reads: self.choices.takes(Choice::DefaultPolicyConfirmsReads),
-                    rejudge_confirmed: self.choices.takes(Choice::DefaultPolicyRejudgesConfirmedPass),
+                    rejudge_confirmed: self
+                        .choices
+                        .takes(Choice::DefaultPolicyRejudgesConfirmedPass),
                 },
             )),
             true => {
@@ -538,7 +542,10 @@ impl Runtime {
     }
 
     /// The decision a host policy's settlement carries (`None`: it threw or answered malformed).
-    fn host_decision(&self, result: &Result<HostValue, super::runtime::HostError>) -> Option<Decision> {
+    fn host_decision(
+        &self,
+        result: &Result<HostValue, super::runtime::HostError>,
+    ) -> Option<Decision> {
         match result {
             Ok(value) if self.choices.injects(Fault::MalformedDecisionAllows) => {
                 parse_decision(value).or(Some(Decision::Allow))
@@ -612,7 +619,11 @@ impl Runtime {
         let overflowed = self.ttl_ms >= 1 << 31 && self.choices.injects(Fault::TtlTimerOverflow);
         // PRJ-RCIP-CONF-04 is IMPL-DEFINED: the TTL runs from the confirm decision (now) or,
         // in the alternate, from the invoke call.
-        let issued = if self.choices.takes(Choice::TtlFromInvoke) { op.requested_at } else { self.now };
+        let issued = if self.choices.takes(Choice::TtlFromInvoke) {
+            op.requested_at
+        } else {
+            self.now
+        };
         let expires_at = if overflowed {
             issued
         } else if self.choices.injects(Fault::ExpiryOneMsLate) {
@@ -632,6 +643,7 @@ impl Runtime {
                 description: def.description.clone(),
                 effect: def.effect,
                 expires_at,
+                expires_at_as_date: self.choices.takes(Choice::ExpiresAtIsoDate),
             }),
         };
         let ticket = op.ticket;

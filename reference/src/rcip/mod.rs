@@ -74,6 +74,6 @@ pub use runtime::{
 };
 pub use snapshot::{ListFilter, LiveStatus, PublishedAvailability, SemanticContext, Snapshot};
 pub use value::{
-    json_number, parse_pointer, HostObject, HostValue, NotPlain, ObjectData, PlainRules,
+    json_number, parse_pointer, Getter, HostObject, HostValue, NotPlain, ObjectData, PlainRules,
     PointerError, Prototype, MAX_JSON_DEPTH, MAX_JSON_NODES,
 };

@@ -147,6 +147,44 @@ pub struct ConfirmationInfo {
     pub effect: Effect,
     /// On the runtime's clock, in ms.
     pub expires_at: u64,
+    /// How `expiresAt` writes that instant (PRJ-RCIP-CONF-02, RECOMMENDED: a millisecond number;
+    /// `expires-at-iso-date` writes it as an RFC 3339 date-time string instead).
+    pub expires_at_as_date: bool,
+}
+
+impl ConfirmationInfo {
+    /// The `expiresAt` member as this runtime writes it.
+    pub fn expires_at_json(&self) -> Value {
+        if self.expires_at_as_date {
+            json!(iso_date_time(self.expires_at))
+        } else {
+            json!(self.expires_at)
+        }
+    }
+}
+
+/// `ms` milliseconds after the Unix epoch as an RFC 3339 UTC date-time with milliseconds
+/// (`1970-01-01T00:02:00.000Z`), the civil date from the day count (Gregorian calendar).
+fn iso_date_time(ms: u64) -> String {
+    let (days, in_day) = (ms / 86_400_000, ms % 86_400_000);
+    // Days since 0000-03-01, so every 400-year era starts with March and ends with 29 February.
+    let shifted = days + 719_468;
+    let era = shifted / 146_097;
+    let day_of_era = shifted % 146_097;
+    let year_of_era =
+        (day_of_era - day_of_era / 1_460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let month_from_march = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * month_from_march + 2) / 5 + 1;
+    let month = if month_from_march < 10 {
+        month_from_march + 3
+    } else {
+        month_from_march - 9
+    };
+    let year = year_of_era + era * 400 + u64::from(month <= 2);
+    let (hours, minutes) = (in_day / 3_600_000, in_day / 60_000 % 60);
+    let (seconds, millis) = (in_day / 1_000 % 60, in_day % 1_000);
+    format!("{year:04}-{month:02}-{day:02}T{hours:02}:{minutes:02}:{seconds:02}.{millis:03}Z")
 }
 
 /// The body of an outcome, by status.
@@ -220,7 +258,7 @@ impl Outcome {
                 object.insert(
                     "confirmation".into(),
                     json!({ "id": info.id, "title": info.title, "description": info.description,
-                            "effect": info.effect.as_str(), "expiresAt": info.expires_at }),
+                            "effect": info.effect.as_str(), "expiresAt": info.expires_at_json() }),
                 );
             }
             OutcomeBody::Error(error) => {
@@ -311,6 +349,7 @@ mod tests {
             description: "Deletes a note".into(),
             effect: Effect::Destructive,
             expires_at: 1,
+            expires_at_as_date: false,
         };
         let pending = Outcome {
             invocation_id: "i2".into(),
@@ -318,5 +357,16 @@ mod tests {
             body: OutcomeBody::ConfirmationRequired(info),
         };
         assert_eq!(pending.texts(), "Delete\nDeletes a note");
+    }
+
+    // The alternate of PRJ-RCIP-CONF-02 writes the same instant as a date: the epoch, a TTL of
+    // two minutes, a leap day and the first millisecond of a new century.
+    #[test]
+    fn expires_at_as_a_date_is_the_same_instant_in_rfc_3339() {
+        assert_eq!(iso_date_time(0), "1970-01-01T00:00:00.000Z");
+        assert_eq!(iso_date_time(120_000), "1970-01-01T00:02:00.000Z");
+        assert_eq!(iso_date_time(951_782_400_000), "2000-02-29T00:00:00.000Z");
+        assert_eq!(iso_date_time(4_102_444_800_001), "2100-01-01T00:00:00.001Z");
+        assert_eq!(iso_date_time(1_764_892_800_123), "2025-12-05T00:00:00.123Z");
     }
 }

@@ -252,7 +252,10 @@ impl Runtime {
         }
         // CL-B18-9 is IMPL-DEFINED: the alternate refuses runs of capitals or digits in an id.
         if options.choices.takes(Choice::IdentifierRunsRefused) {
-            let refused = definition.ids().into_iter().find(|(_, id)| super::ident::has_capital_or_digit_run(id));
+            let refused = definition
+                .ids()
+                .into_iter()
+                .find(|(_, id)| super::ident::has_capital_or_digit_run(id));
             if let Some((path, _)) = refused {
                 return Err(ConfigError::IdentifierInvalid { path });
             }
@@ -451,7 +454,9 @@ impl Runtime {
                 });
             }
             // CL-B21-3 is RECOMMENDED: the alternate keeps a repeated id as given.
-            if !active.iter().any(|seen| seen == scope) || self.choices.takes(Choice::DuplicateScopesKept) {
+            if !active.iter().any(|seen| seen == scope)
+                || self.choices.takes(Choice::DuplicateScopesKept)
+            {
                 active.push(scope.to_string());
             }
         }
@@ -661,6 +666,7 @@ impl Runtime {
             keep_negative_zero: self.choices.takes(Choice::NegativeZeroKept),
             reject_shared: self.choices.takes(Choice::SharedReferencesRejected),
             reject_null_prototype: self.choices.takes(Choice::NullPrototypeRejected),
+            reject_accessors: self.choices.takes(Choice::AccessorsRejected),
         }
     }
 

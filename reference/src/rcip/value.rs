@@ -1,6 +1,7 @@
 //! Host values: what a JavaScript caller or host callback can hand the runtime, including what plain
 //! JSON cannot carry (NaN, ±Infinity, undefined, -0, bigint, symbols, functions, class instances,
-//! null-prototype objects, sparse arrays, cycles and shared references), and the plain-JSON rule of
+//! null-prototype objects, sparse arrays, cycles, shared references and accessor properties), and
+//! the plain-JSON rule of
 //! CL-B13 / RCIP-LIFE-JSON-02..03 that turns one into a detached `serde_json::Value` (CL-B14,
 //! RCIP-LIFE-JSON-01, RCIP-PROTO-LIFE-12).
 //!
@@ -13,8 +14,15 @@
 //! copied nodes (a small graph of shared references can stand for an enormous tree) is rejected as
 //! not plain JSON, so copying is bounded. A cyclic value is an `Rc` cycle and is never freed:
 //! fine for the test-sized values the suite builds, not for long-lived hosts.
+//!
+//! An accessor property (a JavaScript getter) cannot exist in Rust, so it is modelled as a member
+//! whose value is a [`Getter`]: every read of the member (`get`, a pointer, the plain-JSON copy)
+//! answers the next of its answers and is counted, so a runtime that read a member twice could
+//! see two values, as it can in JavaScript. The reference reads each member of a caller-owned
+//! value exactly once, while copying it: what it validates is the copy, and the copy is what it
+//! publishes, hands to a handler or returns (PRJ-RCIP-JSON-02).
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::BTreeSet;
 use std::fmt;
 use std::rc::Rc;
@@ -40,6 +48,46 @@ pub enum HostValue {
     Symbol,
     Function,
     Object(HostObject),
+    /// An accessor property: only ever the value of an object member or array item (see the
+    /// module documentation); reading the member reads the getter.
+    Getter(Getter),
+}
+
+/// A getter's answers, one per read in order, the last one again once they run out; reads are
+/// counted. Clones share the count (they are the same accessor).
+#[derive(Clone)]
+pub struct Getter(Rc<GetterData>);
+
+struct GetterData {
+    answers: Vec<HostValue>,
+    reads: Cell<usize>,
+}
+
+impl Getter {
+    /// A getter answering `answers` in order (`undefined` when there is none).
+    pub fn new(answers: Vec<HostValue>) -> Getter {
+        Getter(Rc::new(GetterData {
+            answers,
+            reads: Cell::new(0),
+        }))
+    }
+
+    /// One read: the next answer (the last again once they run out), counted.
+    pub fn read(&self) -> HostValue {
+        let n = self.0.reads.get();
+        self.0.reads.set(n.saturating_add(1));
+        let last = self.0.answers.len().saturating_sub(1);
+        self.0
+            .answers
+            .get(n.min(last))
+            .cloned()
+            .unwrap_or(HostValue::Undefined)
+    }
+
+    /// How many times the getter was read.
+    pub fn reads(&self) -> usize {
+        self.0.reads.get()
+    }
 }
 
 /// A shared, mutable object or array: cloning the handle aliases the same object.
@@ -98,6 +146,10 @@ pub enum NotPlain {
     SharedReference {
         path: String,
     },
+    /// An accessor property (only under `PlainRules::reject_accessors`).
+    Accessor {
+        path: String,
+    },
     TooDeep {
         path: String,
     },
@@ -117,6 +169,7 @@ impl NotPlain {
             | NotPlain::SparseArray { path }
             | NotPlain::Cycle { path }
             | NotPlain::SharedReference { path }
+            | NotPlain::Accessor { path }
             | NotPlain::TooDeep { path } => path,
             NotPlain::TooLarge => "",
         }
@@ -135,6 +188,7 @@ impl NotPlain {
             | NotPlain::SparseArray { path }
             | NotPlain::Cycle { path }
             | NotPlain::SharedReference { path }
+            | NotPlain::Accessor { path }
             | NotPlain::TooDeep { path } => *path = format!("/{}{path}", escape_token(token)),
             NotPlain::TooLarge => {}
         }
@@ -155,6 +209,7 @@ impl NotPlain {
             NotPlain::SparseArray { .. } => "sparseArray",
             NotPlain::Cycle { .. } => "cycle",
             NotPlain::SharedReference { .. } => "sharedReference",
+            NotPlain::Accessor { .. } => "accessor",
             NotPlain::TooDeep { .. } => "maxDepth",
             NotPlain::TooLarge => "maxSize",
         }
@@ -333,6 +388,14 @@ impl HostValue {
     pub fn is_plain_json(&self) -> bool {
         self.to_plain_json().is_ok()
     }
+
+    /// What reading a member holding this value gives: a getter's next answer, else the value.
+    pub fn read_member(self) -> HostValue {
+        match self {
+            HostValue::Getter(getter) => getter.read(),
+            other => other,
+        }
+    }
 }
 
 impl HostObject {
@@ -359,7 +422,7 @@ impl HostObject {
         write(&mut self.0.borrow_mut())
     }
 
-    /// An object member (not array items).
+    /// An object member (not array items); a getter member is read (once).
     pub fn get(&self, key: &str) -> Option<HostValue> {
         self.with(|data| match data {
             ObjectData::Object { members, .. } => members
@@ -368,6 +431,7 @@ impl HostObject {
                 .map(|(_, v)| v.clone()),
             ObjectData::Array { .. } => None,
         })
+        .map(HostValue::read_member)
     }
 
     /// Sets or adds an object member; does nothing on arrays.
@@ -394,6 +458,7 @@ impl HostObject {
                 items.get(index).and_then(|slot| slot.clone())
             }
         })
+        .map(HostValue::read_member)
     }
 
     fn set_child(&self, token: &str, value: HostValue) -> Result<(), PointerError> {
@@ -460,6 +525,8 @@ pub struct PlainRules {
     pub keep_negative_zero: bool,
     pub reject_shared: bool,
     pub reject_null_prototype: bool,
+    /// PRJ-RCIP-JSON-01's other reading: an accessor property makes a value not plain JSON.
+    pub reject_accessors: bool,
 }
 
 struct Copier {
@@ -502,6 +569,11 @@ impl Copier {
             HostValue::BigInt(_) => Err(NotPlain::BigInt { path: here() }),
             HostValue::Symbol => Err(NotPlain::Symbol { path: here() }),
             HostValue::Function => Err(NotPlain::Function { path: here() }),
+            // The one read of the member: its answer is what is checked and what is copied.
+            HostValue::Getter(_) if self.rules.reject_accessors => {
+                Err(NotPlain::Accessor { path: here() })
+            }
+            HostValue::Getter(getter) => self.copy(&getter.read()),
             HostValue::Object(object) => {
                 let address = object.address();
                 if self.ancestors[..self.depth].contains(&address) {
@@ -577,6 +649,7 @@ fn stringify(value: &HostValue, ancestors: &mut Vec<usize>, depth: usize) -> Opt
         HostValue::Number(n) => Some(json_number(*n).unwrap_or(Value::Null)),
         HostValue::Undefined | HostValue::Function | HostValue::Symbol => None,
         HostValue::BigInt(_) => None,
+        HostValue::Getter(getter) => stringify(&getter.read(), ancestors, depth),
         HostValue::Object(object) => {
             let address = object.address();
             if ancestors.contains(&address) {
@@ -663,6 +736,7 @@ fn debug_value(
         HostValue::BigInt(digits) => write!(f, "{digits}n"),
         HostValue::Symbol => f.write_str("Symbol()"),
         HostValue::Function => f.write_str("function"),
+        HostValue::Getter(getter) => write!(f, "<getter read {} times>", getter.reads()),
         HostValue::Object(object) => {
             let address = object.address();
             if open.contains(&address) {
@@ -807,6 +881,28 @@ mod tests {
     fn null_prototype_objects_are_accepted() {
         let value = HostValue::object_with(Prototype::Null, vec![("a".into(), HostValue::Null)]);
         assert_eq!(value.to_plain_json(), Ok(json!({ "a": null })));
+    }
+
+    // PRJ-RCIP-JSON-01/02: a getter member is read exactly once by the plain-JSON copy, and the
+    // copy holds that read's answer; under the refusal reading it makes the value not plain.
+    #[test]
+    fn a_getter_is_read_once_by_the_copy_or_refused() {
+        let getter = Getter::new(vec![HostValue::string("a"), HostValue::Number(1.0)]);
+        let value = obj(vec![("text", HostValue::Getter(getter.clone()))]);
+        assert_eq!(value.to_plain_json(), Ok(json!({ "text": "a" })));
+        assert_eq!(getter.reads(), 1);
+        assert_eq!(value.to_plain_json(), Ok(json!({ "text": 1 })));
+        assert_eq!(value.get("text").and_then(|v| v.as_str().map(str::to_string)), None);
+        assert_eq!(getter.reads(), 3);
+        let refusing = PlainRules {
+            reject_accessors: true,
+            ..PlainRules::default()
+        };
+        assert!(matches!(
+            value.to_plain_json_with(refusing),
+            Err(NotPlain::Accessor { .. })
+        ));
+        assert_eq!(getter.reads(), 3, "a refused getter is not read");
     }
 
     #[test]

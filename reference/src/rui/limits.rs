@@ -26,13 +26,63 @@
 //!   same stream counts the same in every framing (no LF, RS or `data:` prefix counted).
 //!
 //! Characters, UTF-16 units and bytes agree on ASCII, which is what vectors at a bound use.
+//!
+//! How depth and operations are counted is a convention the texts do not fix (PRJ-RUI-LIMIT-14,
+//! PRJ-RUI-LIMIT-15, IMPL-DEFINED): an implementation declares its own in the handshake
+//! (`limitsMeasure`) and the runner translates `setup.limits` into it. [`Measure`] is the
+//! reference's declaration: the default counts as above; `rui-depth-from-record` counts every
+//! depth one level deeper (a props object or data value inside its record tuple, the root below a
+//! level of its own) and `rui-operations-count-records` counts `begin` and the closing `commit` as
+//! operations too. `rui-limits-bound-whole-record` (PRJ-RUI-LIMIT-13) also bounds what the vectors
+//! keep clear of every bound: every other string of a record, object member names, the
+//! transaction id (as an id), the record tuple (as an array) and a data value's depth from the
+//! document root.
 
 use serde_json::{json, Value};
 
 use super::codes::TransactionCode;
 use crate::choices::{Choice, Choices};
 
-/// A limits profile: every field an inclusive maximum.
+/// How a runtime counts depth and operations (PRJ-RUI-LIMIT-14/15), as it declares in the
+/// handshake member `limitsMeasure`; the default is the reading of PRJ-RUI-LIMIT-08/09.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Measure {
+    /// `limitsMeasure.depth = "record"`: every depth one level deeper than PRJ-RUI-LIMIT-08/12
+    /// count it (the record tuple is depth 1, so a props object or data value is depth 2).
+    pub depth_from_record: bool,
+    /// `limitsMeasure.operations = "records"`: `begin` and the closing `commit` count as
+    /// operations too (PRJ-RUI-LIMIT-09 counts only node, data and delete records).
+    pub operations_count_records: bool,
+}
+
+impl Measure {
+    /// The measure a runtime takes under these choices.
+    pub fn of(choices: &Choices) -> Measure {
+        Measure {
+            depth_from_record: choices.takes(Choice::RuiDepthFromRecord),
+            operations_count_records: choices.takes(Choice::RuiOperationsCountRecords),
+        }
+    }
+
+    /// The handshake's `limitsMeasure` member: only the readings that differ from the default,
+    /// `None` when none does (an absent member is the default reading).
+    pub fn to_json(self) -> Option<Value> {
+        let mut object = serde_json::Map::new();
+        if self.depth_from_record {
+            object.insert("depth".into(), json!("record"));
+        }
+        if self.operations_count_records {
+            object.insert("operations".into(), json!("records"));
+        }
+        (!object.is_empty()).then_some(Value::Object(object))
+    }
+
+    fn depth_offset(self) -> usize {
+        usize::from(self.depth_from_record)
+    }
+}
+
+/// A limits profile: every field an inclusive maximum, counted as `measure` says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
     pub max_id_length: usize,
@@ -41,6 +91,7 @@ pub struct Limits {
     pub max_depth: usize,
     pub max_operations: usize,
     pub max_transaction_bytes: usize,
+    pub measure: Measure,
 }
 
 impl Default for Limits {
@@ -53,16 +104,25 @@ impl Default for Limits {
             max_depth: 16,
             max_operations: 64,
             max_transaction_bytes: 65536,
+            measure: Measure::default(),
         }
     }
 }
 
 impl Limits {
-    /// The profile a runtime declares under these choices: the minimum profile, or (the
-    /// alternate reading of CL-D04-1, `Choice::RuiLimitsProfile`) every bound doubled, since an
-    /// implementation declares its own bounds at or above the minimum.
+    /// The profile a runtime declares under these choices: the minimum profile in its own
+    /// measure (one more depth when it counts the record tuple, two more operations when it counts
+    /// begin and commit), or (the alternate reading of CL-D04-1, `Choice::RuiLimitsProfile`)
+    /// every bound doubled, since an implementation declares its own bounds at or above the
+    /// minimum.
     pub fn declared(choices: &Choices) -> Limits {
-        let minimum = Limits::default();
+        let measure = Measure::of(choices);
+        let minimum = Limits {
+            max_depth: 16 + measure.depth_offset(),
+            max_operations: 64 + 2 * usize::from(measure.operations_count_records),
+            measure,
+            ..Limits::default()
+        };
         if !choices.takes(Choice::RuiLimitsProfile) {
             return minimum;
         }
@@ -73,6 +133,7 @@ impl Limits {
             max_depth: minimum.max_depth * 2,
             max_operations: minimum.max_operations * 2,
             max_transaction_bytes: minimum.max_transaction_bytes * 2,
+            measure,
         }
     }
 }
@@ -122,6 +183,7 @@ impl Limits {
             max_depth: field("maxDepth")?,
             max_operations: field("maxOperations")?,
             max_transaction_bytes: field("maxTransactionBytes")?,
+            measure: Measure::default(),
         })
     }
 
@@ -191,13 +253,61 @@ impl Limits {
         Ok(())
     }
 
-    /// `LIMIT_DEPTH` when a depth (JSON containers, or nodes on a graph path) is too deep.
+    /// `LIMIT_DEPTH` when a depth (JSON containers, or nodes on a graph path, as PRJ-RUI-LIMIT-08
+    /// and 12 count them) is too deep in this runtime's measure.
     pub fn check_depth(&self, depth: usize) -> Result<(), TransactionCode> {
-        if depth > self.max_depth {
+        if depth.saturating_add(self.measure.depth_offset()) > self.max_depth {
             Err(TransactionCode::LimitDepth)
         } else {
             Ok(())
         }
+    }
+
+    /// The wider reading `rui-limits-bound-whole-record` takes (PRJ-RUI-LIMIT-13): the record
+    /// tuple is an array bounded by `maxArrayLength`; the transaction id of a `begin` is an id;
+    /// every string of the tuple (tag, ids, component, pointer, abort code and message) and every
+    /// object member name inside it is a string bounded by `maxStringLength`; and a data value's
+    /// depth counts from the document root (one level per pointer token). `record` is the tuple
+    /// as parsed, already known to be a record.
+    pub fn check_whole_record(&self, record: &Value) -> Result<(), TransactionCode> {
+        let Some(fields) = record.as_array() else {
+            return Ok(());
+        };
+        self.check_array_len(fields.len())?;
+        let tag = fields.first().and_then(Value::as_str);
+        if tag == Some("begin") {
+            if let Some(id) = fields.get(2).and_then(Value::as_str) {
+                self.check_id(id)?;
+            }
+        }
+        let mut pending: Vec<&Value> = fields.iter().collect();
+        while let Some(value) = pending.pop() {
+            match value {
+                Value::String(s) => self.check_string(s)?,
+                Value::Array(items) => pending.extend(items),
+                Value::Object(members) => {
+                    for (name, member) in members {
+                        self.check_string(name)?;
+                        pending.push(member);
+                    }
+                }
+                Value::Null | Value::Bool(_) | Value::Number(_) => {}
+            }
+        }
+        if let (Some("data"), Some(pointer), Some(value)) =
+            (tag, fields.get(2).and_then(Value::as_str), fields.get(3))
+        {
+            let tokens = pointer.matches('/').count();
+            let below = Limits {
+                max_depth: self.max_depth.saturating_sub(tokens),
+                ..*self
+            };
+            if tokens > self.max_depth {
+                return Err(TransactionCode::LimitDepth);
+            }
+            below.check_value(value)?;
+        }
+        Ok(())
     }
 
     fn check_string(&self, s: &str) -> Result<(), TransactionCode> {
@@ -226,6 +336,7 @@ mod tests {
             max_depth: 4,
             max_operations: 5,
             max_transaction_bytes: 6,
+            measure: Measure::default(),
         };
         let expected = json!({
             "maxIdLength": 1, "maxStringLength": 2, "maxArrayLength": 3,

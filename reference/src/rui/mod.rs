@@ -24,5 +24,5 @@ pub use catalog::{Catalog, CatalogError};
 pub use codes::{DispatchCode, QuarantineCode, RejectionCode, TransactionCode};
 pub use framing::Framing;
 pub use graph::{Node, Snapshot};
-pub use limits::Limits;
+pub use limits::{Limits, Measure};
 pub use runtime::{Config, Quarantined, Rejection, Runtime, TransactionOutcome, TransactionResult};

@@ -39,10 +39,11 @@ use super::actions::{
 use super::catalog::Catalog;
 use super::codes::{QuarantineCode, RejectionCode, TransactionCode};
 use super::framing::{
-    parse_frame, record_text_len, DecodedFrame, Decoder, Framing, WrongInputKind,
+    parse_frame, payload_len, record_text_len, repeats_a_name, DecodedFrame, Decoder, Framing,
+    WrongInputKind,
 };
 use super::graph::{Node, Snapshot};
-use super::limits::Limits;
+use super::limits::{Limits, Measure};
 use super::pointer;
 use super::records::{parse_record, Record, RecordError};
 use super::transaction::{OpenTransaction, Operation};
@@ -62,7 +63,7 @@ pub struct TransactionResult {
     pub transaction_id: String,
     pub outcome: TransactionOutcome,
     /// The index of the frame that ended it (its commit or abort record, the invalid frame or
-    /// superseding begin that discarded it), or the number of frames received when the end of the
+    /// superseding begin that discarded it), or the last frame received when the end of the
     /// stream interrupted it: where a stream validator reports it.
     pub frame: u64,
 }
@@ -95,6 +96,7 @@ pub struct Config {
 /// A Rixx UI runtime for one host.
 #[derive(Debug, Clone)]
 pub struct Runtime {
+    framing: Framing,
     choices: Choices,
     catalog: Catalog,
     limits: Limits,
@@ -111,16 +113,25 @@ pub struct Runtime {
     ending: bool,
     /// Reused between feeds.
     frames: Vec<DecodedFrame>,
+    /// Frames whose record repeats a member name (PRJ-RUI-REC-06), noted only on request
+    /// (`note_repeated_names`, for a stream validator); `None` otherwise.
+    repeated_names: Option<Vec<u64>>,
 }
 
 impl Runtime {
     pub fn new(config: Config) -> Runtime {
         let failure_denies = config.choices.takes(Choice::RuiPolicyFailureDenies);
         let decoder = Decoder::choosing(config.framing, &config.choices);
+        // The runtime counts in its own measure (PRJ-RUI-LIMIT-14/15), whatever the profile says.
+        let limits = Limits {
+            measure: Measure::of(&config.choices),
+            ..config.limits
+        };
         Runtime {
+            framing: config.framing,
             choices: config.choices,
             catalog: config.catalog,
-            limits: config.limits,
+            limits,
             decoder,
             committed: Snapshot::empty(),
             commits: 0,
@@ -132,6 +143,7 @@ impl Runtime {
             dispatcher: Dispatcher::new(config.action_policy, failure_denies),
             ending: false,
             frames: Vec::new(),
+            repeated_names: None,
         }
     }
 
@@ -164,8 +176,14 @@ impl Runtime {
         if self.choices.injects(Fault::RuiStreamEndCommits) {
             return;
         }
+        // Reported at the last frame received (the stream ended after it): a begin was received,
+        // so there is one.
         if let Some(open) = self.open.take() {
-            self.reject(open, TransactionCode::Interrupted, self.next_frame);
+            self.reject(
+                open,
+                TransactionCode::Interrupted,
+                self.next_frame.saturating_sub(1),
+            );
         }
     }
 
@@ -190,6 +208,11 @@ impl Runtime {
     /// Whether a transaction is open (staging).
     pub fn has_open_transaction(&self) -> bool {
         self.open.is_some()
+    }
+
+    /// The id of the transaction open now, if one is.
+    pub fn open_transaction_id(&self) -> Option<&str> {
+        self.open.as_ref().map(OpenTransaction::transaction_id)
     }
 
     pub fn transactions(&self) -> &[TransactionResult] {
@@ -217,6 +240,20 @@ impl Runtime {
         self.transactions.clear();
         self.quarantine.clear();
         self.rejections.clear();
+        if let Some(found) = &mut self.repeated_names {
+            found.clear();
+        }
+    }
+
+    /// From now on, notes every frame whose JSON record repeats a member name in one of its
+    /// objects (PRJ-RUI-REC-06; the record is read as before, the last value of the name kept).
+    pub fn note_repeated_names(&mut self) {
+        self.repeated_names.get_or_insert_with(Vec::new);
+    }
+
+    /// The frames noted since the last `forget_results` (empty unless `note_repeated_names`).
+    pub fn repeated_names(&self) -> &[u64] {
+        self.repeated_names.as_deref().unwrap_or(&[])
     }
 
     /// The host UI dispatches the action request in prop `prop` of committed node `node`
@@ -278,10 +315,26 @@ impl Runtime {
             Ok(value) => value,
             Err(code) => return self.quarantine_frame(index, code),
         };
-        let text_len = record_text_len(&bytes);
+        if let Some(found) = &mut self.repeated_names {
+            if repeats_a_name(&bytes) {
+                found.push(index);
+            }
+        }
+        // PRJ-RUI-LIMIT-16 is IMPL-DEFINED: `rui-bytes-count-whitespace` counts the frame's
+        // payload as it came, JSON whitespace around the value included (not the json-seq LF).
+        let text_len = if self.choices.takes(Choice::RuiBytesCountWhitespace) {
+            payload_len(&bytes, self.framing)
+        } else {
+            record_text_len(&bytes)
+        };
+        let exceeded = self
+            .choices
+            .takes(Choice::RuiLimitsBoundWholeRecord)
+            .then(|| self.limits.check_whole_record(&value).err())
+            .flatten();
         let parsed = parse_record(value).and_then(|record| self.pointer_field_checked(record));
         match parsed {
-            Ok(record) => self.on_record(index, record, text_len),
+            Ok(record) => self.on_record(index, record, text_len, exceeded),
             Err(error) => {
                 let (in_transaction, outside) = match error {
                     RecordError::Invalid => {
@@ -324,7 +377,13 @@ impl Runtime {
         }
     }
 
-    fn on_record(&mut self, frame: u64, record: Record, text_len: usize) {
+    fn on_record(
+        &mut self,
+        frame: u64,
+        record: Record,
+        text_len: usize,
+        exceeded: Option<TransactionCode>,
+    ) {
         if let Record::Begin {
             transaction_id,
             base_revision,
@@ -338,8 +397,11 @@ impl Runtime {
                     return;
                 }
             }
-            let open =
+            let mut open =
                 OpenTransaction::begin(transaction_id, base_revision, text_len, &self.limits);
+            if let Some(code) = exceeded {
+                open.exceed(code);
+            }
             return self.keep_open(open, frame);
         }
         let Some(mut open) = self.open.take() else {
@@ -353,12 +415,18 @@ impl Runtime {
             return self.reject(open, TransactionCode::SequenceGap, frame);
         }
         open.count_bytes(text_len, &self.limits);
+        if let Some(code) = exceeded {
+            open.exceed(code);
+        }
         let operation = match record {
             Record::Commit {
                 new_revision,
                 root_id,
                 ..
-            } => return self.commit(open, new_revision, root_id, frame),
+            } => {
+                open.count_closing(&self.limits);
+                return self.commit(open, new_revision, root_id, frame);
+            }
             Record::Abort { .. } => {
                 let transaction_id = open.into_id();
                 self.transactions.push(TransactionResult {

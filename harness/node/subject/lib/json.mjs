@@ -91,14 +91,3 @@ export function deepFreeze(value) {
   }
   return value;
 }
-
-/** Structural equality of two plain JSON values. */
-export function jsonEqual(a, b) {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const keysA = Object.keys(a);
-  const keysB = Object.keys(b);
-  if (keysA.length !== keysB.length) return false;
-  return keysA.every((key) => Object.hasOwn(b, key) && jsonEqual(a[key], b[key]));
-}

@@ -129,16 +129,22 @@ export function createRcipRuntime(definition, options) {
    */
   function readAvailability(handler) {
     if (typeof handler.getAvailability !== 'function') return undefined;
-    let answer;
+    let available;
+    let reason;
+    let reasonCode;
     try {
-      answer = handler.getAvailability();
+      const answer = handler.getAvailability();
+      if (!isRecord(answer)) return { available: false };
+      // Each member is read once: what is checked is what is published (a getter may answer
+      // differently when read again, PRJ-RCIP-JSON-02).
+      ({ available, reason, reasonCode } = answer);
     } catch {
       return { available: false };
     }
-    if (!isRecord(answer) || typeof answer.available !== 'boolean') return { available: false };
-    const redacted = { available: answer.available };
-    if (typeof answer.reason === 'string') redacted.reason = answer.reason;
-    if (typeof answer.reasonCode === 'string') redacted.reasonCode = answer.reasonCode;
+    if (typeof available !== 'boolean') return { available: false };
+    const redacted = { available };
+    if (typeof reason === 'string') redacted.reason = reason;
+    if (typeof reasonCode === 'string') redacted.reasonCode = reasonCode;
     return redacted;
   }
 

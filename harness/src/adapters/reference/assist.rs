@@ -289,7 +289,7 @@ fn canonical_outcome(outcome: &Outcome) -> Value {
         OutcomeBody::ConfirmationRequired(info) => {
             object.insert(
                 "confirmation".into(),
-                json!({ "id": info.id, "effect": info.effect.as_str(), "expiresAt": info.expires_at }),
+                json!({ "id": info.id, "effect": info.effect.as_str(), "expiresAt": info.expires_at_json() }),
             );
         }
         OutcomeBody::Error(error) => {

@@ -31,7 +31,7 @@ use std::rc::Rc;
 
 use reference::rcip::{
     AbortSignal, Answer, BindingSpec, BindingToken, CallId, Definition, HandlerCall, HostError,
-    HostErrorName, HostObject, HostValue, InvokeRequest, ListFilter, ObjectData, OutcomeBody,
+    Getter, HostErrorName, HostObject, HostValue, InvokeRequest, ListFilter, ObjectData, OutcomeBody,
     PolicyCall, Proposal, ProposalReport, Prototype, RcipEvent, Runtime, RuntimeOptions,
     Settlement, Snapshot, SubscriptionId, Ticket,
 };
@@ -60,7 +60,8 @@ pub(crate) fn start(
         .ok_or_else(|| error("setup.definition is missing"))?;
     let options = Options::read(setup.get("options"), choices)?;
     let defined = definitions.get_or_build(definition_value, || {
-        Ok::<_, AdapterError>(Definition::define(&decode(definition_value)?).ok())
+        let reading = reference::schema::SchemaReading::of(choices);
+        Ok::<_, AdapterError>(Definition::define_reading(&decode(definition_value)?, reading).ok())
     })?;
     let Some(definition) = defined else {
         return Ok((Reply::Threw, None));
@@ -423,7 +424,9 @@ fn observe_value(value: &HostValue) -> Value {
 struct BindingHandle {
     runtime: usize,
     token: BindingToken,
-    availability: Option<Rc<RefCell<HostValue>>>,
+    /// What `getAvailability` returns, as the vector wrote it: each call builds a fresh value
+    /// from it (a getter in it answers its first answer to each call's first read, as in Node).
+    availability: Option<Rc<RefCell<Value>>>,
     /// The handler `H` it was bound with, for a later `{"sameAs": b}`.
     handler: Value,
 }
@@ -613,10 +616,11 @@ impl RcipCase {
             }
             "set-availability" => {
                 let name = field(step, "binding")?;
-                let value = decode(
-                    step.get("availability")
-                        .ok_or_else(|| error("set-availability.availability"))?,
-                )?;
+                let value = step
+                    .get("availability")
+                    .ok_or_else(|| error("set-availability.availability"))?
+                    .clone();
+                decode(&value)?;
                 let handle = self
                     .bindings
                     .get(name)
@@ -692,13 +696,18 @@ impl RcipCase {
         let handler = self.handler(index, &handler_spec)?;
         let availability_cell = match step.get("availability") {
             None => None,
-            Some(value) => Some(Rc::new(RefCell::new(decode(value)?))),
+            Some(value) => {
+                decode(value)?;
+                Some(Rc::new(RefCell::new(value.clone())))
+            }
         };
         let availability: Option<reference::rcip::AvailabilityFn> =
             availability_cell.as_ref().map(|cell| {
                 let cell = Rc::clone(cell);
-                let read: reference::rcip::AvailabilityFn =
-                    Box::new(move || Ok(cell.borrow().clone()));
+                // Decoded when bound and at every set-availability, so this cannot fail.
+                let read: reference::rcip::AvailabilityFn = Box::new(move || {
+                    Ok(decode(&cell.borrow()).unwrap_or(HostValue::Undefined))
+                });
                 read
             });
         let slot = self.slot(index)?;
@@ -1326,7 +1335,7 @@ fn canonical_outcome(outcome: &reference::rcip::Outcome) -> Value {
         OutcomeBody::ConfirmationRequired(info) => {
             object.insert(
                 "confirmation".into(),
-                json!({ "id": info.id, "effect": info.effect.as_str(), "expiresAt": info.expires_at }),
+                json!({ "id": info.id, "effect": info.effect.as_str(), "expiresAt": info.expires_at_json() }),
             );
         }
         OutcomeBody::Error(error) => {
@@ -1368,6 +1377,8 @@ fn encode_at(value: &HostValue, ancestors: &mut Vec<(HostObject, String)>, at: &
         HostValue::BigInt(digits) => json!({ "$value": "bigint", "digits": digits }),
         HostValue::Symbol => json!({ "$value": "symbol" }),
         HostValue::Function => json!({ "$value": "function" }),
+        // An observation reads a getter as any JavaScript consumer would (the Node adapter too).
+        HostValue::Getter(getter) => encode_at(&getter.read(), ancestors, at),
         HostValue::Object(object) => {
             if let Some((_, pointer)) = ancestors.iter().find(|(a, _)| a.same(object)) {
                 return json!({ "$value": "ref", "to": pointer });
@@ -1442,6 +1453,9 @@ struct PendingRef {
 pub(crate) fn decode(value: &Value) -> Result<HostValue, AdapterError> {
     if value.get("$value").and_then(Value::as_str) == Some("ref") {
         return Err(error("a ref escape cannot be the whole value"));
+    }
+    if value.get("$value").and_then(Value::as_str) == Some("getter") {
+        return Err(error("a getter escape is only valid as a member or an item"));
     }
     let mut refs = Vec::new();
     let root = build(value, &mut refs)?;
@@ -1621,6 +1635,17 @@ fn build_escape(
             // converted), as in the Node adapter.
             build_members(object, Prototype::Plain, refs)
         }
+        "getter" => {
+            let reads = map
+                .get("reads")
+                .and_then(Value::as_array)
+                .filter(|reads| !reads.is_empty())
+                .ok_or_else(|| error("getter escape needs a non-empty 'reads'"))?;
+            // Each answer is a value of its own (its refs point into it), built once: a read
+            // answers the same object each time it gives it, as in the Node adapter.
+            let answers = reads.iter().map(decode).collect::<Result<Vec<_>, _>>()?;
+            Ok(HostValue::Getter(Getter::new(answers)))
+        }
         "ref" => Err(error("a ref escape is only valid inside a value")),
         other => Err(error(&format!("unknown escape '$value': '{other}'"))),
     }
@@ -1677,6 +1702,20 @@ mod tests {
             panic!("decodes")
         };
         assert_eq!(encode(&value), wire);
+    }
+
+    // A getter escape is an accessor member: each read answers the next answer, then the last.
+    #[test]
+    fn getter_escapes_answer_per_read() {
+        let Ok(value) = decode(&json!({ "a": { "$value": "getter", "reads": [1, "two"] } })) else {
+            panic!("decodes")
+        };
+        let read = || value.get("a").and_then(|v| v.to_plain_json().ok());
+        assert_eq!(read(), Some(json!(1)));
+        assert_eq!(read(), Some(json!("two")));
+        assert_eq!(read(), Some(json!("two")));
+        assert!(decode(&json!({ "$value": "getter", "reads": [1] })).is_err());
+        assert!(decode(&json!({ "a": { "$value": "getter", "reads": [] } })).is_err());
     }
 
     #[test]

@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 
 use reference::rui::{
-    ActionPolicy, Catalog, Config, DispatchId, DispatchStatus, Framing, Limits, PolicySettlement,
+    ActionPolicy, Catalog, Config, DispatchId, DispatchStatus, Framing, Limits, Measure, PolicySettlement,
     Runtime, TransactionOutcome,
 };
 use reference::choices::Choices;
@@ -19,6 +19,13 @@ use crate::adapter::{AdapterError, Reply};
 
 /// The framings the reference decodes: all four of CL-D07.
 pub(crate) const PROFILES: &[&str] = &["jsonl", "sse", "websocket", "json-seq"];
+
+/// How the reference counts depth and operations under these choices (`Measure::of`), as the
+/// handshake declares it (`limitsMeasure`).
+pub(crate) fn declared_measure(choices: &Choices) -> crate::measure::LimitsMeasure {
+    // The reference's own measure is always one the handshake can say.
+    crate::measure::LimitsMeasure::decode(Measure::of(choices).to_json().as_ref()).unwrap_or_default()
+}
 
 /// The reference's own limits profile under these choices (`Limits::declared`).
 pub(crate) fn declared_limits(choices: &Choices) -> Option<Value> {

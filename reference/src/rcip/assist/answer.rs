@@ -43,7 +43,11 @@ pub fn read_decide(answer: &Value, bound: usize) -> Result<Proposal, AnswerError
 /// [`read_decide`]; with `unknown_delay_ignored` (the alternate of PRJ-ASSIST-BATCH-02,
 /// RECOMMENDED), a `delay` that is not one of the three symbols is read as no delay instead of
 /// making the answer malformed.
-pub fn read_decide_with(answer: &Value, bound: usize, unknown_delay_ignored: bool) -> Result<Proposal, AnswerError> {
+pub fn read_decide_with(
+    answer: &Value,
+    bound: usize,
+    unknown_delay_ignored: bool,
+) -> Result<Proposal, AnswerError> {
     let object = answer.as_object().ok_or(AnswerError::Malformed)?;
     if object.len() != 1 {
         return Err(AnswerError::Malformed);

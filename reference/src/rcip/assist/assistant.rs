@@ -222,10 +222,14 @@ impl Assistant {
                     continue;
                 };
                 if slot.turn.end().is_none()
+                    && !slot.turn.is_cancelled()
                     && slot.signal.as_ref().is_some_and(AbortSignal::is_aborted)
                 {
-                    slot.turn.cancel();
-                    slot.wait = Wait::Nothing;
+                    // `None`: the turn still waits where it waited (PRJ-ASSIST-CANCEL-03).
+                    if let Some(next) = slot.turn.cancel(&mut Live(runtime)) {
+                        slot.wait = Wait::Nothing;
+                        self.drive(index, next, runtime);
+                    }
                     moved = true;
                     continue;
                 }
@@ -277,7 +281,11 @@ impl Assistant {
                         .push((capability_id.clone(), input.clone()));
                     // PRJ-ASSIST-CANCEL-02 is IMPL-DEFINED: the alternate keeps the turn's signal
                     // from `invoke`, so a cancellation lets the invocation in progress finish.
-                    let signal = if self.config.cancel_leaves_invocation() { None } else { slot.signal.clone() };
+                    let signal = if self.config.cancel_leaves_invocation() {
+                        None
+                    } else {
+                        slot.signal.clone()
+                    };
                     let ticket = runtime.invoke(InvokeRequest {
                         capability_id,
                         input: HostValue::from_json(&input),

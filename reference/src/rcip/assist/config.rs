@@ -86,6 +86,12 @@ pub struct AssistConfig {
     unknown_delay_ignored: bool,
     /// PRJ-ASSIST-CANCEL-02 (IMPL-DEFINED): the alternate does not pass the turn's signal to invoke.
     cancel_leaves_invocation: bool,
+    /// PRJ-ASSIST-CANCEL-01 (IMPL-DEFINED): the alternate still makes the one summarize call after
+    /// a cancellation when an action went through `invoke`.
+    summarize_after_cancel: bool,
+    /// PRJ-ASSIST-CANCEL-03 (RECOMMENDED stop waiting): the alternate still waits for the decide
+    /// answer or the resolution it waited for when cancelled.
+    cancel_keeps_waiting: bool,
     /// At most one injected fault of the catalog (`crate::choices::FAULTS`).
     fault: Option<Fault>,
 }
@@ -117,7 +123,11 @@ impl AssistConfig {
             [DEFAULT_SHORT_MS, DEFAULT_MEDIUM_MS, DEFAULT_LONG_MS]
         };
         // CL-C03-4 is RECOMMENDED: the alternate clamps requested amounts to a wider range.
-        let max = if choices.takes(Choice::AssistDelayClampWider) { ALTERNATE_MAX_DELAY_MS } else { MAX_DELAY_MS };
+        let max = if choices.takes(Choice::AssistDelayClampWider) {
+            ALTERNATE_MAX_DELAY_MS
+        } else {
+            MAX_DELAY_MS
+        };
         let clamp_delay = |requested: i64| clamp_delay(requested, max);
         AssistConfig {
             batch_bound: batch_bound.map_or(default_bound, clamp_bound),
@@ -128,6 +138,8 @@ impl AssistConfig {
             read_only_rejection_not_found: choices.takes(Choice::AssistReadOnlyRejectionFailed),
             unknown_delay_ignored: choices.takes(Choice::AssistUnknownDelayIgnored),
             cancel_leaves_invocation: choices.takes(Choice::AssistCancelLeavesInvocation),
+            summarize_after_cancel: choices.takes(Choice::AssistSummarizeAfterCancel),
+            cancel_keeps_waiting: choices.takes(Choice::AssistCancelKeepsWaiting),
             fault: choices.fault(),
         }
     }
@@ -140,6 +152,17 @@ impl AssistConfig {
     /// Whether a cancelled turn leaves its invocation in progress running (PRJ-ASSIST-CANCEL-02).
     pub fn cancel_leaves_invocation(&self) -> bool {
         self.cancel_leaves_invocation
+    }
+
+    /// Whether a cancelled turn still makes its one summarize call (PRJ-ASSIST-CANCEL-01).
+    pub fn summarize_after_cancel(&self) -> bool {
+        self.summarize_after_cancel
+    }
+
+    /// Whether a cancelled turn still waits for its decide answer or resolution
+    /// (PRJ-ASSIST-CANCEL-03).
+    pub fn cancel_keeps_waiting(&self) -> bool {
+        self.cancel_keeps_waiting
     }
 
     /// Whether `fault` is injected.

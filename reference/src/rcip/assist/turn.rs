@@ -18,10 +18,12 @@
 //! - after the batch, if any action went through `invoke`, exactly one summarize call, whose text
 //!   (if any) is the final text and whose actions are ignored (CL-C04-1/2).
 //! - cancellation ends the turn at once whatever it waits on (CL-C06-1/2): no action starts after
-//!   it, a pause ends, a pending answer or resolution is no longer waited for.
+//!   it, a pause ends, a pending answer or resolution is no longer waited for (PRJ-ASSIST-CANCEL-03;
+//!   the row `assist-cancel-keeps-waiting` still waits for that answer or resolution, then stops).
 //!
 //! Choices where the texts are silent: no summarize call when no action went through `invoke`
-//! (CL-C04-3), nor after a cancellation (PRJ-ASSIST-CANCEL-01); a summarize answer that throws or
+//! (CL-C04-3), nor after a cancellation (PRJ-ASSIST-CANCEL-01; the row
+//! `assist-summarize-after-cancel` still makes it when an action went through `invoke`); a summarize answer that throws or
 //! is not text leaves the final text empty (`None`); a throwing or malformed decide answer and a
 //! batch over the bound end the turn with an [`AssistError`]; a local rejection's invocation id is
 //! `assist-local-<k>` (k: the action's 1-based position).
@@ -183,6 +185,9 @@ pub struct Turn {
     /// (action index, confirmation id) of every confirmation an action asked for.
     confirmations: Vec<(usize, String)>,
     end: Option<TurnEnd>,
+    /// The turn's signal was aborted while it goes on to its summarize call or (under
+    /// `assist-cancel-keeps-waiting`) still waits for the answer or resolution it waited for.
+    cancelled: bool,
 }
 
 impl Turn {
@@ -206,6 +211,7 @@ impl Turn {
             outcomes: Vec::new(),
             confirmations: Vec::new(),
             end: None,
+            cancelled: false,
         };
         let next = if aborted {
             turn.fail(AssistError::Cancelled)
@@ -250,10 +256,22 @@ impl Turn {
 
     /// The callback's answer to the pending call: `Ok(value)` it returned, `Err(())` it threw.
     pub fn answer(&mut self, answer: Result<Value, ()>, surface: &mut dyn Surface) -> Next {
+        if self.cancelled {
+            // No action starts after a cancellation (CL-C06-1), whatever the answer holds.
+            return match self.state {
+                State::Answer(Phase::Decide) => self.after_cancel(surface),
+                State::Answer(Phase::Summarize) => self.fail(AssistError::Cancelled),
+                _ => Next::Done,
+            };
+        }
         match self.state {
             State::Answer(Phase::Decide) => match answer {
                 Err(()) => self.fail(AssistError::CallbackFailed),
-                Ok(value) => match read_decide_with(&value, self.decide_bound(), self.config.unknown_delay_ignored()) {
+                Ok(value) => match read_decide_with(
+                    &value,
+                    self.decide_bound(),
+                    self.config.unknown_delay_ignored(),
+                ) {
                     Ok(Proposal::Text(text)) => self.finish(Some(text)),
                     Ok(Proposal::Batch(actions)) => {
                         self.batch = actions;
@@ -292,6 +310,10 @@ impl Turn {
         let succeeded = outcome.status() == Status::Succeeded
             || self.config.injects(Fault::AssistBatchContinues);
         self.outcomes.push(outcome);
+        if self.cancelled {
+            // The resolution a cancelled turn still waited for: recorded, and nothing follows.
+            return self.after_cancel(surface);
+        }
         let last = self.next_action >= self.batch.len();
         if last && succeeded && self.config.injects(Fault::AssistDelayAfterLast) {
             if let Some(pause) = self.batch.get(index).and_then(|a| a.delay) {
@@ -325,10 +347,39 @@ impl Turn {
         }
     }
 
-    /// The turn's signal was aborted: it ends at once (CL-C06-1/2).
-    pub fn cancel(&mut self) -> Next {
-        if self.state == State::Done {
-            return Next::Done;
+    /// The turn's signal was aborted (CL-C06-1/2): no action starts after it and a pause ends.
+    /// By default the turn ends at once. `None`: under `assist-cancel-keeps-waiting`
+    /// (PRJ-ASSIST-CANCEL-03) it still waits for the decide answer or the host UI's resolution
+    /// it waited for, and stops when that comes; under `assist-summarize-after-cancel`
+    /// (PRJ-ASSIST-CANCEL-01) its one summarize call still follows when an action went through
+    /// `invoke`, and the turn ends cancelled when it is answered.
+    pub fn cancel(&mut self, surface: &mut dyn Surface) -> Option<Next> {
+        if self.state == State::Done || self.cancelled {
+            return Some(Next::Done);
+        }
+        self.cancelled = true;
+        let waits = matches!(
+            self.state,
+            State::Answer(Phase::Decide) | State::Resolution(_)
+        );
+        if waits && self.config.cancel_keeps_waiting() {
+            return None;
+        }
+        Some(self.after_cancel(surface))
+    }
+
+    /// Whether the turn's signal was aborted while the turn still runs.
+    pub fn is_cancelled(&self) -> bool {
+        self.cancelled
+    }
+
+    /// What a cancelled turn does once it waits for nothing more: its summarize call under
+    /// `assist-summarize-after-cancel` (an action went through `invoke` and no summarize call was
+    /// made yet), or the end.
+    fn after_cancel(&mut self, surface: &mut dyn Surface) -> Next {
+        let summarized = self.calls.iter().any(|call| call.phase == Phase::Summarize);
+        if self.config.summarize_after_cancel() && self.invoked > 0 && !summarized {
+            return self.call(Phase::Summarize, surface);
         }
         self.fail(AssistError::Cancelled)
     }

@@ -17,7 +17,7 @@ mod payload;
 mod sse;
 mod websocket;
 
-pub use payload::{parse_frame, record_text_len};
+pub use payload::{parse_frame, payload_len, record_text_len, repeats_a_name};
 
 use super::codes::QuarantineCode;
 use crate::choices::Choices;

@@ -176,6 +176,28 @@ pub fn section() -> Section {
                     state(ended(two_ok()), vec![decide_any(), summarize_any()]),
                 ),
             ]),
+            // The same with the turn holding an abort signal that never aborts: waiting for a
+            // callback while watching the signal must still hear its rejection (a wait that
+            // drops the rejection leaves the turn pending for ever). Found by the StrykerJS run of
+            // the JavaScript subject (issue 25 section 3).
+            c(
+                "not-retried",
+                3,
+                "A throwing summarize ends a turn that holds an abort signal too",
+            )
+            .requirements(&["CL-C04-1", "CL-C04-2", "PRJ-ASSIST-TURN-01"])
+            .setup(Setup::allow().to_json())
+            .steps(bind_all())
+            .steps([
+                turn_signal("t1", "default", ask("look around"), "s1"),
+                answer_actions(1, vec![act("notes.list"), act("notes.search")]),
+                expect_handler_order(&["notes.list", "notes.search"]),
+                answer_throw(2),
+                expect_turn(
+                    "t1",
+                    state(ended(two_ok()), vec![decide_any(), summarize_any()]),
+                ),
+            ]),
             c(
                 "after-failure",
                 1,

@@ -10,9 +10,11 @@
 //! each, the case expects what the model's state says: every invocation and resolution not yet
 //! seen settled (its canonical outcome, or `pending`), the policy and handler call records so far,
 //! the signal of every running handler, and a fresh snapshot: its revision against the one before
-//! (CL-B15) and what its text never holds (CL-B17: the host-only member every availability answer
-//! carries, the confirmation ids `createId: "sequential"` makes known). The expectations come from
-//! the model state and those sentences, never from the reference.
+//! (CL-B15) and what its text never holds (CL-B17: the host-only availability member, the
+//! confirmation ids `createId: "sequential"` makes known). The expectations come from the model
+//! state and those sentences, never from the reference. Host features the model does not decide
+//! (a function in the availability answer, the host-only member, a throwing listener) are drawn
+//! per case (`host_features`), so a bug in one of them fails only the cases that carry it.
 //!
 //! Where the spec leaves room and the model picks one reading (model/README.md "Modelling
 //! decisions"), the expectation accepts every reading (`one-of`), and a RECOMMENDED check names the
@@ -69,6 +71,7 @@ use model::stateright::Model;
 use model::visit::{cover, walk, Coverage};
 use serde_json::{json, Value};
 
+pub use super::host_features::{HostFeatures, HOST_ONLY_MARKER};
 use super::{load_regressions, regressions_dir, Generated};
 use crate::case::{Case, Provenance, Section, Strictness};
 use crate::pattern::{any, contains, of_type, one_of, present, subset, unordered};
@@ -292,27 +295,34 @@ fn binding_handle(capability: usize, identity: u8) -> String {
 /// vectors/README.md): CL-B02-2 keeps it out of every outcome's text.
 pub const HOST_ERROR_TEXT: &str = "host-secret-7f3a";
 
-/// A member the host's availability answers carry besides `available`, `reason` and
-/// `reasonCode`: CL-B17-1 says it is never published, so its value never appears in a snapshot.
-/// It changes no outcome (the checks read `available` only); nor does the function member
-/// `hostHook` the `available: true` answer also carries, which `structuredClone` cannot copy
-/// (CL-A04-7: the answer is read by its three members, as `rcip.availability.host-members`
-/// checks). The `available: false` answer is plain JSON, so an implementation that published it
-/// whole could not drop the marker with the function.
-pub const HOST_ONLY_MARKER: &str = "host-only-4b2d";
-
-fn availability(available: bool) -> Value {
-    if available {
-        json!({ "available": true, "hostSession": HOST_ONLY_MARKER, "hostHook": { "$value": "function" } })
+/// The host's availability answer: `available` with, in the cases that draw them
+/// (`HostFeatures`), the host-only member `hostSession` (CL-B17-1 says it is never published, so
+/// its value never appears in a snapshot) and, in the `available: true` answer, the function
+/// member `hostHook`, which `structuredClone` cannot copy (CL-A04-7: the answer is read by its
+/// three members, as `rcip.availability.host-members` checks). Neither changes an outcome (the
+/// checks read `available` only). The `available: false` answer is plain JSON, so an
+/// implementation that published it whole could not drop the marker with the function.
+fn availability(features: &HostFeatures, available: bool) -> Value {
+    let mut answer = if available {
+        json!({ "available": true })
     } else {
-        json!({ "available": false, "reason": "Offline", "reasonCode": "offline", "hostSession": HOST_ONLY_MARKER })
+        json!({ "available": false, "reason": "Offline", "reasonCode": "offline" })
+    };
+    if let Some(object) = answer.as_object_mut() {
+        if features.host_only_marker {
+            object.insert("hostSession".into(), json!(HOST_ONLY_MARKER));
+        }
+        if available && features.function_member {
+            object.insert("hostHook".into(), json!({ "$value": "function" }));
+        }
     }
+    answer
 }
 
-fn bind_step(capability: usize, identity: u8, available: bool) -> Value {
+fn bind_step(features: &HostFeatures, capability: usize, identity: u8, available: bool) -> Value {
     json!({
         "host": "bind", "capability": capability_id(capability), "as": binding_handle(capability, identity),
-        "handler": { "mode": "gated" }, "availability": availability(available)
+        "handler": { "mode": "gated" }, "availability": availability(features, available)
     })
 }
 
@@ -321,8 +331,8 @@ fn bind_step(capability: usize, identity: u8, available: bool) -> Value {
 /// 0.1 does not know, both failed `POLICY_EVALUATION_FAILED` (CL-B12-3, CL-A05-2).
 /// A second bind of a capability while `identity` is live: it throws a host configuration error
 /// and changes nothing (CL-B20-1, RCIP-LIFE-BIND-03).
-fn duplicate_bind_step(capability: usize, identity: u8, available: bool) -> Value {
-    let mut step = bind_step(capability, identity, available);
+fn duplicate_bind_step(features: &HostFeatures, capability: usize, identity: u8, available: bool) -> Value {
+    let mut step = bind_step(features, capability, identity, available);
     if let Some(object) = step.as_object_mut() {
         object.insert(
             "as".into(),
@@ -477,6 +487,8 @@ struct Handle {
 struct Translator<'a> {
     model: &'a InvocationModel,
     timing: Timing,
+    /// The unrelated host features this case carries (`host_features`).
+    features: HostFeatures,
     steps: Vec<Value>,
     handles: Vec<Handle>,
     /// Outcome patterns of handles that settled with the current action.
@@ -514,10 +526,11 @@ struct Translator<'a> {
 }
 
 impl<'a> Translator<'a> {
-    fn new(model: &'a InvocationModel, timing: Timing) -> Translator<'a> {
+    fn new(model: &'a InvocationModel, timing: Timing, features: HostFeatures) -> Translator<'a> {
         Translator {
             model,
             timing,
+            features,
             steps: Vec::new(),
             handles: Vec::new(),
             settled: BTreeMap::new(),
@@ -554,25 +567,30 @@ impl<'a> Translator<'a> {
         for (capability, binding) in state.bindings.iter().enumerate() {
             if let Some(identity) = binding.live {
                 self.steps
-                    .push(bind_step(capability, identity, state.available[capability]));
+                    .push(bind_step(&self.features, capability, identity, state.available[capability]));
             }
         }
         // A refresh changes nothing the model decides (invoke and the rechecks read live
         // availability, CL-B15-7, and the published one equals it right after the binds), but
         // it must publish a new revision (CL-B15-3).
         self.observe_snapshot(None);
-        // PRJ-RCIP-SUB-02: a listener that throws (at every revision of the path) keeps no other
-        // listener from being notified and changes no outcome; the refresh publishes a revision,
-        // so the recording listener is notified at least once.
-        self.steps
-            .push(json!({ "client": "subscribe", "as": "listener-throws", "listener": "throws" }));
+        // The refresh publishes a revision, so the recording listener is notified at least once.
+        // PRJ-RCIP-SUB-02 (in the cases that draw it): a listener that throws (at every revision
+        // of the path), subscribed first, keeps no other listener from being notified and
+        // changes no outcome.
+        let mut notified_by = vec!["CL-B15-3"];
+        if self.features.throwing_listener {
+            self.steps
+                .push(json!({ "client": "subscribe", "as": "listener-throws", "listener": "throws" }));
+            notified_by.insert(0, "PRJ-RCIP-SUB-02");
+        }
         self.steps
             .push(json!({ "client": "subscribe", "as": "listener", "listener": "records" }));
         self.steps.push(json!({ "host": "refresh" }));
         self.observe_snapshot(Some("CL-B15-3"));
         self.steps.push(json!({
             "expect": "notifications", "of": "listener", "is": contains([json!({ "revision": any() })], false),
-            "requirements": ["PRJ-RCIP-SUB-02", "CL-B15-3"]
+            "requirements": notified_by
         }));
         // CL-B16-1: the capabilities declare no scopes, so each is `current` whatever the context
         // (the model's context changes never make one `other`).
@@ -594,8 +612,8 @@ impl<'a> Translator<'a> {
     ///   revision changes; RCIP-PROTO-SNAP-01: the revision increases monotonically), since the
     ///   texts leave open whether a changed context, an availability change, a confirmation or a
     ///   failed invocation bumps it (CL-B15-8 is only RECOMMENDED, CL-B15-9 IMPL-DEFINED).
-    /// - Its JSON text never holds the host-only availability member (CL-B17-1) nor a
-    ///   confirmation id issued so far (CL-B17-2). Its other content (relevance, availability
+    /// - Its JSON text never holds the host-only availability member (CL-B17-1, in the cases
+    ///   that draw it) nor a confirmation id issued so far (CL-B17-2). Its other content (relevance, availability
     ///   as of the last refresh, CL-B15-6) is not pinned here.
     fn observe_snapshot(&mut self, bump: Option<&'static str>) {
         let name = format!("snap{}", self.snapshots);
@@ -620,10 +638,12 @@ impl<'a> Translator<'a> {
                 "expect": "snapshot-relation", "a": previous, "b": name, "is": is, "requirements": requirements
             }));
         }
-        self.steps.push(json!({
-            "expect": "snapshot-text", "of": name, "is": excludes(HOST_ONLY_MARKER),
-            "requirements": ["CL-B17-1", "RCIP-PROTO-SNAP-08"]
-        }));
+        if self.features.host_only_marker {
+            self.steps.push(json!({
+                "expect": "snapshot-text", "of": name, "is": excludes(HOST_ONLY_MARKER),
+                "requirements": ["CL-B17-1", "RCIP-PROTO-SNAP-08"]
+            }));
+        }
         for n in 1..=self.confirmations {
             self.steps.push(json!({
                 "expect": "snapshot-text", "of": name, "is": excludes(&format!("confirmation-{n}")),
@@ -703,8 +723,8 @@ impl<'a> Translator<'a> {
             Action::Bind(capability) => {
                 let identity = before.bindings[capability].installs;
                 vec![
-                    bind_step(capability, identity, before.available[capability]),
-                    duplicate_bind_step(capability, identity, before.available[capability]),
+                    bind_step(&self.features, capability, identity, before.available[capability]),
+                    duplicate_bind_step(&self.features, capability, identity, before.available[capability]),
                 ]
             }
             Action::Unbind(capability) => match before.bindings[capability].live {
@@ -720,11 +740,13 @@ impl<'a> Translator<'a> {
                 }
                 let identity = before.bindings[capability].installs;
                 steps.push(bind_step(
+                    &self.features,
                     capability,
                     identity,
                     before.available[capability],
                 ));
                 steps.push(duplicate_bind_step(
+                    &self.features,
                     capability,
                     identity,
                     before.available[capability],
@@ -749,7 +771,7 @@ impl<'a> Translator<'a> {
                 let identity = binding.live.unwrap_or(binding.installs.saturating_sub(1));
                 vec![json!({
                     "host": "set-availability", "binding": binding_handle(capability, identity),
-                    "availability": availability(matches!(action, Action::RestoreAvailability(_)))
+                    "availability": availability(&self.features, matches!(action, Action::RestoreAvailability(_)))
                 })]
             }
         }
@@ -1197,7 +1219,8 @@ fn push_unique_u64(values: &mut Vec<u64>, value: u64) {
 }
 
 /// Translates the path `actions` from initial state `init` of `model` into a case with id
-/// `id`. Actions that are not enabled end the path (a path from `walk` or `cover` never has one).
+/// `id`, carrying every unrelated host feature (`HostFeatures::ALL`). Actions that are not
+/// enabled end the path (a path from `walk` or `cover` never has one).
 pub fn translate_with(
     model: &InvocationModel,
     init: usize,
@@ -1210,6 +1233,7 @@ pub fn translate_with(
     translate_timed(
         model,
         Timing::standard(model),
+        HostFeatures::ALL,
         init,
         actions,
         id,
@@ -1219,11 +1243,12 @@ pub fn translate_with(
     )
 }
 
-/// [`translate_with`] at a given timing.
+/// [`translate_with`] at a given timing, with the given host features.
 #[allow(clippy::too_many_arguments)]
 pub fn translate_timed(
     model: &InvocationModel,
     timing: Timing,
+    features: HostFeatures,
     init: usize,
     actions: &[Action],
     id: &str,
@@ -1231,7 +1256,7 @@ pub fn translate_timed(
     requirements: Vec<String>,
     provenance: Provenance,
 ) -> Translation {
-    let mut translator = Translator::new(model, timing);
+    let mut translator = Translator::new(model, timing, features);
     let mut truncated_at = None;
     let Some(mut state) = model.init_states().into_iter().nth(init) else {
         return Translation {
@@ -1293,8 +1318,10 @@ pub fn translate_choices(choices: &[u32]) -> Option<Case> {
     };
     let requirements = path_requirements(model, init, &path);
     Some(
-        translate_with(
+        translate_timed(
             model,
+            Timing::standard(model),
+            HostFeatures::drawn(&HostFeatures::seed_of_choices(choices)),
             init,
             &path,
             &format!("{SECTION}.differential.001"),
@@ -1352,6 +1379,7 @@ pub fn translate_fuzz_choices(choices: &[u32]) -> Option<Case> {
         translate_timed(
             model,
             *timing,
+            HostFeatures::drawn(&HostFeatures::seed_of_choices(choices)),
             init,
             &path,
             &format!("{SECTION}.differential.001"),
@@ -1915,8 +1943,10 @@ pub fn generated_cases() -> (Vec<Case>, model::visit::Certificate, Vec<Option<us
         }
         slug = format!("{slug}.{serial:03}");
         let id = format!("{SECTION}.{slug}");
-        let translation = translate_with(
+        let translation = translate_timed(
             &model,
+            Timing::standard(&model),
+            HostFeatures::drawn(&id),
             path.init,
             &path.actions,
             &id,
@@ -1947,8 +1977,10 @@ pub fn regression_cases() -> Result<Vec<Case>, String> {
         let id = format!("{SECTION}.{}.001", regression.slug());
         let requirements = path_requirements(model, init, &path);
         let description = regression.description();
-        let translation = translate_with(
+        let translation = translate_timed(
             model,
+            Timing::standard(model),
+            HostFeatures::drawn(&id),
             init,
             &path,
             &id,

@@ -9,6 +9,7 @@
 //! `provenance.kind: proptest`, so they join the shared corpus through the same translation.
 
 pub mod assist;
+pub mod host_features;
 pub mod invocation;
 pub mod transaction;
 

@@ -23,6 +23,8 @@ pub fn section() -> Section {
         effects(),
         multiple_scopes(),
         catalog_once(),
+        empty_lists(),
+        null_values(),
     ];
     cases.extend(invalid_definitions());
     cases.extend(valid_guidance());
@@ -104,6 +106,51 @@ fn optional_members() -> Case {
                 .strict(Strictness::Recommended)
                 .note("an undeclared tags list is published empty and undeclared usage is not published"),
         ])
+}
+
+/// Empty lists are declarations like any other: `tags: []` (CL-A02-3, RCIP-PROTO-DEF-08: tags are
+/// optional, so none at all is valid) and `examples: []` (CL-A02-4: examples are optional) make a
+/// valid definition, so creation does not throw (none of CL-B18's creation errors applies); the
+/// snapshot publishes the empty tags list as declared (CL-A07-3). A check
+/// written with `every` where `some` was meant refuses exactly the empty list (found by the
+/// StrykerJS run of the JavaScript subject, issue 25 section 3).
+fn empty_lists() -> Case {
+    let def = single(vec![Cap::new("notes.list", "read")
+        .tags(&[])
+        .usage(json!({ "whenToUse": "When the user asks for the notes", "examples": [] }))]);
+    c("empty-lists", 1, "Empty tags and examples lists are accepted; tags [] is published")
+        .requirements(&["CL-A02-3", "CL-A02-4", "RCIP-PROTO-DEF-08", "CL-A07-3"])
+        .setup(Setup::new(&def).to_json())
+        .steps([expect_snapshot(
+            None,
+            subset(json!({
+                "capabilities": [subset(json!({
+                    "id": "notes.list",
+                    "tags": [],
+                    "usage": subset(json!({ "whenToUse": "When the user asks for the notes" })),
+                }))]
+            })),
+        )])
+}
+
+/// `null` is a JSON value like any other (CL-B13-1): a usage example whose input holds `null` is a
+/// valid definition (CL-A02-4), and the snapshot publishes the guidance as declared (CL-A07-3,
+/// RCIP-PROTO-DEF-09). A runtime that walks the snapshot to freeze it and treats `null` as an
+/// object (`typeof null === 'object'`) throws from `getSnapshot` instead (found by the StrykerJS
+/// run of the JavaScript subject, issue 25 section 3).
+fn null_values() -> Case {
+    let usage = json!({
+        "whenToUse": "When the user asks for the notes",
+        "examples": [ { "description": "Without a filter", "input": { "filter": null } } ]
+    });
+    let def = single(vec![Cap::new("notes.list", "read").usage(usage.clone())]);
+    c("null-values", 1, "A usage example whose input holds null is accepted and published")
+        .requirements(&["CL-A02-4", "CL-B13-1", "RCIP-PROTO-DEF-09", "CL-A07-3"])
+        .setup(Setup::new(&def).to_json())
+        .steps([expect_snapshot(
+            None,
+            subset(json!({ "capabilities": [subset(json!({ "id": "notes.list", "usage": usage }))] })),
+        )])
 }
 
 /// Each of the four effects is accepted and published.

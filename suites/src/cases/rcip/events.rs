@@ -83,6 +83,25 @@ pub fn section() -> Section {
                 expect_handler_count(None, 0),
                 expect_events(evs("i1", "notes.create", &["requested", "failed"])),
             ]),
+        // A second invoke with a reserved id fails INVOCATION_ALREADY_ACTIVE (CL-B04-3). Whether
+        // that refused call reports events is not decided (PRJ-RCIP-EVT-01 starts at "requested
+        // when invoke accepts the request"): none, or its own requested then failed ("a failure
+        // before the handler emits requested then failed"). Either way every phase is one of
+        // CL-B23-1's, and the first invocation's events are untouched. Found by the StrykerJS run
+        // of the JavaScript subject (issue 25 section 3): a duplicate reported with a phase of "".
+        c("duplicate", 1, "A duplicate id reports no events, or requested then failed")
+            .requirements(&["CL-B23-1", "PRJ-RCIP-EVT-01", "CL-B04-3"])
+            .setup(recorded(Setup::new(&def).policy_gated()))
+            .steps([
+                bind("notes.create", "b1", returns(created())),
+                invoke("i1", "notes.create", json!({ "text": "a" })),
+                invoke_id("i2", "notes.create", json!({ "text": "b" }), "i1"),
+                expect_outcome("i2", failed("i1", "notes.create", "INVOCATION_ALREADY_ACTIVE")),
+                expect_events(one_of([
+                    evs("i1", "notes.create", &["requested"]),
+                    evs("i1", "notes.create", &["requested", "requested", "failed"]),
+                ])),
+            ]),
         c("denied", 1, "A policy denial emits requested, denied")
             .requirements(&["CL-B23-1", "PRJ-RCIP-EVT-01"])
             .setup(recorded(Setup::new(&def).policy(deny())))

@@ -102,7 +102,7 @@ fn distinct_kinds(cap: Cap) -> Def {
 }
 
 /// Invalid capability ids: creation throws.
-const INVALID: [(&str, &str, &str); 16] = [
+const INVALID: [(&str, &str, &str); 18] = [
     (
         "Notes",
         "An id starting with a capital letter is rejected",
@@ -165,6 +165,18 @@ const INVALID: [(&str, &str, &str); 16] = [
     (
         "not\u{e9}s",
         "A non-ASCII letter inside an id is rejected",
+        "CL-B18-3",
+    ),
+    // Issue 25 zoo (identifier-trimmed): an id checked after trimming. The first character is
+    // a space, not a lowercase letter; the last one is a space, not a segment character.
+    (
+        " notes.list",
+        "An id starting with a space is rejected",
+        "RCIP-PROTO-ID-01",
+    ),
+    (
+        "notes.list ",
+        "An id ending with a space is rejected",
         "CL-B18-3",
     ),
 ];

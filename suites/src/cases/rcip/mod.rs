@@ -6,6 +6,7 @@
 pub(crate) mod support;
 
 mod abort;
+mod accessors;
 mod availability;
 mod binding;
 mod cancellation;
@@ -50,6 +51,7 @@ pub fn sections() -> Vec<Section> {
         identifiers::section(),
         schema_profile::section(),
         json_values::section(),
+        accessors::section(),
         snapshot::section(),
         list::section(),
         subscribe::section(),

@@ -398,6 +398,22 @@ fn client() -> Vec<Case> {
             expect_hook_client("u1", "setup"),
             expect_hook_client("u2", "rt2"),
         ]),
+        // Issue 25 zoo (react-provider-keeps-first-runtime): a provider that memoises the first
+        // runtime it was given keeps handing it out after its `runtime` prop changed.
+        c(
+            "client",
+            4,
+            "A provider given another runtime: its hooks see the new one",
+        )
+        .requirements(&["RCIP-PROTO-SURF-13", "CL-A08-2", "CL-A08-1"])
+        .setup(setup())
+        .steps([
+            create_runtime("rt2"),
+            render(provider("p", vec![client_user("u")])),
+            expect_hook_client("u", "setup"),
+            render(provider_of("p", "rt2", vec![client_user("u")])),
+            expect_hook_client("u", "rt2"),
+        ]),
     ]
 }
 
@@ -1047,6 +1063,20 @@ fn snapshot_hook() -> Vec<Case> {
             .steps([
                 render(provider("p", vec![snapshot_user("s")])),
                 set_context(&["settings"], Some("settings")),
+                expect_hook_snapshot("s", subset(json!({ "context": { "activeScopeIds": ["settings"], "primaryScopeId": "settings" } }))),
+            ]),
+        // The provider re-rendered with another runtime makes that runtime the one below it
+        // (CL-A08-1), so the hook follows the new runtime's snapshot and its changes (CL-A08-3).
+        // A subscription memoised without the client keeps listening to the first runtime: found
+        // by the StrykerJS run of the JavaScript subject (issue 25 section 3).
+        c("snapshot-hook", 4, "useRcipSnapshot follows a provider re-rendered with another runtime")
+            .requirements(&["CL-A08-3", "CL-A08-1"])
+            .setup(setup())
+            .steps([
+                create_runtime("rt2"),
+                render(provider("p", vec![snapshot_user("s")])),
+                render(provider_of("p", "rt2", vec![snapshot_user("s")])),
+                set_context(&["settings"], Some("settings")).on("rt2"),
                 expect_hook_snapshot("s", subset(json!({ "context": { "activeScopeIds": ["settings"], "primaryScopeId": "settings" } }))),
             ]),
         c("snapshot-hook", 3, "useRcipSnapshot outside any provider throws")

@@ -182,6 +182,32 @@ pub fn section() -> Section {
                 expect_outcome("i1", ok.clone()),
             ],
         ])),
+        // Issue 25 zoo (expiry-timer-kept-after-resolution): an approval that leaves the expiry
+        // timer armed releases the id at the expiry instant while the approved handler still runs.
+        c(
+            "handler",
+            2,
+            "An approved run still going at the expiry instant keeps its id",
+        )
+        .requirements(&["CL-B04-1", "RCIP-PROTO-LIFE-11", "CL-B07-1"])
+        .setup(Setup::new(&notes()).policy_confirm_then_allow().ttl(1000).to_json())
+        .steps(steps(vec![
+            vec![
+                bind("notes.delete", "b1", gated()),
+                invoke("i1", "notes.delete", json!({ "id": "n1" })),
+                resolve("r1", "i1", true),
+                expect_handler_count(None, 1),
+                advance(1000),
+            ],
+            busy("dup", "notes.delete"),
+            vec![
+                gate_handler(1, ret(json!({ "deleted": true }))),
+                expect_outcome(
+                    "r1",
+                    succeeded("i1", "notes.delete", json!({ "deleted": true })),
+                ),
+            ],
+        ])),
         c(
             "released",
             1,

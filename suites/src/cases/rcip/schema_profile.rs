@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 
 use super::support::*;
 use crate::case::{Case, Section, Strictness};
-use crate::pattern::{of_type, one_of, subset};
+use crate::pattern::{escape, of_type, one_of, subset};
 
 const S: &str = "schema-profile";
 const CAP: &str = "check.run";
@@ -825,6 +825,7 @@ fn configuration_errors() -> Vec<Case> {
         "CL-B19-8",
     ];
     let invalid = ["CL-B19-8", "RCIP-LIFE-SCHEMA-08", "RCIP-LIFE-SCHEMA-09"];
+    let not_json = ["RCIP-PROTO-DEF-07", "CL-B19-8"];
     vec![
         config_error("format", 1, "A format keyword in an input schema is a configuration error",
             input(with_property(json!({ "type": "string", "format": "email" }))), &format),
@@ -866,6 +867,13 @@ fn configuration_errors() -> Vec<Case> {
             input(json!({ "type": "object", "required": "title" })), &invalid),
         config_error("malformed", 4, "A schema that is neither object nor boolean is rejected",
             input(json!("object")), &invalid),
+        // A schema is a JSON value ("strict JSON-compatible input and output schemas"): one holding
+        // NaN is no JSON Schema at all, so it is an invalid schema (creation or binding throws),
+        // even though a JavaScript validator compiles it (Ajv takes `const: NaN`). Found by the
+        // StrykerJS run of the JavaScript subject (issue 25 section 3): a subject that skipped its
+        // plain-JSON check of the definition passed every case.
+        config_error("not-json", 1, "An input schema holding NaN (not JSON) is a configuration error",
+            input(json!({ "type": "number", "const": escape::nan() })), &not_json),
         c("with-examples", 1, "An invalid input schema with usage examples fails at creation")
             .requirements(&["RCIP-LIFE-SCHEMA-08", "RCIP-LIFE-SCHEMA-09", "CL-B19-5", "CL-B19-8", "CL-B18-8"])
             .notes("usage examples are validated at creation, so their schema is compiled (and rejected) then")

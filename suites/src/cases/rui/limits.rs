@@ -1,6 +1,10 @@
 //! Section `rui.limits`: every bound of the limits profile (RUI-INV-06, CL-D04-1, CL-D04-3), each
 //! tested with `setup.limits` exactly at the bound (commits) and one past it (fails with its
-//! LIMIT_* code), measured as PRJ-RUI-LIMIT-07..10 decide; and, without `setup.limits`, the
+//! LIMIT_* code), measured as PRJ-RUI-LIMIT-07..10 decide (the runner translates `maxDepth` and
+//! `maxOperations` for an implementation that declares another count, PRJ-RUI-LIMIT-14/15, and
+//! every string, member name and tuple outside the bounded value stays within every bound the case
+//! sets, PRJ-RUI-LIMIT-13/16, so no case depends on a convention the texts leave open); and,
+//! without `setup.limits`, the
 //! minimum profile the project asks every implementation to accept (PRJ-RUI-LIMIT-11, RECOMMENDED:
 //! CL-D04-1 lets an implementation declare its own bounds, so those cases are RECOMMENDED).
 
@@ -82,8 +86,10 @@ fn nested_object(depth: u64) -> Value {
     (1..depth).fold(json!({}), |inner, _| json!({ "k": inner }))
 }
 
-fn nested_array(depth: u64) -> Value {
-    (1..depth).fold(json!([]), |inner, _| json!([inner]))
+/// A data document `{"v": [[...]]}` nested to exactly `depth` containers: an object holding
+/// arrays, so both kinds of container count.
+fn nested_data(depth: u64) -> Value {
+    json!({ "v": (2..depth).fold(json!([]), |inner, _| json!([inner])) })
 }
 
 /// A first transaction `t1` under `bound` = `value` (other bounds at the minimum profile) that
@@ -435,16 +441,18 @@ fn depth_past_limit_props() -> Case {
     )
 }
 
+/// A data value at the document root (PRJ-RUI-DATA-04), so its depth is the document's too and
+/// a runtime counting depth from the document root (PRJ-RUI-LIMIT-13) counts the same.
 fn depth_at_limit_data() -> Case {
     let tx = Tx::begin("t1", 0)
         .node("r", "Stack", json!({}), &[])
-        .data("/v", nested_array(DEPTH_MAX))
+        .data("", nested_data(DEPTH_MAX))
         .commit(1, "r");
     let state = State::new(
         1,
         "r",
         nodes(vec![("r", n("Stack", json!({}), &[]))]),
-        json!({ "v": nested_array(DEPTH_MAX) }),
+        nested_data(DEPTH_MAX),
     );
     commits(
         "depth-at-limit-data",
@@ -452,14 +460,14 @@ fn depth_at_limit_data() -> Case {
         ("maxDepth", DEPTH_MAX),
         tx,
         state,
-        &["PRJ-RUI-LIMIT-04", "PRJ-RUI-LIMIT-08"],
+        &["PRJ-RUI-LIMIT-04", "PRJ-RUI-LIMIT-08", "PRJ-RUI-DATA-04"],
     )
 }
 
 fn depth_past_limit_data() -> Case {
     let tx = Tx::begin("t1", 0)
         .node("r", "Stack", json!({}), &[])
-        .data("/v", nested_array(DEPTH_MAX + 1))
+        .data("", nested_data(DEPTH_MAX + 1))
         .commit(1, "r");
     fails(
         "depth-past-limit-data",
@@ -468,7 +476,7 @@ fn depth_past_limit_data() -> Case {
         tx,
         code::LIMIT_DEPTH,
         2,
-        &["PRJ-RUI-LIMIT-08"],
+        &["PRJ-RUI-LIMIT-08", "PRJ-RUI-DATA-04"],
     )
 }
 
@@ -709,13 +717,16 @@ fn bytes_at_limit() -> Case {
     )
 }
 
-/// The same records exactly at `maxTransactionBytes`, framed as JSONL lines ending in CRLF: the
-/// CR is a line end, not part of the record's JSON text (PRJ-RUI-LIMIT-10: no framing bytes, no
-/// line ends; PRJ-RUI-FRAME-03: a CRLF line is a JSONL frame), so the transaction is exactly at the
-/// bound and commits (PRJ-RUI-LIMIT-06).
+/// Records framed as JSONL lines ending in CRLF whose texts with the CR total exactly
+/// `maxTransactionBytes`: whether the CR, JSON whitespace inside the frame (PRJ-RUI-FRAME-03),
+/// counts is IMPL-DEFINED (PRJ-RUI-LIMIT-16), so the case is at the bound when it does and below it
+/// when it does not, and commits either way (PRJ-RUI-LIMIT-06); the LF is framing and never counts
+/// (PRJ-RUI-LIMIT-10), so a runtime counting it fails the case.
 fn bytes_at_limit_crlf() -> Case {
     let framing = Framing::Jsonl;
-    let (tx, data) = transaction_of_bytes(BYTES_MAX as usize, 1000);
+    let records = transaction_of_bytes(BYTES_MAX as usize, 1000).0.len();
+    let (tx, data) = transaction_of_bytes(BYTES_MAX as usize - records, 1000);
+    assert_eq!(tx.len(), records, "builder bug: the record count changed with the byte total");
     let state = State::new(1, "r", nodes(vec![("r", n("Box", json!({}), &[]))]), data);
     let mut script = Script::new(framing);
     for record in &tx {
@@ -737,7 +748,7 @@ fn bytes_at_limit_crlf() -> Case {
         "bytes-at-limit-crlf",
         1,
         framing,
-        "JSONL records with CRLF ends at exactly maxTransactionBytes commit",
+        "CRLF JSONL records at maxTransactionBytes, each CR counted, commit",
         &requirements,
     )
     .setup(setup_with_limits(
