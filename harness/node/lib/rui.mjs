@@ -6,7 +6,7 @@
 // here. CL-D01..D09 are the consumer's to implement; this file only carries bytes in and
 // observations out.
 
-import { AdapterError, fail, fromWire, toWire } from './values.mjs';
+import { fail, fromWire, toWire } from './values.mjs';
 import { DONE, THREW, observed, unsupported, hostError, describeError } from './rcip.mjs';
 
 /** The framings of CL-D07, by their profile names (vectors/README.md). */
@@ -148,7 +148,6 @@ export class RuiCase {
     if (step.dispatch === 'action') return this.dispatch(step);
     if (step.gate === 'action-policy') return this.gate(step);
     if (typeof step.expect === 'string') return observed(this.observe(step));
-    if (step.feed === 'records') fail('feed: records reaches an adapter only as bytes or messages');
     // Keys only: a step may carry stream data, which diagnostics never echo (CL-D08-3).
     fail(`not a Rixx UI step (keys: ${Object.keys(step).join(', ')})`);
     return undefined;
@@ -169,6 +168,7 @@ export class RuiCase {
         this.consumer.end();
         return DONE;
       default:
+        // `feed: records` never reaches an adapter: the harness frames it as bytes or messages.
         return fail(`unknown feed ${JSON.stringify(step.feed)}`);
     }
   }
@@ -268,4 +268,3 @@ export class RuiCase {
   }
 }
 
-export { AdapterError };

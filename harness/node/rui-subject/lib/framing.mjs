@@ -72,20 +72,24 @@ class SseDecoder {
     this.pending = [];
     this.afterCR = false;
     this.data = null;
-    this.start = [];
+    this.head = new Uint8Array(0);
     this.started = false;
   }
 
   write(chunk, out) {
     if (!this.started) {
-      // One UTF-8 BOM at the very start of the stream is dropped (WHATWG), and only there.
-      this.start.push(...chunk);
-      const n = Math.min(this.start.length, BOM.length);
-      if (this.start.slice(0, n).every((b, i) => b === BOM[i]) && this.start.length < BOM.length) return;
+      // One UTF-8 BOM at the very start of the stream is dropped (WHATWG), and only there; a
+      // chunk may end inside it.
+      const joined = this.head.length === 0 ? chunk : concat([this.head, chunk]);
+      const seen = Math.min(joined.length, BOM.length);
+      const bom = BOM.slice(0, seen).every((b, i) => joined[i] === b);
+      if (bom && joined.length < BOM.length) {
+        this.head = joined;
+        return;
+      }
       this.started = true;
-      const head = Uint8Array.from(this.start);
-      this.start = [];
-      chunk = head.length >= 3 && head[0] === BOM[0] && head[1] === BOM[1] && head[2] === BOM[2] ? head.subarray(3) : head;
+      this.head = new Uint8Array(0);
+      chunk = bom ? joined.subarray(BOM.length) : joined;
     }
     let start = 0;
     for (let i = 0; i < chunk.length; i += 1) {
@@ -126,7 +130,7 @@ class SseDecoder {
   }
 
   end(out) {
-    if (!this.started) this.pending.push(Uint8Array.from(this.start));
+    if (!this.started) this.pending.push(this.head);
     this.started = true;
     const rest = this.pending.length === 0 ? new Uint8Array(0) : concat(this.pending);
     this.pending = [];
