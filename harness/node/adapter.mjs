@@ -26,6 +26,7 @@ import { AdapterError } from './lib/values.mjs';
 import { RcipCase, describeError, unsupported } from './lib/rcip.mjs';
 import { REACT_SURFACE, missingReactSurface } from './lib/react.mjs';
 import { installDom, loadReactEnvironment } from './lib/react-env.mjs';
+import { RuiCase, ruiSurface } from './lib/rui.mjs';
 
 const DRIVER_PROTOCOL = 'rcip-rui-driver/1';
 
@@ -202,6 +203,10 @@ async function load(options) {
   const module = await import(url);
   const missing = ['createRcipRuntime', 'defineRcipScope', 'defineRcipCapability', 'defineRcipApplication']
     .filter((name) => typeof module[name] !== 'function');
+  // Rixx UI (lib/rui.mjs): a module exporting the consumer surface declares `rui`; one exporting
+  // only that surface declares no RCIP (and none of its profiles).
+  const rui = ruiSurface(module);
+  if (rui !== undefined && missing.length === 4) return { module, rui, hello: ruiHello(url, options, rui) };
   if (missing.length > 0) throw new Error(`the module ${options.module} does not export ${missing.join(', ')}`);
   if (module.RCIP_PROTOCOL_VERSION !== undefined && module.RCIP_PROTOCOL_VERSION !== '1.0') {
     log(`RCIP_PROTOCOL_VERSION is ${JSON.stringify(module.RCIP_PROTOCOL_VERSION)}, not "1.0"`);
@@ -213,16 +218,18 @@ async function load(options) {
   if (assistExport !== undefined) profiles.push('assist');
   const react = await loadReact(module, url, options);
   if (react !== undefined) profiles.push('react');
+  if (rui !== undefined) profiles.push(...rui.framings);
   return {
     module,
     react,
+    rui,
     hello: {
       reply: 'hello',
       protocol: DRIVER_PROTOCOL,
       implementation: describeImplementation(url, options),
-      protocols: ['rcip'],
+      protocols: rui === undefined ? ['rcip'] : ['rcip', 'rui'],
       profiles,
-      limits: null,
+      limits: rui === undefined ? null : rui.limits,
       // CL-C01 RECOMMENDED N = 8 when the module declares Assist without exporting its bound.
       assistBatchBound: assistExport === undefined ? null : Math.min(32, Math.max(1, boundExport === undefined ? 8 : module[boundExport])),
       // Requests are answered strictly in order, one at a time (`main`), and readline keeps
@@ -230,6 +237,20 @@ async function load(options) {
       // "Pipelining").
       pipelining: true,
     },
+  };
+}
+
+/** The handshake of a module that implements the Rixx UI consumer surface only. */
+function ruiHello(url, options, rui) {
+  return {
+    reply: 'hello',
+    protocol: DRIVER_PROTOCOL,
+    implementation: describeImplementation(url, options),
+    protocols: ['rui'],
+    profiles: rui.framings,
+    limits: rui.limits,
+    assistBatchBound: null,
+    pipelining: true,
   };
 }
 
@@ -330,9 +351,12 @@ async function handle(request) {
       if (current !== undefined) current.dispose();
       current = undefined;
       clock.reset();
-      if (request.protocol === 'rui') return unsupported('this adapter drives RCIP implementations only');
-      if (request.protocol !== 'rcip') return error(`unknown protocol ${JSON.stringify(request.protocol)}`);
-      const started = new RcipCase(implementation.module, request.setup, hooks, implementation.react);
+      if (request.protocol === 'rui' && implementation.rui === undefined) return unsupported('the module does not export the Rixx UI consumer surface (createRuiConsumer)');
+      if (request.protocol === 'rcip' && implementation.hello.protocols[0] !== 'rcip') return unsupported('the module exports the Rixx UI consumer surface only');
+      if (request.protocol !== 'rcip' && request.protocol !== 'rui') return error(`unknown protocol ${JSON.stringify(request.protocol)}`);
+      const started = request.protocol === 'rui'
+        ? new RuiCase(implementation.module, implementation.rui, request.setup, hooks)
+        : new RcipCase(implementation.module, request.setup, hooks, implementation.react);
       const reply = started.start();
       if (reply.reply === 'done') current = started;
       return reply;

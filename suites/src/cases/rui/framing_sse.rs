@@ -1,6 +1,6 @@
 //! Section `rui.framing-sse`: one record per SSE `data` event, multi-line data joined with LF
 //! (RUI-FRAME-03, CL-D07-2), parsed as the WHATWG event stream (PRJ-RUI-FRAME-06): CRLF, LF and
-//! CR line ends, comments and other fields ignored, events without data yield no frame, an empty
+//! CR line ends, one leading BOM dropped, comments and other fields ignored, events without data yield no frame, an empty
 //! data event is an invalid frame, and an event left unterminated by the end of the stream is
 //! truncated (PRJ-RUI-FRAME-07). Chunk boundaries fall between `data:` lines, between CR and LF
 //! and inside UTF-8 characters.
@@ -43,6 +43,7 @@ pub fn section() -> Section {
             "\r",
         ),
         crlf_split_between_cr_and_lf(),
+        bom_at_stream_start(),
         comments_ignored(),
         other_fields_ignored(),
         event_without_data(),
@@ -174,6 +175,28 @@ fn crlf_split_between_cr_and_lf() -> Case {
         F,
         "a CRLF cut between CR and LF is one line end, not two",
         &["PRJ-RUI-FRAME-06", "CL-D07-2", "RUI-FRAME-02"],
+    )
+    .steps(s.steps())
+}
+
+/// WHATWG's event stream is `stream = [ bom ] *event`: one leading U+FEFF is not part of the first
+/// field name, so the first event still carries its data (issue 30: a consumer that keeps the BOM
+/// loses the `begin` frame, and with it the whole transaction). The chunk boundary falls inside
+/// the BOM's three bytes.
+fn bom_at_stream_start() -> Case {
+    let mut s = Script::new(F);
+    s.raw(b"\xEF\xBB\xBF");
+    s.records(&sample_tx());
+    s.feed_cut(&[1]);
+    s.end();
+    sample_committed(&mut s);
+    case(
+        SECTION,
+        "bom-at-stream-start",
+        1,
+        F,
+        "one BOM before the first event is dropped; every event is a frame",
+        &["PRJ-RUI-FRAME-06", "CL-D07-2", "RUI-FRAME-03"],
     )
     .steps(s.steps())
 }
