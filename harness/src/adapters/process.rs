@@ -166,16 +166,12 @@ impl Running {
             }
         };
         let stdout = BufReader::with_capacity(STDOUT_BUFFER_BYTES, stdout);
-<<<<<<< HEAD
-        let stderr = Arc::new(Mutex::new(VecDeque::new()));
-        let tail = stderr.clone();
-        let stderr_reader = thread::spawn(move || keep_tail(stderr_pipe, tail));
         Ok(Running {
             child,
             stdin,
             stdout,
-            stderr,
-            stderr_reader,
+            stderr: Some(stderr),
+            captured: Captured::default(),
             timed_out: false,
             unwritten: Vec::new(),
             queued: 0,
@@ -183,9 +179,6 @@ impl Running {
             write_error: None,
             awaiting: VecDeque::new(),
         })
-=======
-        Ok(Running { child, stdin, stdout, stderr: Some(stderr), captured: Captured::default(), timed_out: false })
->>>>>>> main
     }
 
     /// Reads the adapter's stderr to its current end, without waiting, and at most
@@ -232,7 +225,6 @@ impl Running {
         self.captured
     }
 
-<<<<<<< HEAD
     /// Queues one request line (written now as far as the pipe takes it, the rest while waiting
     /// for answers) and remembers that its answer is awaited.
     fn send(&mut self, line: &[u8], kind: Answer) {
@@ -273,11 +265,20 @@ impl Running {
                 return;
             }
             let wait = Timespec::try_from(left).unwrap_or(Timespec { tv_sec: i64::MAX, tv_nsec: 0 });
-            let mut fds = [PollFd::new(&self.stdin, PollFlags::OUT)];
-            if let Err(e) = poll(&mut fds, Some(&wait)) {
-                if e != rustix::io::Errno::INTR {
-                    return;
+            // An adapter blocked on its full stderr reads no request: its stderr is read too.
+            let stderr_ready = {
+                let mut fds = vec![PollFd::new(&self.stdin, PollFlags::OUT)];
+                if let Some(stderr) = &self.stderr {
+                    fds.push(PollFd::new(stderr, PollFlags::IN));
                 }
+                match poll(&mut fds, Some(&wait)) {
+                    Ok(_) => fds.get(1).is_some_and(|fd| !fd.revents().is_empty()),
+                    Err(rustix::io::Errno::INTR) => false,
+                    Err(_) => return,
+                }
+            };
+            if stderr_ready {
+                self.drain_stderr();
             }
         }
     }
@@ -305,53 +306,38 @@ impl Running {
             let left = deadline.saturating_duration_since(Instant::now());
             let wait = Timespec::try_from(left).unwrap_or(Timespec { tv_sec: i64::MAX, tv_nsec: 0 });
             let writing = !self.unwritten.is_empty();
-            let mut fds = [PollFd::new(self.stdout.get_ref(), PollFlags::IN), PollFd::new(&self.stdin, PollFlags::OUT)];
-            let watched = if writing { &mut fds[..] } else { &mut fds[..1] };
-            let ready = match poll(watched, Some(&wait)) {
-                Ok(ready) => ready,
-                Err(rustix::io::Errno::INTR) => continue,
-                Err(e) => return Err(format!("cannot wait for the adapter's stdout: {e}")),
+            // stdout, then stdin while requests wait to be written, then stderr while it is open:
+            // the adapter's stderr is read whenever it has something (`drain_stderr`).
+            let (stdout_ready, stderr_ready) = {
+                let mut fds = vec![PollFd::new(self.stdout.get_ref(), PollFlags::IN)];
+                if writing {
+                    fds.push(PollFd::new(&self.stdin, PollFlags::OUT));
+                }
+                let stderr_at = fds.len();
+                if let Some(stderr) = &self.stderr {
+                    fds.push(PollFd::new(stderr, PollFlags::IN));
+                }
+                match poll(&mut fds, Some(&wait)) {
+                    Ok(_) => {}
+                    Err(rustix::io::Errno::INTR) => continue,
+                    Err(e) => return Err(format!("cannot wait for the adapter's stdout: {e}")),
+                }
+                (!fds[0].revents().is_empty(), fds.get(stderr_at).is_some_and(|fd| !fd.revents().is_empty()))
             };
-            if !fds[0].revents().is_empty() {
+            if stderr_ready {
+                self.drain_stderr();
+            }
+            if stdout_ready {
                 return Ok(());
             }
-            if ready == 0 && Instant::now() >= deadline {
+            // A stderr that is always readable must not keep this past its deadline.
+            if Instant::now() >= deadline {
                 self.timed_out = true;
                 return Err(if self.written < request_end {
                     format!("the adapter did not read its request within {} ms (stdin full)", timeout.as_millis())
                 } else {
                     format!("no response within {} ms", timeout.as_millis())
                 });
-=======
-    /// Waits until stdout has something to read (data or end of file), at most `wait`, reading
-    /// the adapter's stderr whenever it has something meanwhile.
-    fn readable_within(&mut self, wait: Duration) -> Result<bool, String> {
-        let until = Instant::now().checked_add(wait);
-        loop {
-            let left = until.map_or(wait, |at| at.saturating_duration_since(Instant::now()));
-            let timeout = Timespec::try_from(left).unwrap_or(Timespec { tv_sec: i64::MAX, tv_nsec: 0 });
-            let (stdout_ready, stderr_ready) = {
-                let mut fds = vec![PollFd::new(self.stdout.get_ref(), PollFlags::IN)];
-                if let Some(stderr) = &self.stderr {
-                    fds.push(PollFd::new(stderr, PollFlags::IN));
-                }
-                match poll(&mut fds, Some(&timeout)) {
-                    Ok(0) => return Ok(false),
-                    Ok(_) => (!fds[0].revents().is_empty(), fds.get(1).is_some_and(|fd| !fd.revents().is_empty())),
-                    Err(rustix::io::Errno::INTR) => continue,
-                    Err(e) => return Err(format!("cannot wait for the adapter's stdout: {e}")),
-                }
-            };
-            if stderr_ready {
-                self.drain_stderr();
-            }
-            if stdout_ready {
-                return Ok(true);
-            }
-            // A stderr that is always readable must not keep this past its wait.
-            if left.is_zero() || until.is_some_and(|at| Instant::now() >= at) {
-                return Ok(false);
->>>>>>> main
             }
         }
     }
@@ -400,49 +386,6 @@ impl Running {
         }
     }
 
-<<<<<<< HEAD
-=======
-    /// Writes all of `bytes` to the adapter's non-blocking stdin, waiting in poll(2) whenever the
-    /// pipe is full, at most until `deadline`.
-    fn write_all_within(&mut self, mut bytes: &[u8], deadline: Instant, timeout: Duration) -> Result<(), String> {
-        while !bytes.is_empty() {
-            match self.stdin.write(bytes) {
-                Ok(0) => return Err("cannot write to the adapter: its stdin is closed".into()),
-                Ok(n) => bytes = &bytes[n..],
-                Err(e) if e.kind() == ErrorKind::Interrupted => {}
-                Err(e) if e.kind() == ErrorKind::WouldBlock => {
-                    let left = deadline.saturating_duration_since(Instant::now());
-                    let wait = Timespec::try_from(left).unwrap_or(Timespec { tv_sec: i64::MAX, tv_nsec: 0 });
-                    // An adapter blocked on its full stderr reads no request: its stderr is read too.
-                    let (stdin_ready, stderr_ready) = {
-                        let mut fds = vec![PollFd::new(&self.stdin, PollFlags::OUT)];
-                        if let Some(stderr) = &self.stderr {
-                            fds.push(PollFd::new(stderr, PollFlags::IN));
-                        }
-                        match poll(&mut fds, Some(&wait)) {
-                            Ok(_) => (!fds[0].revents().is_empty(), fds.get(1).is_some_and(|fd| !fd.revents().is_empty())),
-                            Err(rustix::io::Errno::INTR) => continue,
-                            Err(e) => return Err(format!("cannot wait for the adapter's stdin: {e}")),
-                        }
-                    };
-                    if stderr_ready {
-                        self.drain_stderr();
-                    }
-                    if !stdin_ready && Instant::now() >= deadline {
-                        self.timed_out = true;
-                        return Err(format!(
-                            "the adapter did not read its request within {} ms (stdin full)",
-                            timeout.as_millis()
-                        ));
-                    }
-                }
-                Err(e) => return Err(format!("cannot write to the adapter (it may have exited): {e}")),
-            }
-        }
-        Ok(())
-    }
-
->>>>>>> main
     /// Anything readable while no request is pending: a response out of turn (which would be
     /// matched to the wrong request), or the end of file of an adapter that exited.
     fn check_quiet(&mut self) -> Result<(), String> {
@@ -479,7 +422,8 @@ pub struct ProcessAdapter {
     timed_out: bool,
     /// The run's overall deadline (`run --max-run-seconds`): no request waits past it.
     run_deadline: Option<Instant>,
-<<<<<<< HEAD
+    /// What adapters that were ended wrote to stderr since `take_stderr` was last called.
+    stderr: Captured,
     /// The adapter declared `pipelining` in its handshake and the harness uses it
     /// (`harness/driver/README.md`, "Pipelining"): requests go out before earlier answers arrive.
     pipelining: bool,
@@ -514,10 +458,6 @@ enum Broken {
     /// The answer to a request of an earlier case that is read and dropped (a pipelined
     /// `finish`): as in step-by-step mode, where a broken `finish` only costs a restart.
     Dropped,
-=======
-    /// What adapters that were ended wrote to stderr since `take_stderr` was last called.
-    stderr: Captured,
->>>>>>> main
 }
 
 impl ProcessAdapter {
@@ -530,21 +470,7 @@ impl ProcessAdapter {
     /// [`launch`](Self::launch), no request (the handshake included) waiting past `run_deadline`:
     /// a request cut by it is an error saying so, its case `errored`.
     pub fn launch_until(argv: Vec<String>, timeout: Duration, run_deadline: Option<Instant>) -> Result<ProcessAdapter, String> {
-<<<<<<< HEAD
         Self::launch_with(argv, timeout, run_deadline, Pipelining::IfDeclared)
-=======
-        let (running, implementation) = Self::start_process(&argv, timeout, run_deadline).map_err(|(e, _)| e)?;
-        Ok(ProcessAdapter {
-            argv,
-            timeout,
-            implementation,
-            running: Some(running),
-            next_step: 0,
-            timed_out: false,
-            run_deadline,
-            stderr: Captured::default(),
-        })
->>>>>>> main
     }
 
     /// [`launch_until`](Self::launch_until), pipelining as `pipelining` allows.
@@ -563,6 +489,7 @@ impl ProcessAdapter {
             next_step: 0,
             timed_out: false,
             run_deadline,
+            stderr: Captured::default(),
             pipelining: declared && pipelining == Pipelining::IfDeclared,
             ahead: VecDeque::new(),
             ahead_unsent: 0,
@@ -637,6 +564,9 @@ impl ProcessAdapter {
             };
             running.timed_out = false;
             let answer = running.read_answer(awaited.end, deadline, timeout);
+            // What the adapter wrote to stderr before it answered is in the pipe now: it belongs
+            // to this request's case.
+            running.drain_stderr();
             let answer = match answer {
                 Err(_) if cut && running.timed_out => Err(
                     "the run's overall deadline (--max-run-seconds) passed before the adapter answered: the case is not finished"
@@ -659,11 +589,16 @@ impl ProcessAdapter {
     }
 
     /// Kills the process after a broken answer and returns the error with its stderr.
+    /// What it wrote to stderr before breaking is the case's stderr (`take_stderr`), shown under
+    /// the case with the error.
     fn broken(&mut self, message: String) -> AdapterError {
-        let tail = self.running.take().map(Running::kill_and_tail);
+        if let Some(ended) = self.running.take() {
+            self.timed_out |= ended.timed_out;
+            self.stderr.append(ended.kill_and_capture());
+        }
         self.ahead.clear();
         self.ahead_unsent = 0;
-        AdapterError(with_stderr(message, tail.as_deref().unwrap_or("")))
+        AdapterError(message)
     }
 
     /// Sends a request and decodes the reply; on any failure the process is killed.
@@ -691,7 +626,6 @@ impl ProcessAdapter {
     fn answer(&mut self) -> Result<Reply, AdapterError> {
         match self.next_answer() {
             Ok(reply) => Ok(reply),
-<<<<<<< HEAD
             Err(Broken::Request(e)) => Err(self.broken(e)),
             Err(Broken::Dropped) => Err(self.broken("the answer to a request of the previous case was broken".into())),
         }
@@ -711,16 +645,6 @@ impl ProcessAdapter {
             }
             if let Ok(line) = request_line(&driver::finish()) {
                 running.send(line.as_bytes(), Answer::Finish);
-=======
-            Err(e) => {
-                // What it wrote before breaking is the case's stderr (`take_stderr`), shown
-                // under the case with the error.
-                self.timed_out |= running.timed_out;
-                if let Some(ended) = self.running.take() {
-                    self.stderr.append(ended.kill_and_capture());
-                }
-                Err(AdapterError(e))
->>>>>>> main
             }
         }
     }
@@ -754,7 +678,7 @@ impl ProcessAdapter {
                 Err(Broken::Dropped) if attempt == 0 => {
                     // The steps sent ahead go again, to the fresh process.
                     if let Some(running) = self.running.take() {
-                        running.kill();
+                        self.stderr.append(running.kill_and_capture());
                     }
                 }
                 Err(Broken::Dropped) => return Err(self.broken("a dropped answer was broken".into())),
@@ -811,20 +735,12 @@ fn exchange(running: &mut Running, message: &driver::Request<'_>, timeout: Durat
         Some(at) if at < own => (at, true),
         _ => (own, false),
     };
-<<<<<<< HEAD
     let line = request_line(message).map_err(|e| e.0)?;
     running.send(line.as_bytes(), Answer::Kept);
     let end = running.awaiting.pop_front().map(|a| a.end).unwrap_or(running.queued);
-    match running.read_answer(end, deadline, timeout) {
-=======
-    let mut line = serde_json::to_string(message).map_err(|e| e.to_string())?;
-    line.push('\n');
-    let result = running.write_all_within(line.as_bytes(), deadline, timeout).and_then(|()| running.read_line(deadline, timeout));
-    // What the adapter wrote to stderr before it answered is in the pipe now: it belongs to this
-    // request's case.
+    let result = running.read_answer(end, deadline, timeout);
     running.drain_stderr();
     match result {
->>>>>>> main
         Err(_) if cut && running.timed_out => {
             Err("the run's overall deadline (--max-run-seconds) passed before the adapter answered: the case is not finished".into())
         }
@@ -840,7 +756,7 @@ impl Adapter for ProcessAdapter {
     fn start(&mut self, case: &str, protocol: Protocol, setup: &Value) -> Result<Reply, AdapterError> {
         self.next_step = 0;
         self.timed_out = false;
-<<<<<<< HEAD
+        self.mark_case_start();
         let reply = if self.pipelining {
             let line = request_line(&driver::start(case, protocol, setup))?;
             self.start_pipelined(&line)?
@@ -848,10 +764,6 @@ impl Adapter for ProcessAdapter {
             self.request(&driver::start(case, protocol, setup))?
         };
         match reply {
-=======
-        self.mark_case_start();
-        match self.request(&driver::start(case, protocol, setup))? {
->>>>>>> main
             Reply::Observed(_) => Err(AdapterError("start was answered with an observation".into())),
             reply => Ok(reply),
         }
