@@ -81,7 +81,15 @@ fn run(script: &Script<'_>, pipelining: Pipelining, context: &str) -> (Vec<Strin
         .iter()
         .map(|id| {
             let result = run_case(&mut adapter, &case(id, steps(context)));
-            format!("{} {:?} differences {} checks {}", result.verdict, result.reason, result.differences.len(), result.checks)
+            // The adapter's stderr is the case's (`stderr`), not part of the reason (issue 27 §4).
+            format!(
+                "{} {:?} differences {} checks {} stderr {:?}",
+                result.verdict,
+                result.reason,
+                result.differences.len(),
+                result.checks,
+                result.stderr.as_deref().unwrap_or("")
+            )
         })
         .collect();
     drop(adapter);
