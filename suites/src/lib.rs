@@ -9,6 +9,7 @@ pub mod pattern;
 pub mod pinning;
 pub mod regen;
 pub mod register;
+pub mod step_ids;
 pub mod vector_schema;
 
 /// The vector format version written into every file (`vectors/schema/file.schema.json`).

@@ -130,6 +130,31 @@ fn stricter_than_sentences(
     errors
 }
 
+/// Each step that can fail cites what decides it (issue 27 §3): a REQUIRED (or PROFILE)
+/// expectation, or action carrying `throws: true|false`, without `requirements` of its own is
+/// refused, naming the case, the step (1-based) and what it checks.
+fn steps_without_own_ids(case: &crate::case::Case) -> Vec<String> {
+    let strictness = case.strictness.as_str();
+    case.steps
+        .iter()
+        .enumerate()
+        .filter(|(_, step)| {
+            crate::step_ids::must_cite(step, strictness) && crate::step_ids::own_ids(step).is_empty()
+        })
+        .map(|(index, step)| {
+            format!(
+                "case {}: step {} ({} {}) is a {} check without requirement ids of its own: give it \
+                 the sentences that decide it (suites/register/decides.toml or its builder)",
+                case.id,
+                index + 1,
+                if step.get("expect").is_some() { "expect" } else { "throws" },
+                crate::step_ids::checked_kind(step).unwrap_or(""),
+                crate::step_ids::strictness_of(step, strictness),
+            )
+        })
+        .collect()
+}
+
 /// Runs every check.
 pub fn lint(
     register: &Register,
@@ -216,6 +241,7 @@ pub fn lint(
                 ));
             }
             report.errors.extend(stricter_than_sentences(case, &by_id));
+            report.errors.extend(steps_without_own_ids(case));
             report
                 .errors
                 .extend(crate::pinning::pinned_beyond_sentences(case, &by_id));

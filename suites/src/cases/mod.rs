@@ -1,4 +1,5 @@
-//! Every case builder of the suite, by protocol. `all_sections` is what `regen` writes.
+//! Every case builder of the suite, by protocol. `all_sections` is what `regen` writes, each
+//! step that can fail citing the sentences that decide it (`step_ids`).
 
 pub mod assist;
 pub mod from_model;
@@ -23,5 +24,6 @@ pub fn all_sections_with_certificates() -> (Vec<Section>, Vec<from_model::Certif
         sections.extend(generated.sections);
         certificates.push(generated.certificate);
     }
+    crate::step_ids::cite_all(&mut sections);
     (sections, certificates)
 }

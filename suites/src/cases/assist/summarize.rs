@@ -19,7 +19,8 @@ fn ran_two(mode: &str) -> Vec<serde_json::Value> {
     vec![
         turn("t1", mode, ask("look around")),
         answer_actions(1, vec![act("notes.list"), act("notes.search")]),
-        expect_handler_order(&["notes.list", "notes.search"]),
+        // The two actions ran in order through invoke (CL-C02-1, RCIP-PROTO-ASSIST-06).
+        expect_handler_order(&["notes.list", "notes.search"]).reqs(&["CL-C02-1", "RCIP-PROTO-ASSIST-06"]),
     ]
 }
 

@@ -1265,6 +1265,10 @@ pub fn translate_timed(
         };
     };
     translator.preamble(&state);
+    // Issue 27 §3: each observation cites the ids of the transition it follows that decide it.
+    let mut citer = crate::step_ids::PathCiter::default();
+    let case_strictness = Strictness::Required.as_str();
+    citer.cite(&mut translator.steps, case_strictness);
     for (index, &action) in actions.iter().enumerate() {
         if translator.readings_part(&state, action) {
             truncated_at = Some(index);
@@ -1274,7 +1278,10 @@ pub fn translate_timed(
             truncated_at = Some(index);
             break;
         };
+        let from = translator.steps.len();
         translator.apply(&state, action, &next);
+        citer.transition(&requirements_of(model, &state, action));
+        citer.cite(&mut translator.steps[from..], case_strictness);
         state = next;
         if translator.parts_after.take() && index + 1 < actions.len() {
             truncated_at = Some(index + 1);
@@ -1285,6 +1292,11 @@ pub fn translate_timed(
     for open_point in translator.open_points.borrow().iter() {
         if !cited.contains(open_point) {
             cited.push(open_point);
+        }
+    }
+    for id in &citer.cited {
+        if !cited.contains(&id.as_str()) {
+            cited.push(id);
         }
     }
     let mut case = crate::cases::rcip::support::listener_errors_may_surface(Case::new(id, description)
@@ -1671,7 +1683,8 @@ pub fn requirements_of(
             }
         }
         Action::Abort(slot) => match state.invocations[slot].phase {
-            Phase::NotInvoked => ids.push("CL-B03-2"),
+            // Nothing was invoked: no host callback runs (invoke is what asks the host to run one).
+            Phase::NotInvoked => ids.extend(["CL-B03-2", "RCIP-PROTO-SURF-05"]),
             Phase::AwaitingPolicy { .. } => {
                 ids.extend(["CL-B11-1", "CL-B11-2", "CL-B11-3", "RCIP-LIFE-CANCEL-02"])
             }

@@ -30,7 +30,7 @@ fn running() -> Vec<Value> {
     vec![
         bind(CAP, "b1", gated()),
         invoke_signal("i1", CAP, input(), "s1"),
-        expect_handler_count(None, 1),
+        expect_handler_count(None, 1).reqs(HANDLER_STARTED),
         expect_pending("i1"),
     ]
 }
@@ -215,7 +215,7 @@ pub fn section() -> Section {
             expect_outcome("i1", ok.clone()),
             abort("s1"),
             expect_outcome("i1", ok.clone()),
-            expect_handler_count(None, 1),
+            expect_handler_count(None, 1).reqs(HANDLER_STARTED),
         ]),
         c(
             "before-execution",

@@ -44,7 +44,7 @@ pub fn section() -> Section {
         .steps([
             bind("notes.create", "b1", returns(created())),
             invoke("i1", "notes.create", json!({ "text": "a" })),
-            expect_outcome("i1", succeeded("i1", "notes.create", created())),
+            expect_outcome("i1", succeeded("i1", "notes.create", created())).reqs(RUNS_AND_SUCCEEDS),
             expect_events(evs(
                 "i1",
                 "notes.create",
@@ -171,7 +171,8 @@ pub fn section() -> Section {
             expect_outcome(
                 "r1",
                 succeeded("i1", "notes.delete", json!({ "deleted": true })),
-            ),
+            )
+            .reqs(&["CL-B07-3", "RCIP-PROTO-LIFE-06", "CL-A06-1"]),
             // No sentence says `requested` marks only the invoke call: an approval, which asks
             // again to run the captured operation, may emit it once more (found by the alternate
             // reference, issue 12).
@@ -249,7 +250,8 @@ pub fn section() -> Section {
                 "i1",
                 "notes.create",
                 &["requested", "started", "succeeded"],
-            )),
+            ))
+            .reqs(&["CL-B23-1", "PRJ-RCIP-EVT-01"]),
         ]),
         c(
             "observer-throws",

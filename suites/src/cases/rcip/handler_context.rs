@@ -67,7 +67,7 @@ pub fn section() -> Section {
             bind(CAP, "b1", returns(created())),
             advance(250),
             invoke("i1", CAP, input()),
-            expect_outcome("i1", succeeded("i1", CAP, created())),
+            expect_outcome("i1", succeeded("i1", CAP, created())).reqs(RUNS_AND_SUCCEEDS),
             expect_handler_context(
                 1,
                 handler_context("i1", context(&["notes"], Some("notes"))),
@@ -88,7 +88,7 @@ pub fn section() -> Section {
             invoke("i1", CAP, input()),
             advance(400),
             gate_policy(1, ret(allow())),
-            expect_outcome("i1", succeeded("i1", CAP, created())),
+            expect_outcome("i1", succeeded("i1", CAP, created())).reqs(RUNS_AND_SUCCEEDS),
             ctx_has_requested_at(1, "i1"),
             requested_at_is_one_of(1, 100, 500).note("100: the invoke instant; 500: the handler start"),
         ]),
@@ -132,8 +132,8 @@ pub fn section() -> Section {
             requested_at_is_one_of(2, 10, 10),
             gate_handler(2, ret(created())),
             gate_handler(1, ret(created())),
-            expect_outcome("i1", succeeded("i1", CAP, created())),
-            expect_outcome("i2", succeeded("i2", CAP, created())),
+            expect_outcome("i1", succeeded("i1", CAP, created())).reqs(RUNS_AND_SUCCEEDS),
+            expect_outcome("i2", succeeded("i2", CAP, created())).reqs(RUNS_AND_SUCCEEDS),
         ]),
         c("signal", 1, "ctx.signal follows the caller's signal")
             .requirements(&["CL-A04-3", "CL-B11-4"])

@@ -194,7 +194,7 @@ pub fn section() -> Section {
                 bind(CAP, "b1", returns(created())),
                 invoke("i1", CAP, input()),
                 gate_policy(1, throw_error()),
-                expect_outcome("i1", failed("i1", CAP, "POLICY_EVALUATION_FAILED")),
+                expect_outcome("i1", failed("i1", CAP, "POLICY_EVALUATION_FAILED")).reqs(&["CL-B12-3"]),
                 advance(300_000),
                 expect_policy_count(1),
                 expect_handler_count(None, 0),

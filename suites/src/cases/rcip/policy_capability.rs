@@ -49,7 +49,7 @@ pub fn cases() -> Vec<Case> {
             set_context(&["notes"], None),
             bind("notes.list", "b1", returns(list_out.clone())),
             invoke("i1", "notes.list", json!({})),
-            expect_outcome("i1", succeeded("i1", "notes.list", list_out.clone())),
+            expect_outcome("i1", succeeded("i1", "notes.list", list_out.clone())).reqs(RUNS_AND_SUCCEEDS),
             expect_policy_capability(
                 1,
                 entry(
@@ -68,7 +68,7 @@ pub fn cases() -> Vec<Case> {
             set_context(&["settings"], None),
             bind_avail("notes.list", "b1", returns(list_out.clone()), available()),
             invoke("i1", "notes.list", json!({})),
-            expect_outcome("i1", succeeded("i1", "notes.list", list_out.clone())),
+            expect_outcome("i1", succeeded("i1", "notes.list", list_out.clone())).reqs(RUNS_AND_SUCCEEDS),
             expect_policy_capability(
                 1,
                 entry(

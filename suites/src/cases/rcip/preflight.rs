@@ -45,8 +45,8 @@ pub fn section() -> Section {
                 bind("notes.list", "b1", returns(json!({ "items": [] }))),
                 preflight("p1", vec![list_proposal(); 17]),
                 expect_preflight("p1", json!("rejected")),
-                expect_policy_calls(None, json!([])),
-                expect_handler_calls(None, json!([])),
+                expect_policy_calls(None, json!([])).reqs(&["PRJ-RCIP-PRE-03"]),
+                expect_handler_calls(None, json!([])).reqs(&["PRJ-RCIP-PRE-03"]),
             ]),
         c(
             "bound",

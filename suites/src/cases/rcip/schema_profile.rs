@@ -91,7 +91,8 @@ fn rejects(
             bind(CAP, "b1", returns(json!({}))),
             invoke("i1", CAP, input),
             expect_outcome("i1", failed("i1", CAP, "INPUT_INVALID")),
-            expect_policy_count(0),
+            // The input schema is checked before policy runs (CL-B03-1).
+            expect_policy_count(0).reqs(&["CL-B03-1", "RCIP-PROTO-LIFE-04"]),
             expect_handler_count(None, 0),
             expect_outcome("i1", input_invalid_with("i1", CAP, issues))
                 .strict(Strictness::Recommended)

@@ -189,7 +189,7 @@ fn revisions() -> Vec<Case> {
             bind("notes.list", "b1", returns(json!({ "items": [] }))),
             get_snapshot("s1"),
             invoke("i1", "notes.list", json!({})),
-            expect_outcome("i1", succeeded("i1", "notes.list", json!({ "items": [] }))),
+            expect_outcome("i1", succeeded("i1", "notes.list", json!({ "items": [] }))).reqs(RUNS_AND_SUCCEEDS),
             get_snapshot("s2"),
             expect_relation("s1", "s2", false, "greater"),
         ]),
@@ -417,7 +417,7 @@ fn cached_availability() -> Vec<Case> {
             bind("help.show", "b2", returns(json!({}))),
             set_availability("b1", unavailable()),
             invoke("i1", "help.show", json!({})),
-            expect_outcome("i1", succeeded("i1", "help.show", json!({}))),
+            expect_outcome("i1", succeeded("i1", "help.show", json!({}))).reqs(RUNS_AND_SUCCEEDS),
             expect_snapshot(
                 None,
                 snapshot_caps(&ids(), &[("notes.list", json!({ "available": false }))]),
@@ -813,7 +813,7 @@ fn redaction() -> Vec<Case> {
             .steps([
                 bind("notes.delete", "b1", returns(json!({ "deleted": true }))),
                 invoke("i1", "notes.delete", json!({ "id": "n1" })),
-                expect_outcome("i1", confirmation_any("i1", "notes.delete")),
+                expect_outcome("i1", confirmation_any("i1", "notes.delete")).reqs(&["CL-A05-4", "CL-A06-4"]),
                 refresh(),
                 expect_snapshot(None, subset(no_private.clone())),
                 expect_snapshot(None, snapshot_caps(&ids(), &[("notes.delete", no_private)])),
@@ -831,7 +831,7 @@ fn redaction() -> Vec<Case> {
             .steps([
                 bind("notes.delete", "b1", returns(json!({ "deleted": true }))),
                 invoke("i1", "notes.delete", json!({ "id": "n1" })),
-                expect_outcome("i1", confirmation_any("i1", "notes.delete")),
+                expect_outcome("i1", confirmation_any("i1", "notes.delete")).reqs(&["CL-A05-4", "CL-A06-4"]),
                 refresh(),
                 get_snapshot("s1"),
                 expect_snapshot_text(Some("s1"), "confirmation-1"),

@@ -42,7 +42,7 @@ pub fn section() -> Section {
                     bind("notes.list", "b1", returns(list_out.clone())),
                     refresh(),
                     invoke("i1", "notes.list", json!({})),
-                    expect_outcome("i1", succeeded("i1", "notes.list", list_out.clone())),
+                    expect_outcome("i1", succeeded("i1", "notes.list", list_out.clone())).reqs(RUNS_AND_SUCCEEDS),
                     expect_notifications("sub1", notifications_after_subscribe(3)),
                 ]),
             c(
@@ -212,7 +212,7 @@ pub fn section() -> Section {
                 bind("notes.list", "b1", returns(list_out.clone())),
                 subscribe("sub1", "records"),
                 invoke("i1", "notes.list", json!({})),
-                expect_outcome("i1", succeeded("i1", "notes.list", list_out.clone())),
+                expect_outcome("i1", succeeded("i1", "notes.list", list_out.clone())).reqs(RUNS_AND_SUCCEEDS),
                 get_snapshot("s1"),
                 expect_relation_to_notification("sub1", "s1", true, "equal"),
             ]),

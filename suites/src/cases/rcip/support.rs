@@ -617,6 +617,14 @@ pub fn advance(ms: u64) -> Value {
 // Expectations
 // ---------------------------------------------------------------------------------------------
 
+/// What decides that a plain invocation (bound, available, valid input, policy allowing) runs its
+/// handler and succeeds: the lifecycle's execute and return steps and the outcome's shape. For a
+/// case about something else that checks such an outcome on its way (issue 27 §3).
+pub const RUNS_AND_SUCCEEDS: &[&str] = &["RCIP-PROTO-LIFE-07", "RCIP-PROTO-LIFE-09", "CL-A06-1"];
+
+/// What decides that the handler started once: the lifecycle executes it, and never retries.
+pub const HANDLER_STARTED: &[&str] = &["RCIP-PROTO-LIFE-07", "CL-B12-4"];
+
 pub fn expect_outcome(of: &str, is: Value) -> Value {
     json!({ "expect": "outcome", "of": of, "is": is })
 }

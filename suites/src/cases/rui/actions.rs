@@ -6,7 +6,7 @@
 
 use serde_json::{json, Value};
 
-use super::support::observe::{aborted, committed, expect, logs, n, nodes, noted, open_point_at, rejected, State};
+use super::support::observe::{aborted, committed, expect, logs, n, nodes, noted, open_point_at, rejected, traced, State};
 use super::support::setup::{action, scripted_decision, setup_with_policy};
 use super::support::stream::{Framing, Script};
 use super::support::tuples::Tx;
@@ -33,9 +33,16 @@ fn button_state() -> State {
 }
 
 /// The committed button unchanged after `t2` ended with `result`.
-fn unchanged_after(s: &mut Script, result: Value) {
-    s.extend(button_state().expect());
-    s.extend(logs(vec![committed("t1", 1), result], vec![], vec![]));
+/// The committed button state and logs after a second transaction that failed with `result`;
+/// `ids` are the sentences that decide that failure and that it leaves the committed state as it
+/// was (issue 27 §3: the case is about dispatch, not about why the transaction failed).
+fn unchanged_after(s: &mut Script, result: Value, ids: &[&str]) {
+    for step in button_state().expect() {
+        s.push(traced(step, ids));
+    }
+    let mut logs = logs(vec![committed("t1", 1), result], vec![], vec![]);
+    logs[0] = traced(logs[0].clone(), ids);
+    s.extend(logs);
 }
 use crate::case::{Case, Section};
 use crate::pattern::one_of;
@@ -117,7 +124,7 @@ pub fn section() -> Section {
                         .commit(2, "ghost"),
                 );
                 s.end();
-                unchanged_after(s, rejected("t2", code::ROOT_MISSING));
+                unchanged_after(s, rejected("t2", code::ROOT_MISSING), &["PRJ-RUI-GRAPH-02", "RUI-RECOV-06"]);
                 s.push(dispatch("d1", "c", "onPress"));
             },
         ),
@@ -130,7 +137,7 @@ pub fn section() -> Section {
                         .node("c", "Button", button("notes.delete", json!({}), "Del"), &[])
                         .abort("E_USER", "stop"),
                 );
-                unchanged_after(s, aborted("t2"));
+                unchanged_after(s, aborted("t2"), &["RUI-ABORT-01", "RUI-ABORT-02"]);
                 s.push(dispatch("d1", "c", "onPress"));
             },
         ),
@@ -144,7 +151,7 @@ pub fn section() -> Section {
                         .open(),
                 );
                 s.end();
-                unchanged_after(s, rejected("t2", code::INTERRUPTED));
+                unchanged_after(s, rejected("t2", code::INTERRUPTED), &["PRJ-RUI-TX-05", "RUI-RECOV-09"]);
                 s.push(dispatch("d1", "c", "onPress"));
             },
         ),
@@ -279,7 +286,7 @@ fn allowed_after_commit() -> Case {
 fn denied_for_valid_component() -> Case {
     let mut s = Script::new(F);
     s.records(&committed_button());
-    s.push(expect("revision", json!(1)));
+    s.push(traced(expect("revision", json!(1)), &["CL-D02-6", "RUI-COMMIT-04"]));
     s.push(dispatch("d1", "b", "onPress"));
     s.push(gate(
         1,

@@ -359,11 +359,14 @@ fn invalid_utf8() -> Case {
     let rest = s.records(&[commit(3, 1, "r")]);
     s.end();
     s.extend(State::empty().expect());
-    s.extend(logs(
+    let mut logs = logs(
         vec![rejected("t1", code::FRAME_INVALID)],
         vec![at(bad, code::FRAME_NOT_JSON)],
         outside(&rest),
-    ));
+    );
+    // The discarded transaction's remaining records are rejected as outside one (CL-D09-4).
+    logs[2] = traced(logs[2].clone(), &["CL-D09-4", "PRJ-RUI-REC-01"]);
+    s.extend(logs);
     case(
         SECTION,
         "invalid-utf8",

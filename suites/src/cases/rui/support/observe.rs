@@ -7,9 +7,18 @@ use serde_json::{json, Map, Value};
 use crate::case::Strictness;
 use crate::pattern::one_of;
 
-/// `{"expect": what, "is": is}`.
+/// `{"expect": what, "is": is}`. An empty `quarantine` or `rejections` log cites the sentences
+/// that decide what enters it (issue 27 §3), whatever the case is about: only an invalid frame is
+/// quarantined (CL-D05-1, with the frames PRJ-RUI-FRAME-01 calls invalid), and only a record
+/// processed while no transaction is open is rejected (CL-D05-8, PRJ-RUI-REC-05).
 pub fn expect(what: &str, is: Value) -> Value {
-    json!({ "expect": what, "is": is })
+    let empty = is.as_array().is_some_and(Vec::is_empty);
+    let step = json!({ "expect": what, "is": is });
+    match what {
+        "quarantine" if empty => traced(step, &["CL-D05-1", "PRJ-RUI-FRAME-01"]),
+        "rejections" if empty => traced(step, &["CL-D05-8", "PRJ-RUI-REC-05"]),
+        _ => step,
+    }
 }
 
 /// The step with its own strictness.
