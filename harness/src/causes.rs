@@ -314,6 +314,8 @@ mod tests {
                 step: Some(3),
                 strictness: "REQUIRED".into(),
                 requirements: vec![],
+                cited_by: None,
+                sentences: vec![],
                 request,
                 expected: Some(expected),
                 actual: Some(actual),

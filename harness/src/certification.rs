@@ -238,8 +238,20 @@ fn causes_section(out: &mut String, run: &Run<'_>, groups: &[crate::causes::Grou
     }
 }
 
+/// A difference's requirement ids in one line, whose they are and each with its shortened
+/// sentence (issue 27 §3).
+fn cited(d: &crate::runner::Difference) -> String {
+    let whose = d.cited_by.map(|by| format!(" ({})", by.describe())).unwrap_or_default();
+    let quotes: Vec<String> = d.sentences.iter().map(|(id, quote)| format!("{id}: \u{201c}{quote}\u{201d}")).collect();
+    if quotes.is_empty() {
+        format!("requirements {}{whose}", d.requirements.join(", "))
+    } else {
+        format!("requirements{whose}: {}", quotes.join("; "))
+    }
+}
+
 /// A case's deciding difference in one line: the step, its request, expected against actual
-/// (each quoted within `quote`'s bound), or its reason.
+/// (each quoted within `quote`'s bound) and the sentences that decide it, or its reason.
 fn first_difference(result: &crate::runner::CaseResult) -> String {
     let deciding = result.differences.iter().find(|d| d.strictness != "RECOMMENDED").or(result.differences.first());
     match deciding {
@@ -247,10 +259,11 @@ fn first_difference(result: &crate::runner::CaseResult) -> String {
             let place = d.step.map_or("setup".to_string(), |s| format!("step {s}"));
             let shown = |v: &Option<serde_json::Value>| v.as_ref().map_or("(absent)".to_string(), crate::quote::bounded);
             format!(
-                "{place} {}: expected {}, actual {}",
+                "{place} {}: expected {}, actual {}; {}",
                 crate::quote::bounded(&d.request),
                 shown(&d.expected),
-                shown(&d.actual)
+                shown(&d.actual),
+                cited(d)
             )
         }
         None => crate::quote::bounded(result.reason.as_deref().unwrap_or("")),

@@ -1,5 +1,6 @@
 //! Human-readable output: a case's differences as a `similar` unified diff of the expected view
-//! against the observation (pretty JSON), with the step, its strictness and the requirement ids,
+//! against the observation (pretty JSON), with the step, its strictness and the requirement ids
+//! that decide it with their sentences (issue 27 §3),
 //! and under them what the adapter wrote to stderr (issue 27 §4); and the cases that did not pass
 //! grouped by cause (`causes`, issue 27 §1): each group with one case's diffs and the other cases
 //! by id, so one bug that fails a hundred cases reads as one finding.
@@ -32,7 +33,7 @@ pub fn render_difference(difference: &Difference) -> String {
     };
     let request = serde_json::to_string(&difference.request).unwrap_or_default();
     let _ = writeln!(out, "{place} {request}");
-    let _ = writeln!(out, "  strictness {}; requirements {}", difference.strictness, difference.requirements.join(", "));
+    out.push_str(&render_requirements(difference));
     for mismatch in &difference.mismatches {
         let at = if mismatch.pointer.is_empty() { "(whole observation)" } else { &mismatch.pointer };
         let _ = writeln!(out, "  {at}: {}", mismatch.reason);
@@ -41,6 +42,19 @@ pub fn render_difference(difference: &Difference) -> String {
     let actual = pretty(difference.actual.as_ref());
     let diff = TextDiff::from_lines(&expected, &actual);
     let _ = write!(out, "{}", diff.unified_diff().context_radius(3).header("expected", "actual"));
+    out
+}
+
+/// A difference's strictness and requirement ids, saying whose the ids are (the step's own, or
+/// the case's list when the step cites none), then each id with its shortened sentence (issue 27
+/// §3): what a reader needs to know which sentence the implementation broke.
+pub fn render_requirements(difference: &Difference) -> String {
+    let mut out = String::new();
+    let whose = difference.cited_by.map(|by| format!(" ({})", by.describe())).unwrap_or_default();
+    let _ = writeln!(out, "  strictness {}; requirements {}{whose}", difference.strictness, difference.requirements.join(", "));
+    for (id, quote) in &difference.sentences {
+        let _ = writeln!(out, "    {id}: \u{201c}{quote}\u{201d}");
+    }
     out
 }
 

@@ -164,8 +164,12 @@ struct DifferenceData {
     place: String,
     request: usize,
     strictness: usize,
-    /// The ids, joined with ", ".
+    /// The ids, joined with ", ", and whose they are (`CitedBy::describe`; empty when the report
+    /// did not say).
     requirements: usize,
+    whose: usize,
+    /// `[id, shortened sentence]` each (issue 27 §3).
+    sentences: Vec<[usize; 2]>,
     /// `[pointer, reason]` each.
     mismatches: Vec<[usize; 2]>,
     /// Line indices: the expected/actual unified diff the terminal prints; a line's kind (head,
@@ -264,6 +268,15 @@ fn difference_data(difference: &Value, lines: &mut Lines) -> DifferenceData {
         request: lines.one(&serde_json::to_string(&difference["request"]).unwrap_or_default()),
         strictness: lines.one(&text(&difference["strictness"])),
         requirements: lines.one(&strings(&difference["requirements"]).join(", ")),
+        whose: lines.one(
+            difference["requirementsOf"].as_str().and_then(crate::runner::CitedBy::parse).map_or("", |by| by.describe()),
+        ),
+        sentences: difference["sentences"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|s| [lines.one(&text(&s["id"])), lines.one(&text(&s["quote"]))])
+            .collect(),
         mismatches: difference["mismatches"]
             .as_array()
             .into_iter()

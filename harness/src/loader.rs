@@ -75,8 +75,15 @@ pub struct Case {
     pub framing: Option<String>,
     /// Where a generated case came from (`provenance`: the model and the path of actions).
     pub provenance: Option<Provenance>,
+    /// The register's sentences, shortened (`quote::sentence`), by id: one map shared by every
+    /// case of a loaded set, so a failing step's output quotes what decides it (issue 27 §3).
+    /// Empty for a case built outside the loader.
+    pub sentences: Sentences,
     body: Body,
 }
+
+/// Requirement id -> its sentence as a failure shows it (`quote::sentence`).
+pub type Sentences = std::sync::Arc<BTreeMap<String, String>>;
 
 /// A case's setup and steps.
 #[derive(Debug, Clone)]
@@ -149,6 +156,7 @@ impl Case {
             cited,
             framing,
             provenance: None,
+            sentences: Sentences::default(),
             body: body(parts.setup, parts.steps),
         }
     }
@@ -280,6 +288,12 @@ impl Vectors {
             }
         }
         vectors.check_ids();
+        let sentences: Sentences = std::sync::Arc::new(
+            vectors.requirements.values().map(|r| (r.id.clone(), crate::quote::sentence(&r.quote))).collect(),
+        );
+        for case in &mut vectors.cases {
+            case.sentences = sentences.clone();
+        }
         if vectors.cases.is_empty() {
             vectors.errors.push(LoadError {
                 file: root.to_path_buf(),

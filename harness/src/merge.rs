@@ -51,6 +51,14 @@ fn result_of(case: &Value) -> Result<CaseResult, String> {
             step: d["step"].as_u64().map(|s| s as usize),
             strictness: d["strictness"].as_str().unwrap_or_default().to_string(),
             requirements: strings(&d["requirements"]),
+            // Absent from reports of older versions, which did not say whose ids they were.
+            cited_by: d["requirementsOf"].as_str().and_then(crate::runner::CitedBy::parse),
+            sentences: d["sentences"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|s| Some((s["id"].as_str()?.to_string(), s["quote"].as_str()?.to_string())))
+                .collect(),
             request: d["request"].clone(),
             expected: Some(d["expected"].clone()).filter(|v| !v.is_null()),
             actual: Some(d["actual"].clone()).filter(|v| !v.is_null()),

@@ -62,6 +62,26 @@ pub fn bounded(value: &(impl Display + ?Sized)) -> String {
     format!("{}…{} ({} bytes)", sink.head, sink.tail, sink.bytes)
 }
 
+/// The most characters of a requirement's sentence a failure shows beside the step it decides
+/// (issue 27 §3); `conformance explain` and the register show it whole.
+pub const SENTENCE_CHARS: usize = 100;
+
+/// A register sentence shortened for a failure's output: whole when it has at most
+/// `SENTENCE_CHARS` characters, else cut at the last space before that bound (at the bound when
+/// there is none) and ended with `…`. Whitespace runs are one space.
+pub fn sentence(text: &str) -> String {
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if text.chars().count() <= SENTENCE_CHARS {
+        return text;
+    }
+    let cut: String = text.chars().take(SENTENCE_CHARS - 1).collect();
+    let kept = match cut.rfind(' ') {
+        Some(space) if space > cut.len() / 2 => &cut[..space],
+        _ => cut.as_str(),
+    };
+    format!("{}…", kept.trim_end_matches([',', ';', ':', ' ']))
+}
+
 /// The most bytes of a log `tail` keeps.
 pub const TAIL_BYTES: usize = 4 * 1024;
 /// The most lines of a log `tail` keeps.
@@ -135,6 +155,16 @@ mod tests {
         let broken = [vec![0xff, b'a', b'\n'], "é".repeat(5_000).into_bytes()].concat();
         assert!(tail(&broken[1..], broken.len() as u64).unwrap().contains('é'));
         assert!(tail(&[0xff, b'a'], 2).unwrap().contains('\u{fffd}'));
+    }
+
+    #[test]
+    fn a_sentence_is_shortened_at_a_word() {
+        assert_eq!(sentence("Declining gives  denied\n`CONFIRMATION_DECLINED`."), "Declining gives denied `CONFIRMATION_DECLINED`.");
+        let long = "word ".repeat(60);
+        let shown = sentence(&long);
+        assert!(shown.ends_with("word…") && shown.chars().count() <= SENTENCE_CHARS, "{shown}");
+        let unbroken = "x".repeat(300);
+        assert_eq!(sentence(&unbroken).chars().count(), SENTENCE_CHARS);
     }
 
     #[test]

@@ -162,15 +162,7 @@ impl Run<'_> {
                     "verdict": result.verdict.as_str(),
                     "reason": result.reason,
                     "alternatives": result.alternatives,
-                    "differences": result.differences.iter().map(|d| json!({
-                        "step": d.step,
-                        "strictness": d.strictness,
-                        "requirements": d.requirements,
-                        "request": d.request,
-                        "expected": d.expected,
-                        "actual": d.actual,
-                        "mismatches": d.mismatches.iter().map(|m| json!({"pointer": m.pointer, "reason": m.reason})).collect::<Vec<_>>(),
-                    })).collect::<Vec<_>>(),
+                    "differences": result.differences.iter().map(|d| difference_json(d)).collect::<Vec<_>>(),
                 });
                 // Only when something was kept: the report of a run whose adapter said nothing
                 // is the report older versions wrote.
@@ -216,6 +208,29 @@ impl Run<'_> {
     pub fn groups(&self) -> Vec<crate::causes::Group> {
         crate::causes::group(self.results.iter().map(|(_, r)| r))
     }
+}
+
+/// One difference as the JSON report holds it (`report.schema.json`): its ids with whose they are
+/// (`requirementsOf`: the step's own, or the case's list when the step cites none) and each with
+/// its sentence, shortened (issue 27 §3), when known.
+pub fn difference_json(d: &crate::runner::Difference) -> Value {
+    let mut entry = json!({
+        "step": d.step,
+        "strictness": d.strictness,
+        "requirements": d.requirements,
+        "request": d.request,
+        "expected": d.expected,
+        "actual": d.actual,
+        "mismatches": d.mismatches.iter().map(|m| json!({"pointer": m.pointer, "reason": m.reason})).collect::<Vec<_>>(),
+    });
+    if let (Some(by), Some(object)) = (d.cited_by, entry.as_object_mut()) {
+        object.insert("requirementsOf".into(), json!(by.as_str()));
+        object.insert(
+            "sentences".into(),
+            d.sentences.iter().map(|(id, quote)| json!({ "id": id, "quote": quote })).collect(),
+        );
+    }
+    entry
 }
 
 /// The console header's line for the handshake's `codes` map (issue 27 §5): the Rixx UI codes

@@ -25,12 +25,57 @@ pub struct Difference {
     pub step: Option<usize>,
     pub strictness: String,
     pub requirements: Vec<String>,
+    /// Whose ids `requirements` are (issue 27 §3): the step's own (the sentences that decide that
+    /// check), or the case's list when the step cites none and for the setup; `None` when read
+    /// from a report of an older version, which did not say.
+    pub cited_by: Option<CitedBy>,
+    /// Each of `requirements` with its sentence shortened (`quote::sentence`), where the register
+    /// in use has it.
+    pub sentences: Vec<(String, String)>,
     /// What the step asked (as sent to the adapter).
     pub request: Value,
     /// The expected view (observation with the differing parts replaced by the pattern).
     pub expected: Option<Value>,
     pub actual: Option<Value>,
     pub mismatches: Vec<Mismatch>,
+}
+
+/// Whose requirement ids a difference names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CitedBy {
+    Step,
+    Case,
+}
+
+impl CitedBy {
+    /// As the JSON report writes it (`requirementsOf`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CitedBy::Step => "step",
+            CitedBy::Case => "case",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<CitedBy> {
+        match text {
+            "step" => Some(CitedBy::Step),
+            "case" => Some(CitedBy::Case),
+            _ => None,
+        }
+    }
+
+    /// The words every view puts after the ids.
+    pub fn describe(self) -> &'static str {
+        match self {
+            CitedBy::Step => "the step's own: the sentences that decide this check",
+            CitedBy::Case => "the case's list: the step cites none of its own",
+        }
+    }
+}
+
+/// Each id with its sentence from `sentences`, where it has one.
+pub fn sentences_of(ids: &[String], sentences: &crate::loader::Sentences) -> Vec<(String, String)> {
+    ids.iter().filter_map(|id| sentences.get(id).map(|quote| (id.clone(), quote.clone()))).collect()
 }
 
 /// Everything known about one case after its run.
@@ -406,18 +451,34 @@ impl Judge<'_> {
             .to_string()
     }
 
-    fn requirements_of(&self, step: &Value) -> Vec<String> {
+    /// The ids a check of `step` traces to: its own, else the case's (issue 27 §3).
+    fn requirements_of(&self, step: &Value) -> (Vec<String>, CitedBy) {
         match step.get("requirements").and_then(Value::as_array) {
-            Some(ids) => ids.iter().filter_map(Value::as_str).map(str::to_string).collect(),
-            None => self.case.requirements.clone(),
+            Some(ids) if !ids.is_empty() => {
+                (ids.iter().filter_map(Value::as_str).map(str::to_string).collect(), CitedBy::Step)
+            }
+            _ => (self.case.requirements.clone(), CitedBy::Case),
         }
     }
 
+    /// A difference of `step` (None: the setup) with its ids, whose they are, and their sentences.
+    fn cited(&self, step: Option<&Value>) -> (Vec<String>, Option<CitedBy>, Vec<(String, String)>) {
+        let (ids, by) = match step {
+            Some(step) => self.requirements_of(step),
+            None => (self.case.requirements.clone(), CitedBy::Case),
+        };
+        let sentences = sentences_of(&ids, &self.case.sentences);
+        (ids, Some(by), sentences)
+    }
+
     fn creation_differs(&mut self, expected: &str, actual: &str) {
+        let (requirements, cited_by, sentences) = self.cited(None);
         self.differences.push(Difference {
             step: None,
             strictness: self.case.strictness.clone(),
-            requirements: self.case.requirements.clone(),
+            requirements,
+            cited_by,
+            sentences,
             request: json!({ "setup": "create runtime" }),
             expected: Some(json!({ "creation": expected })),
             actual: Some(json!({ "creation": actual })),
@@ -432,10 +493,13 @@ impl Judge<'_> {
         let framed = self.framing.map(|f| format!(" [{f}]")).unwrap_or_default();
         self.alternatives.extend(outcome.alternatives.iter().map(|a| format!("step {index}{framed} {a}")));
         if !outcome.matched() {
+            let (requirements, cited_by, sentences) = self.cited(Some(step));
             self.differences.push(Difference {
                 step: Some(index),
                 strictness: self.strictness_of(step),
-                requirements: self.requirements_of(step),
+                requirements,
+                cited_by,
+                sentences,
                 request,
                 expected: expected_view(&pattern, Some(&actual)),
                 actual: Some(actual),
@@ -459,10 +523,13 @@ impl Judge<'_> {
         }
         if threw != expected {
             self.checks += usize::from(step.get("throws").is_none());
+            let (requirements, cited_by, sentences) = self.cited(Some(step));
             self.differences.push(Difference {
                 step: Some(index),
                 strictness: self.strictness_of(step),
-                requirements: self.requirements_of(step),
+                requirements,
+                cited_by,
+                sentences,
                 request,
                 expected: Some(json!({ "threw": expected })),
                 actual: Some(json!({ "threw": threw })),

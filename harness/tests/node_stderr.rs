@@ -13,40 +13,17 @@
 mod common;
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use serde_json::Value;
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-/// `npm ci` in `dir` unless `marker` (a package it installs) is there.
-fn install(dir: &Path, marker: &str) {
-    if dir.join("node_modules").join(marker).exists() {
-        return;
-    }
-    let status = Command::new("npm")
-        .args(["ci", "--no-audit", "--no-fund"])
-        .current_dir(dir)
-        .status()
-        .unwrap_or_else(|e| panic!("this test needs npm (and node 20 or later) to install {}: {e}", dir.display()));
-    assert!(status.success(), "npm ci in {} failed", dir.display());
-}
 
 /// The sections run: availability answers bind (and fail), the binding cases include binds that
 /// must throw (and pass, with something on stderr).
 const SECTIONS: [&str; 4] = ["rcip.availability", "rcip.binding", "rcip.lifecycle-order", "rcip.list"];
 
 fn run(dir: &Path, extra: &[&str]) -> (String, Value) {
-    // Once per test process: the tests run in parallel, and two `npm ci` in one folder collide.
-    static INSTALLED: std::sync::OnceLock<()> = std::sync::OnceLock::new();
-    INSTALLED.get_or_init(|| {
-        let node = repo().join("harness/node");
-        install(&node, "@sinonjs/fake-timers");
-        install(&node.join("subject"), "ajv");
-    });
+    common::node_packages();
     let report = dir.join("report.json");
     let mut args: Vec<String> = vec!["run".into(), "--jobs".into(), "2".into()];
     for section in SECTIONS {
@@ -57,7 +34,7 @@ fn run(dir: &Path, extra: &[&str]) -> (String, Value) {
     for arg in ["harness/node/adapter.mjs", "--name", "bind-throws", "--version", "1", "harness/tests/node-fixtures/bind-throws.mjs"] {
         args.push(arg.into());
     }
-    let output = Command::new(env!("CARGO_BIN_EXE_conformance")).args(&args).current_dir(repo()).env("NO_COLOR", "1").output().expect("runs");
+    let output = Command::new(env!("CARGO_BIN_EXE_conformance")).args(&args).current_dir(common::repo()).env("NO_COLOR", "1").output().expect("runs");
     let stdout = String::from_utf8_lossy(&output.stdout).to_string();
     assert_eq!(output.status.code(), Some(1), "{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
     let report: Value = serde_json::from_str(&std::fs::read_to_string(&report).expect("the report")).expect("JSON");

@@ -1,9 +1,9 @@
 //! Helpers the CLI test files share: the `conformance` binary run to completion, a fresh scratch
-//! folder per test, and the handshake a shell adapter answers with.
+//! folder per test, the handshake a shell adapter answers with, and the Node adapter's packages.
 
 #![allow(dead_code)] // each test file uses the helpers it needs
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// The handshake reply of a scripted shell adapter that declares both protocols and no profile.
@@ -20,4 +20,34 @@ pub fn scratch(prefix: &str, name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
+}
+
+/// The repository's root.
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// `npm ci` in `dir` unless `marker` (a package it installs) is there.
+fn install(dir: &Path, marker: &str) {
+    if dir.join("node_modules").join(marker).exists() {
+        return;
+    }
+    let status = Command::new("npm")
+        .args(["ci", "--no-audit", "--no-fund"])
+        .current_dir(dir)
+        .status()
+        .unwrap_or_else(|e| panic!("this test needs npm (and node 20 or later) to install {}: {e}", dir.display()));
+    assert!(status.success(), "npm ci in {} failed", dir.display());
+}
+
+/// The Node adapter's and the JavaScript subject's packages, installed with `npm ci` when missing
+/// (as `harness/node/subject/certify.sh` does); once per test process, since the tests run in
+/// parallel and two `npm ci` in one folder collide.
+pub fn node_packages() {
+    static INSTALLED: std::sync::OnceLock<()> = std::sync::OnceLock::new();
+    INSTALLED.get_or_init(|| {
+        let node = repo().join("harness/node");
+        install(&node, "@sinonjs/fake-timers");
+        install(&node.join("subject"), "ajv");
+    });
 }
