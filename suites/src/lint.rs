@@ -1,6 +1,7 @@
 //! The suite's self-lint: the register is tied to the current spec text, every case is well
 //! formed and traceable (known requirement ids, known profiles, unique never-reused ids, short
-//! descriptions that state a behaviour), and every testable requirement has a case. Prints
+//! descriptions that state a behaviour), each REQUIRED check cites the sentences that decide it
+//! (issue 27 §3, `step_ids`), and every testable requirement has a case. Prints
 //! coverage: testable requirements covered / total.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -142,13 +143,21 @@ fn steps_without_own_ids(case: &crate::case::Case) -> Vec<String> {
             crate::step_ids::must_cite(step, strictness) && crate::step_ids::own_ids(step).is_empty()
         })
         .map(|(index, step)| {
+            let what = match step.get("expect").and_then(Value::as_str) {
+                Some(kind) => format!("expect {kind}"),
+                None => {
+                    let (role, action) = ["host", "client", "gate", "clock"]
+                        .iter()
+                        .find_map(|role| step.get(*role).and_then(Value::as_str).map(|a| (*role, a)))
+                        .unwrap_or(("action", ""));
+                    format!("{role} {action} with throws {}", step.get("throws").unwrap_or(&Value::Null))
+                }
+            };
             format!(
-                "case {}: step {} ({} {}) is a {} check without requirement ids of its own: give it \
+                "case {}: step {} ({what}) is a {} check without requirement ids of its own: give it \
                  the sentences that decide it (suites/register/decides.toml or its builder)",
                 case.id,
                 index + 1,
-                if step.get("expect").is_some() { "expect" } else { "throws" },
-                crate::step_ids::checked_kind(step).unwrap_or(""),
                 crate::step_ids::strictness_of(step, strictness),
             )
         })

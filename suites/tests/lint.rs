@@ -461,3 +461,33 @@ fn an_open_point_names_exactly_one_choice_row_link() {
     assert_eq!(about("PRJ-DEMO-15"), 1, "{found:#?}");
     assert_eq!(about("PRJ-DEMO-16"), 1, "{found:#?}");
 }
+
+#[test]
+fn a_required_step_without_ids_of_its_own_is_refused() {
+    use serde_json::json;
+    let outcome = || json!({ "expect": "outcome", "of": "i1", "is": {} });
+    let cases = vec![
+        // a REQUIRED expectation citing nothing of its own: refused, naming the case and step
+        good("rcip.demo.bare.001").step(json!({ "client": "invoke", "as": "i1" })).step(outcome()),
+        // a REQUIRED action that carries `throws`: refused alike
+        good("rcip.demo.bare.002").step(json!({ "host": "bind", "throws": true })),
+        // fine: the step cites its own; a RECOMMENDED step, an action without `throws` and one
+        // that may throw or not (`"may"` never fails) are not required to
+        good("rcip.demo.cited.001")
+            .step(json!({ "client": "invoke", "as": "i1" }))
+            .step(json!({ "expect": "outcome", "of": "i1", "is": {}, "requirements": ["RCIP-LIFE-POLICY-01"] }))
+            .step(json!({ "expect": "outcome", "of": "i1", "is": {}, "strictness": "RECOMMENDED" }))
+            .step(json!({ "host": "set-context", "throws": "may" })),
+    ];
+    let found = errors(&section(cases), &register(), SPEC, &[]);
+    let bare: Vec<&String> = found.iter().filter(|e| e.contains("without requirement ids of its own")).collect();
+    assert_eq!(bare.len(), 2, "{found:#?}");
+    assert!(
+        bare[0].starts_with("case rcip.demo.bare.001: step 2 (expect outcome) is a REQUIRED check"),
+        "{bare:#?}"
+    );
+    assert!(
+        bare[1].starts_with("case rcip.demo.bare.002: step 1 (host bind with throws true) is a REQUIRED check"),
+        "{bare:#?}"
+    );
+}
