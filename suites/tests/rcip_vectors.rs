@@ -41,8 +41,11 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
+/// The RCIP sections as `regen` writes them: each step that can fail citing what decides it.
 fn sections() -> Vec<Section> {
-    suites::cases::rcip::sections()
+    let mut sections = suites::cases::rcip::sections();
+    suites::step_ids::cite_all(&mut sections);
+    sections
 }
 
 #[test]
