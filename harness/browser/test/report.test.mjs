@@ -106,6 +106,13 @@ test("the page shows the run, the whole register, and a failing case's diff", as
   const pointers = await details.locator("code.pointer").allTextContents();
   const expectedPointers = reported.differences.flatMap((d) => d.mismatches.map((m) => m.pointer || "(whole observation)"));
   assert.deepEqual(pointers, expectedPointers);
+  // Each difference names whose its ids are and quotes each one's sentence (issue 27 §3).
+  const cited = await details.locator("ul.sentences li").allTextContents();
+  const expectedCited = reported.differences.flatMap((d) => d.sentences.map((q) => `${q.id}: \u201c${q.quote}\u201d`));
+  assert.ok(expectedCited.length > 0, "the report quotes the sentences of the case's differences");
+  assert.deepEqual(cited, expectedCited);
+  const whose = await details.locator("section.difference > p").allTextContents();
+  assert.ok(whose.every((line, i) => line.includes(reported.differences[i].requirementsOf === "step" ? "(the step's own: " : "(the case's list: ")), whose.join("\n"));
   const explain = await details.locator("pre.explain").textContent();
   assert.ok(explain.startsWith(caseId), "the explain text is the case's");
   assert.match(explain, /steps \(actions/);
