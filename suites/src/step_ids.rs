@@ -220,7 +220,12 @@ pub struct PathCiter {
 impl PathCiter {
     /// The next transition exercises `ids`.
     pub fn transition<S: AsRef<str>>(&mut self, ids: &[S]) {
-        self.current = ids.iter().map(|id| id.as_ref().to_string()).collect();
+        self.current.clear();
+        for id in ids.iter().map(AsRef::as_ref) {
+            if !self.current.iter().any(|c| c == id) {
+                self.current.push(id.to_string());
+            }
+        }
         for id in &self.current {
             if !self.path.contains(id) {
                 self.path.push(id.clone());

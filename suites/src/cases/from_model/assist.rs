@@ -733,13 +733,31 @@ pub fn translate_path(
         "client": "assist-turn", "as": TURN, "mode": mode_name(state.mode), "messages": messages(), "signal": SIGNAL
     }));
     let mut owe_expectations = true;
+    // Issue 27 §3: the expectations after a run of transitions cite those of their ids that
+    // decide each observation (else those of the path so far).
+    let mut citer = crate::step_ids::PathCiter::default();
+    let mut since: Vec<String> = Vec::new();
+    let mut expect_after = |steps: &mut Vec<Value>, since: &mut Vec<String>, state: &TurnState| {
+        // Nothing happened since the last expectations (time passed with nothing due): what
+        // decided them decides these.
+        if !since.is_empty() {
+            citer.transition(since);
+        }
+        since.clear();
+        let from = steps.len();
+        steps.extend(expectations(model, state));
+        citer.cite(&mut steps[from..], Strictness::Required.as_str());
+    };
     for action in &full {
+        if let Some(class) = AssistCoverage.transition_class(&state, action) {
+            since.extend(requirements_of(&class));
+        }
         if internal(action) {
             state = view.next_state(&state, *action)?;
             continue;
         }
         if owe_expectations {
-            steps.extend(expectations(model, &state));
+            expect_after(&mut steps, &mut since, &state);
         }
         steps.extend(steps_of(model, &proposals, &state, action));
         let before = state.clone();
@@ -758,7 +776,7 @@ pub fn translate_path(
         }
     }
     if owe_expectations {
-        steps.extend(expectations(model, &state));
+        expect_after(&mut steps, &mut since, &state);
     }
     // Time passing is an outside action only while a delay runs or a confirmation waits; anywhere
     // else the model has nothing due, so a long wait must change nothing: no action starts after
@@ -767,8 +785,9 @@ pub fn translate_path(
         && matches!(state.phase, TurnPhase::Delaying | TurnPhase::AwaitingHost);
     if !clock_driven {
         steps.push(json!({ "clock": "advance", "ms": QUIET_MS, "note": "model: nothing is due; time passes" }));
-        steps.extend(expectations(model, &state));
+        expect_after(&mut steps, &mut since, &state);
     }
+    let cited = citer.cited;
     let slug = slugify(target);
     let id = format!("{SECTION}.{slug}.001");
     let mut requirements = requirements_of(target);
@@ -783,6 +802,7 @@ pub fn translate_path(
             s = view.next_state(&s, *action)?;
         }
     }
+    requirements.extend(cited);
     requirements.sort();
     requirements.dedup();
     let refs: Vec<&str> = requirements.iter().map(String::as_str).collect();

@@ -711,7 +711,20 @@ pub fn case_for(
             step
         }
     };
+    // Issue 27 §3: the observations after a frame cite those ids of its transition (and of the
+    // codes it gave) that decide each one, else those of the path so far.
+    let mut citer = crate::step_ids::PathCiter::default();
+    let initial_state = model.init_states().into_iter().next();
     for (index, action) in path.iter().enumerate() {
+        let before = if index == 0 { initial_state.as_ref() } else { reference.states.get(index - 1) };
+        let mut ids: Vec<&str> = before
+            .and_then(|state| TransactionCoverage.transition_class(state, action))
+            .map(|class| target_requirements(&class))
+            .unwrap_or_default();
+        for code in TransactionCoverage.codes(&reference.states[index]) {
+            ids.extend_from_slice(code_requirements(&code));
+        }
+        citer.transition(&ids);
         let open_before = index
             .checked_sub(1)
             .is_some_and(|before| runs.iter().any(|run| run.states[before].open.is_some()));
@@ -726,19 +739,20 @@ pub fn case_for(
         }
         committed_revision = u64::from(reference.states[index].committed.revision);
         let final_step = index + 1 == path.len();
-        let mut any = false;
+        let mut observed = Vec::new();
         for (slot, what) in OBSERVATIONS.iter().enumerate() {
             let step = expectation(what, &runs, index, superseded);
             if final_step || last[slot] != step["is"] {
                 last[slot] = step["is"].clone();
-                script.push(step);
-                any = true;
+                observed.push(step);
             }
         }
-        if !any {
+        if observed.is_empty() {
             // Nothing observable changed in any reading: the transactions log shows it.
-            script.push(expectation("transactions", &runs, index, superseded));
+            observed.push(expectation("transactions", &runs, index, superseded));
         }
+        citer.cite(&mut observed, Strictness::Required.as_str());
+        script.extend(observed);
         superseded |= open_before && matches!(action, Action::Begin(_));
     }
 
@@ -758,6 +772,11 @@ pub fn case_for(
             if !requirements.contains(id) {
                 requirements.push(id);
             }
+        }
+    }
+    for id in &citer.cited {
+        if !requirements.contains(&id.as_str()) {
+            requirements.push(id);
         }
     }
     let mut case_setup = setup::setup(Framing::Any);
