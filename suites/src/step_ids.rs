@@ -104,23 +104,45 @@ pub fn table() -> &'static Table {
     TABLE.get_or_init(|| parse(DECIDES).unwrap_or_default())
 }
 
+/// The register files, compiled in like the table: the model translators also run inside the
+/// `conformance` binary (`fuzz`), which must not depend on where the repository is.
+const REGISTER_FILES: &[(&str, &str)] = &[
+    ("rcip-proto.toml", include_str!("../register/rcip-proto.toml")),
+    ("rcip-life.toml", include_str!("../register/rcip-life.toml")),
+    ("rui.toml", include_str!("../register/rui.toml")),
+    ("clarifications.toml", include_str!("../register/clarifications.toml")),
+    ("project.toml", include_str!("../register/project.toml")),
+    ("project-assist.toml", include_str!("../register/project-assist.toml")),
+    ("project-rcip.toml", include_str!("../register/project-rcip.toml")),
+    ("project-react.toml", include_str!("../register/project-react.toml")),
+    ("project-rui.toml", include_str!("../register/project-rui.toml")),
+];
+
+#[derive(Debug, Deserialize)]
+struct Entries {
+    #[serde(default)]
+    requirement: Vec<Entry>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Entry {
+    id: String,
+    strictness: String,
+}
+
 /// The register's ids below REQUIRED (RECOMMENDED, IMPL-DEFINED): such a sentence never decides
 /// a REQUIRED check (the lint's rule that a check is never stricter than its sentence), so
 /// derivation does not offer it to one.
 pub fn below_required() -> &'static BTreeSet<String> {
     static BELOW: OnceLock<BTreeSet<String>> = OnceLock::new();
     BELOW.get_or_init(|| {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("register");
-        crate::register::Register::load(&dir)
-            .map(|register| {
-                register
-                    .requirements
-                    .iter()
-                    .filter(|r| matches!(r.strictness.as_str(), "RECOMMENDED" | "IMPL-DEFINED"))
-                    .map(|r| r.id.clone())
-                    .collect()
-            })
-            .unwrap_or_default()
+        REGISTER_FILES
+            .iter()
+            .filter_map(|(_, text)| toml::from_str::<Entries>(text).ok())
+            .flat_map(|file| file.requirement)
+            .filter(|r| matches!(r.strictness.as_str(), "RECOMMENDED" | "IMPL-DEFINED"))
+            .map(|r| r.id)
+            .collect()
     })
 }
 
@@ -280,6 +302,26 @@ mod tests {
         let unknown: Vec<&String> = table.keys().filter(|id| !known.contains_key(id.as_str())).collect();
         assert!(unknown.is_empty(), "decides.toml names ids the register lacks: {unknown:?}");
         assert!(table.values().all(|kinds| !kinds.is_empty()));
+    }
+
+    #[test]
+    fn the_compiled_in_register_is_the_register() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("register");
+        let register = crate::register::Register::load(&dir).expect("register loads");
+        let mut files: Vec<&str> = register.requirements.iter().map(|r| r.file.as_str()).collect();
+        files.sort();
+        files.dedup();
+        let mut compiled: Vec<&str> = REGISTER_FILES.iter().map(|(name, _)| *name).collect();
+        compiled.sort();
+        assert_eq!(compiled, files, "REGISTER_FILES lists every register file");
+        let below: BTreeSet<String> = register
+            .requirements
+            .iter()
+            .filter(|r| matches!(r.strictness.as_str(), "RECOMMENDED" | "IMPL-DEFINED"))
+            .map(|r| r.id.clone())
+            .collect();
+        assert!(!below.is_empty());
+        assert_eq!(&below, below_required());
     }
 
     #[test]
