@@ -135,6 +135,10 @@ struct Instance {
     revision: Option<Value>,
     /// A boundary that caught an error (it never resets).
     caught: bool,
+    /// The runtime its effects were last set up against. The host is a dependency of both hooks'
+    /// effects, so a provider re-rendered with another runtime runs their cleanups against this
+    /// one and their setups against the new one (CL-A08-1).
+    effects_runtime: Option<usize>,
 }
 
 enum Interrupt {
@@ -569,6 +573,9 @@ impl ReactHost {
         let Some(index) = node.runtime else {
             return Ok(());
         };
+        if node.kind.uses_hook() {
+            self.instances.entry(node.id).or_default().effects_runtime = Some(index);
+        }
         match &node.kind {
             ElementKind::ContextOwner { context } => {
                 let instance = self.instances.entry(node.id).or_default();
@@ -605,6 +612,11 @@ impl ReactHost {
         let Some(index) = node.runtime else {
             return Ok(());
         };
+        let ran_on = self.instances.get(&node.id).and_then(|i| i.effects_runtime);
+        if ran_on.is_some_and(|runtime| runtime != index) {
+            self.cleanup(node, runtimes);
+            return self.setup(node, runtimes);
+        }
         match &node.kind {
             ElementKind::ContextOwner { context } => {
                 let now = Some(context.to_stringified_json());
@@ -636,7 +648,14 @@ impl ReactHost {
 
     /// The cleanups of one component (unmount, or Strict Mode's simulated unmount).
     fn cleanup(&mut self, node: &Node, runtimes: &mut [&mut Runtime]) {
-        let Some(index) = node.runtime else { return };
+        let Some(rendered_in) = node.runtime else { return };
+        // The effects clean up against the runtime they were set up against, which is not the
+        // rendered one after a provider changed its runtime.
+        let index = self
+            .instances
+            .get_mut(&node.id)
+            .and_then(|i| i.effects_runtime.take())
+            .unwrap_or(rendered_in);
         match &node.kind {
             ElementKind::ContextOwner { .. } => {
                 if let Some(instance) = self.instances.get_mut(&node.id) {

@@ -25,6 +25,7 @@ pub fn section() -> Section {
         catalog_once(),
         empty_lists(),
         null_values(),
+        parent_declared_later(),
     ];
     cases.extend(invalid_definitions());
     cases.extend(valid_guidance());
@@ -131,6 +132,33 @@ fn empty_lists() -> Case {
                 }))]
             })),
         )])
+}
+
+/// A scope may name a parent declared after it: CL-A02-2 gives each scope an optional `parentId`
+/// and sets no order on the `scopes` list, and none of CL-B18's creation errors applies (every id is
+/// valid and declared, and the parent chain has a root), so creation does not throw and the snapshot
+/// publishes both scopes as declared (CL-A07-1, CL-A07-3). A parent check that walks the list in one pass, or
+/// a parent-chain walk that looks up the wrong scope, refuses exactly this definition (found by the
+/// StrykerJS run of the JavaScript subject, issue 25 section 3).
+fn parent_declared_later() -> Case {
+    let def = Def::new("notes-app")
+        .scope("notes.editor", Some("notes"))
+        .scope("notes", None)
+        .cap(Cap::new("notes.list", "read").scopes(&["notes.editor"]));
+    c("parent-order", 1, "A scope may name a parent declared after it")
+        .requirements(&["CL-A02-2", "CL-A07-1", "CL-A07-3"])
+        .setup(Setup::new(&def).to_json())
+        .steps([expect_snapshot(
+            None,
+            subset(json!({
+                "scopes": unordered([
+                    json!({ "id": "notes.editor", "title": "Scope notes.editor", "description": "The notes.editor area", "parentId": "notes" }),
+                    json!({ "id": "notes", "title": "Scope notes", "description": "The notes area" }),
+                ]),
+                "capabilities": [subset(json!({ "id": "notes.list", "scopeIds": ["notes.editor"] }))]
+            })),
+        )
+        .reqs(&["CL-A02-2", "CL-A07-1", "CL-A07-3"])])
 }
 
 /// `null` is a JSON value like any other (CL-B13-1): a usage example whose input holds `null` is a

@@ -83,6 +83,40 @@ pub fn section() -> Section {
                 expect_handler_count(None, 0),
                 expect_events(evs("i1", "notes.create", &["requested", "failed"])),
             ]),
+        // The same race with the late policy call rejecting instead of answering: the rejection
+        // runs nothing either (CL-B11-3), so there is still one terminal event (PRJ-RCIP-EVT-01),
+        // and the id the abort released (CL-B11-2, CL-B04-5) can be reserved again by a new invocation whose
+        // reservation the late rejection must not release (CL-B04-3). A runtime that guards only
+        // its answer callback against a settled invocation settles the aborted one a second time
+        // here (found by the StrykerJS run of the JavaScript subject, issue 25 section 3).
+        c("failed", 4, "A late policy rejection after an abort emits nothing and frees nothing")
+            .requirements(&["PRJ-RCIP-EVT-01", "CL-B23-1", "CL-B11-1", "CL-B11-2", "CL-B11-3", "CL-B04-1", "CL-B04-3", "CL-B04-5"])
+            .setup(recorded(Setup::new(&def).policy_gated()))
+            .steps([
+                bind("notes.create", "b1", returns(created())),
+                invoke_signal("i1", "notes.create", json!({ "text": "a" }), "s1"),
+                abort("s1"),
+                expect_outcome("i1", failed("i1", "notes.create", "EXECUTION_ABORTED")).reqs(&["CL-B11-1"]),
+                invoke_id("i2", "notes.create", json!({ "text": "b" }), "i1"),
+                expect_pending("i2").reqs(&["CL-B11-2", "CL-B04-5"]),
+                gate_policy(1, throw_error()),
+                invoke_id("i3", "notes.create", json!({ "text": "c" }), "i1"),
+                expect_outcome("i3", failed("i1", "notes.create", "INVOCATION_ALREADY_ACTIVE")).reqs(&["CL-B04-1", "CL-B04-3"]),
+                expect_pending("i2").reqs(&["CL-B04-1", "CL-B11-3"]),
+                expect_handler_count(None, 0).reqs(&["CL-B11-3"]),
+                expect_events(one_of([
+                    json!([
+                        ev("requested", "i1", "notes.create"), ev("failed", "i1", "notes.create"),
+                        ev("requested", "i1", "notes.create"),
+                    ]),
+                    json!([
+                        ev("requested", "i1", "notes.create"), ev("failed", "i1", "notes.create"),
+                        ev("requested", "i1", "notes.create"),
+                        ev("requested", "i1", "notes.create"), ev("failed", "i1", "notes.create"),
+                    ]),
+                ]))
+                .reqs(&["PRJ-RCIP-EVT-01", "CL-B23-1"]),
+            ]),
         // A second invoke with a reserved id fails INVOCATION_ALREADY_ACTIVE (CL-B04-3). Whether
         // that refused call reports events is not decided (PRJ-RCIP-EVT-01 starts at "requested
         // when invoke accepts the request"): none, or its own requested then failed ("a failure

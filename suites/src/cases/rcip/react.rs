@@ -1079,6 +1079,36 @@ fn snapshot_hook() -> Vec<Case> {
                 set_context(&["settings"], Some("settings")).on("rt2"),
                 expect_hook_snapshot("s", subset(json!({ "context": { "activeScopeIds": ["settings"], "primaryScopeId": "settings" } }))),
             ]),
+        // The same swap for a capability component: the runtime below the provider is now the
+        // other one (CL-A08-1), and the component is still mounted, so its capability is bound
+        // there and runs the component's handler (CL-A08-5). Whether the first runtime keeps the
+        // binding until the component unmounts is not decided, so it is not observed. A binding
+        // effect whose dependency list leaves out the host stays bound to the first runtime only
+        // (found by the StrykerJS run of the JavaScript subject, issue 25 section 3).
+        c("provider-swap", 1, "useRcipCapability binds in a provider's new runtime")
+            .requirements(&["CL-A08-5", "CL-A08-1"])
+            .setup(setup())
+            .steps([
+                create_runtime("rt2"),
+                render(provider("p", vec![cap("save", "notes.save", "a")])),
+                render(provider_of("p", "rt2", vec![cap("save", "notes.save", "a")])),
+                expect_bound("notes.save", true).on("rt2").reqs(&["CL-A08-5", "CL-A08-1"]),
+                save("i1").on("rt2"),
+                saw("i1", "notes.save", "a").on("rt2").reqs(&["CL-A08-5", "CL-A08-1"]),
+            ]),
+        // The same swap for a context owner: the context is published through the host of the
+        // runtime now below the provider (CL-A08-4 with CL-A08-1). What the first runtime's context
+        // becomes is not decided (the owner did not unmount), so it is not observed. An effect
+        // whose dependency list leaves out the host publishes to the first runtime only.
+        c("provider-swap", 2, "useRcipContext publishes in a provider's new runtime")
+            .requirements(&["CL-A08-4", "CL-A08-1"])
+            .setup(setup())
+            .steps([
+                create_runtime("rt2"),
+                render(provider("p", vec![owner("o", &["settings"], Some("settings"), vec![])])),
+                render(provider_of("p", "rt2", vec![owner("o", &["settings"], Some("settings"), vec![])])),
+                expect_context(&["settings"], Some("settings")).on("rt2").reqs(&["CL-A08-4", "CL-A08-1"]),
+            ]),
         c("snapshot-hook", 3, "useRcipSnapshot outside any provider throws")
             .requirements(&["CL-A08-6", "CL-A08-3"])
             .setup(setup())

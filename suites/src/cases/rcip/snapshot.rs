@@ -583,7 +583,35 @@ fn facts() -> Vec<Case> {
                     ),
                 ),
             ]),
+        // A published `availability` is the redacted live status (CL-B17-1, RCIP-PROTO-SNAP-08) of
+        // an availability answer, `{ available, reason?, reasonCode? }` (CL-A04-7): CL-A07-4 makes
+        // the member optional, so an entry without an answer (unbound, or bound without
+        // getAvailability) may leave it out, but one it publishes holds a boolean `available`. A
+        // runtime that spreads an absent answer (`{ ...undefined }`) publishes `availability: {}`
+        // (found by the StrykerJS run of the JavaScript subject, issue 25 section 3).
+        c("facts", 6, "A published availability holds a boolean available")
+            .requirements(&["CL-A07-4", "CL-A04-7", "CL-B17-1", "RCIP-PROTO-SNAP-08"])
+            .setup(Setup::new(&notes()).to_json())
+            .steps([
+                bind("notes.list", "b1", returns(json!({ "items": [] }))),
+                expect_snapshot(
+                    None,
+                    snapshot_caps(
+                        &ids(),
+                        &[
+                            ("notes.list", json!({ "availability": answer_or_absent() })),
+                            ("notes.create", json!({ "availability": answer_or_absent() })),
+                        ],
+                    ),
+                )
+                .reqs(&["CL-A07-4", "CL-A04-7", "CL-B17-1"]),
+            ]),
     ]
+}
+
+/// An entry's `availability`: absent, or an availability answer with a boolean `available`.
+fn answer_or_absent() -> Value {
+    one_of([absent(), subset(json!({ "available": crate::pattern::of_type("boolean") }))])
 }
 
 /// CL-B16-1/3, RCIP-PROTO-SNAP-05, RCIP-PROTO-DEF-05.
