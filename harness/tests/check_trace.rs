@@ -40,12 +40,14 @@ fn reference_traces(choices: Choices, prefix: &str) -> Vec<(String, String)> {
 }
 
 /// The reasons a trace may be outside the invocation model, as the checker words them.
-const KNOWN_SCOPES: [&str; 5] = [
+const KNOWN_SCOPES: [&str; 7] = [
     "an Assist gate without an Assist turn",
     "the React host binds through rendering",
     "a setup whose creation throws",
     "a second runtime",
     "model paths fit the trace so far",
+    "a malformed invoke request",
+    "a confirmation id that is not a string",
 ];
 
 fn judge_all(traces: &[(String, String)]) -> (usize, BTreeMap<String, usize>, Vec<String>) {

@@ -18,6 +18,31 @@ import {
 /** The marker every scripted host error carries (vectors/README.md, handlers; CL-B02). */
 export const HOST_SECRET = 'host-secret-7f3a';
 
+/** `setup.options.createId`: what comes before `${prefix}-${n}` in the ids it returns. */
+const ID_FORMS = Object.freeze({ sequential: '', 'host-prefixed': 'host-' });
+
+/**
+ * `invoke-malformed` kinds (vectors/README.md): whether the step carries `capability` and
+ * `input` for the request built from it.
+ */
+const MALFORMED_REQUESTS = Object.freeze({
+  undefined: { capability: false, input: false },
+  null: { capability: false, input: false },
+  'not-an-object': { capability: false, input: false },
+  'capability-id-not-string': { capability: false, input: true },
+  'input-absent': { capability: true, input: false },
+  'invocation-id-not-string': { capability: true, input: true },
+  'signal-not-abort-signal': { capability: true, input: true },
+});
+
+/** `resolve-confirmation` with `{"malformed": kind}`: the confirmation id passed (a fresh one). */
+const MALFORMED_CONFIRMATION_IDS = Object.freeze({
+  undefined: () => undefined,
+  null: () => null,
+  number: () => 42,
+  object: () => ({}),
+});
+
 /** Members the harness strips before sending; tolerated (and ignored) if a runner sends them. */
 const META_KEYS = ['is', 'throws', 'strictness', 'requirements', 'note', 'runtime'];
 
@@ -33,6 +58,7 @@ const STEP_MEMBERS = {
   'host:mutate-definition': { required: ['pointer', 'value'], optional: [] },
   'host:mutate-output': { required: ['call', 'pointer', 'value'], optional: [] },
   'client:invoke': { required: ['as', 'capability', 'input'], optional: ['invocationId', 'signal'] },
+  'client:invoke-malformed': { required: ['as', 'request'], optional: ['capability', 'input'] },
   'client:abort': { required: ['signal'], optional: [] },
   'client:mutate-input': { required: ['of', 'pointer', 'value'], optional: [] },
   'client:mutate-request': { required: ['of', 'member', 'value'], optional: [] },
@@ -231,7 +257,7 @@ export class RcipCase {
       if (policy.mode === 'scripted') checkSettlement(policy.settle);
       if (policy.mode === 'by-request') checkRules(policy.rules);
     }
-    if (options.createId !== undefined && options.createId !== 'sequential') fail('options.createId can only be "sequential"');
+    if (options.createId !== undefined && !Object.hasOwn(ID_FORMS, options.createId)) fail('options.createId is "sequential" or "host-prefixed"');
     if (options.events !== undefined && !['records', 'throws'].includes(options.events)) fail('options.events is records or throws');
   }
 
@@ -316,12 +342,13 @@ export class RcipCase {
     const policy = setup.policy;
     if (policy !== undefined && policy.mode !== 'absent') options.policy = this.policyCallback(rt, policy);
     if (setup.confirmationTtlMs !== undefined) options.confirmationTtlMs = setup.confirmationTtlMs;
-    if (setup.createId === 'sequential') {
+    if (setup.createId !== undefined) {
+      const form = ID_FORMS[setup.createId];
       options.createId = (prefix) => {
         this.hooks.activity();
         const n = (rt.idCounters.get(prefix) || 0) + 1;
         rt.idCounters.set(prefix, n);
-        return `${prefix}-${n}`;
+        return `${form}${prefix}-${n}`;
       };
     }
     if (setup.events !== undefined) {
@@ -564,6 +591,7 @@ export class RcipCase {
         return this.attempt('createRcipRuntime (second runtime)', () => this.runtimes.set(name, this.createRuntime(name)));
       }
       case 'client:invoke': return this.invoke(step);
+      case 'client:invoke-malformed': return this.invokeMalformed(step);
       case 'client:abort': {
         this.signalNamed(handleName(step, 'signal')).abort();
         return DONE;
@@ -741,6 +769,41 @@ export class RcipCase {
     });
   }
 
+  /**
+   * `invoke-malformed` (CL-B02-1): calls `client.invoke` with the malformed argument the step
+   * names, built literally (no argument at all for `undefined`); a synchronous throw or a
+   * rejection is recorded as `threw`, exactly as for `invoke`.
+   */
+  invokeMalformed(step) {
+    const rt = this.runtimeOf(step);
+    const name = handleName(step, 'as');
+    const kind = step.request;
+    const shape = MALFORMED_REQUESTS[kind];
+    if (shape === undefined) fail(`invoke-malformed request ${JSON.stringify(kind)} is not one of ${Object.keys(MALFORMED_REQUESTS).join(', ')}`);
+    for (const member of ['capability', 'input']) {
+      if (Object.hasOwn(step, member) !== shape[member]) fail(`invoke-malformed ${kind} ${shape[member] ? 'needs' : 'takes no'} ${member}`);
+    }
+    if (shape.capability && typeof step.capability !== 'string') fail('invoke-malformed capability must be a string');
+    const input = shape.input ? fromWire(step.input) : undefined;
+    let request;
+    switch (kind) {
+      case 'null': request = null; break;
+      case 'not-an-object': request = 42; break;
+      case 'capability-id-not-string': request = { capabilityId: 42, input }; break;
+      case 'input-absent': request = { capabilityId: step.capability }; break;
+      case 'invocation-id-not-string': request = { capabilityId: step.capability, input, invocationId: 42 }; break;
+      case 'signal-not-abort-signal': request = { capabilityId: step.capability, input, signal: {} }; break;
+      default: request = undefined;
+    }
+    if (shape.input) this.inputs.set(name, input);
+    if (isObject(request)) this.requests.set(name, request);
+    this.outcomes.set(name, { state: 'threw', error: undefined });
+    return this.attempt('invoke', () => {
+      const result = kind === 'undefined' ? rt.client.invoke() : rt.client.invoke(request);
+      this.outcomes.set(name, this.track(result, 'invoke'));
+    });
+  }
+
   resolveConfirmation(step) {
     const rt = this.runtimeOf(step);
     const name = handleName(step, 'as');
@@ -753,6 +816,10 @@ export class RcipCase {
     } else if (Object.hasOwn(which, 'id')) {
       if (typeof which.id !== 'string') fail('confirmation id must be a string');
       id = which.id;
+    } else if (Object.hasOwn(which, 'malformed')) {
+      // A confirmation id that is not a string (CL-B02-1), passed as is.
+      if (!Object.hasOwn(MALFORMED_CONFIRMATION_IDS, which.malformed)) fail(`confirmation malformed is one of ${Object.keys(MALFORMED_CONFIRMATION_IDS).join(', ')}`);
+      id = MALFORMED_CONFIRMATION_IDS[which.malformed]();
     } else if (Object.hasOwn(which, 'of')) {
       const origin = lookup(this.outcomes, handleName(which, 'of'), 'invocation or resolution');
       const confirmation = origin.state === 'settled' && isObject(origin.value) ? origin.value.confirmation : undefined;
@@ -762,7 +829,7 @@ export class RcipCase {
       id = isObject(confirmation) ? confirmation.id : undefined;
       if (id === undefined) this.hooks.log(`resolve-confirmation: the outcome of ${which.of} carries no confirmation id; passing undefined`);
     } else {
-      fail('confirmation needs of, id, or turn and action');
+      fail('confirmation needs of, id, malformed, or turn and action');
     }
     this.outcomes.set(name, { state: 'threw', error: undefined });
     return this.attempt('resolveConfirmation', () => {

@@ -194,6 +194,61 @@ test('createId sequential counts per prefix from 1, per runtime and per case', (
   assert.equal((await d.observe(outcome('i1'))).invocationId, 'invocation-1', 'a new case counts from 1');
 }));
 
+test('createId host-prefixed returns host-${prefix}-${n}, counted as sequential is', () => withDriver(async (d) => {
+  await d.startOk(setup({ policy: { mode: 'scripted', settle: { return: { decision: 'confirm' } } }, createId: 'host-prefixed' }));
+  await d.act(bind('notes.delete', 'b1', returns({})));
+  await d.act({ client: 'invoke', as: 'i1', capability: 'notes.delete', input: {} });
+  await d.act({ client: 'invoke', as: 'i2', capability: 'notes.delete', input: {} });
+  const first = await d.observe(outcome('i1'));
+  assert.equal(first.invocationId, 'host-invocation-1');
+  assert.equal(first.confirmation.id, 'host-confirmation-1');
+  assert.equal((await d.observe(outcome('i2'))).invocationId, 'host-invocation-2');
+  assert.equal((await d.start(setup({ ...allowPolicy, createId: 'random' }))).reply, 'error', 'an unknown createId form');
+}));
+
+test('invoke-malformed passes the malformed argument literally; a throw is threw', () => withDriver(async (d) => {
+  await d.startOk(setup(allowPolicy));
+  await d.act(bind('notes.list', 'b1', returns({})));
+  d.journal();
+  assert.deepEqual(await d.step({ client: 'invoke-malformed', as: 'm1', request: 'undefined' }), { reply: 'threw' });
+  assert.equal(await d.observe(outcome('m1')), 'threw');
+  assert.deepEqual(await d.step({ client: 'invoke-malformed', as: 'm2', request: 'null' }), { reply: 'threw' });
+  assert.deepEqual(await d.step({ client: 'invoke-malformed', as: 'm3', request: 'not-an-object' }), { reply: 'threw' });
+  const [none, nul, number] = d.calls('invoke');
+  assert.equal(none.argumentCount, 0, 'invoke() with no argument at all');
+  assert.deepEqual([nul.argumentCount, nul.request], [1, null]);
+  assert.deepEqual([number.argumentCount, number.request], [1, 42]);
+  await d.act({ client: 'invoke-malformed', as: 'm4', request: 'capability-id-not-string', input: { a: 1 } });
+  await d.act({ client: 'invoke-malformed', as: 'm5', request: 'input-absent', capability: 'notes.list' });
+  await d.act({ client: 'invoke-malformed', as: 'm6', request: 'invocation-id-not-string', capability: 'notes.list', input: {} });
+  await d.act({ client: 'invoke-malformed', as: 'm7', request: 'signal-not-abort-signal', capability: 'notes.list', input: {} });
+  const [wrongId, noInput, numericId, fakeSignal] = d.calls('invoke');
+  assert.deepEqual(wrongId.request, { capabilityId: 42, input: { a: 1 } });
+  assert.deepEqual(noInput.keys, ['capabilityId']);
+  assert.deepEqual(numericId.request, { capabilityId: 'notes.list', input: {}, invocationId: 42 });
+  assert.deepEqual(fakeSignal.request, { capabilityId: 'notes.list', input: {}, signal: {} });
+  assert.equal(fakeSignal.signalIsAbortSignal, false);
+  assert.equal((await d.observe(outcome('m6'))).invocationId, 42, 'the outcome as the implementation gave it');
+  for (const bad of [
+    { client: 'invoke-malformed', as: 'x1', request: 'nope' },
+    { client: 'invoke-malformed', as: 'x2', request: 'null', capability: 'notes.list' },
+    { client: 'invoke-malformed', as: 'x3', request: 'input-absent' },
+    { client: 'invoke-malformed', as: 'x4', request: 'input-absent', capability: 'notes.list', input: {} },
+  ]) {
+    assert.equal((await d.step(bad)).reply, 'error', JSON.stringify(bad));
+  }
+}));
+
+test('resolve-confirmation with a malformed id passes undefined, null, 42 or {}', () => withDriver(async (d) => {
+  await d.startOk(setup(allowPolicy));
+  d.journal();
+  for (const [i, kind] of ['undefined', 'null', 'number', 'object'].entries()) {
+    await d.act({ host: 'resolve-confirmation', as: `r${i}`, confirmation: { malformed: kind }, approved: true });
+  }
+  assert.deepEqual(d.calls('resolveConfirmation').map((call) => call.id), [{ '#': 'undefined' }, null, 42, {}]);
+  assert.equal((await d.step({ host: 'resolve-confirmation', as: 'r9', confirmation: { malformed: 'string' }, approved: true })).reply, 'error');
+}));
+
 test('creation that throws answers threw (in createRcipRuntime or a define* helper)', () => withDriver(async (d) => {
   await d.hello();
   assert.deepEqual(await d.start({ definition: definition([], { id: 'explode' }), creation: 'throws' }), { reply: 'threw' });

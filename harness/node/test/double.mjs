@@ -309,13 +309,18 @@ export function createRcipRuntime(definition, options) {
         listeners.delete(listener);
       };
     },
-    invoke(request) {
+    invoke(...args) {
+      const [request] = args;
+      const isRequest = request !== null && typeof request === 'object';
       note('invoke', {
+        argumentCount: args.length,
         request: describe(request),
-        keys: Object.keys(request),
-        signalIsAbortSignal: request.signal instanceof AbortSignal,
+        keys: isRequest ? Object.keys(request) : null,
+        signalIsAbortSignal: isRequest && request.signal instanceof AbortSignal,
         now: Date.now(),
       });
+      // A careless runtime: anything but an object makes it throw (the adapter records `threw`).
+      if (!isRequest) throw new TypeError('not a request');
       if (request.capabilityId === 'double.throws') throw new Error('invoke threw');
       if (request.capabilityId === 'double.rejects') return Promise.reject(new Error('invoke rejected'));
       if (request.capabilityId === 'double.later') return later(request);

@@ -254,6 +254,13 @@ impl Checker {
             let gate = call.get("gate").and_then(Value::as_str);
             match (host, client, gate) {
                 (Some("create-runtime"), _, _) => return Err(out(line, "a second runtime (`create-runtime`) is outside the invocation model".into())),
+                // CL-B02-1 decides only that these settle to some outcome; which one no text says.
+                (_, Some("invoke-malformed"), _) => {
+                    return Err(out(line, "a malformed invoke request (`invoke-malformed`) is outside the invocation model".into()))
+                }
+                (Some("resolve-confirmation"), _, _) if call.pointer("/confirmation/malformed").is_some() => {
+                    return Err(out(line, "a confirmation id that is not a string (`malformed`) is outside the invocation model".into()))
+                }
                 (_, Some("assist-turn"), _) | (_, _, Some("assist")) => {
                     return Err(out(line, "an Assist gate without an Assist turn is outside the invocation model".into()))
                 }

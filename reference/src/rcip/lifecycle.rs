@@ -824,7 +824,7 @@ impl Runtime {
     }
 
     /// Settles a failed or denied outcome and emits its terminal event.
-    fn finish_error(
+    pub(super) fn finish_error(
         &mut self,
         ticket: Ticket,
         invocation_id: &str,

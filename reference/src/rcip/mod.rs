@@ -51,6 +51,7 @@ mod ident;
 mod lifecycle;
 mod outcome;
 mod preflight;
+mod raw_request;
 pub mod react;
 mod runtime;
 mod snapshot;
@@ -66,6 +67,7 @@ pub use outcome::{
     ConfirmationInfo, ErrorCode, Outcome, OutcomeBody, OutcomeError, Status, ValidationIssue,
 };
 pub use preflight::{PreflightError, Proposal, ProposalReport, PREFLIGHT_BOUND};
+pub use raw_request::{RawInvokeRequest, RawSignal};
 pub use runtime::{
     AbortSignal, Answer, AvailabilityFn, BindingSpec, BindingToken, CallId, CreateIdFn, EventFn,
     HandlerCall, HandlerFn, HostError, HostErrorName, ListenerFn, Phase, PolicyCall, PolicyFn,

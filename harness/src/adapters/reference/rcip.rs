@@ -24,6 +24,10 @@
 //! (CL-A04-3..6); `caller-input` encodes the caller's own input object as it is now (escapes for
 //! what JSON cannot hold, a cycle as a `ref` to its ancestor). Profile `preflight` (CL-B24): the
 //! `preflight` step calls the reference's dry-run once and keeps its reports for the expectation.
+//! `invoke-malformed` and a `malformed` confirmation id (CL-B02-1, issue 25 §3) build the
+//! argument a JavaScript caller would pass and hand it to the reference's raw entries
+//! (`Runtime::invoke_raw`, `Runtime::resolve_confirmation_raw`), which decide what they read;
+//! `createId` is `sequential` or `host-prefixed` (CL-A01-6).
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -32,7 +36,8 @@ use std::rc::Rc;
 use reference::rcip::{
     AbortSignal, Answer, BindingSpec, BindingToken, CallId, Definition, HandlerCall, HostError,
     Getter, HostErrorName, HostObject, HostValue, InvokeRequest, ListFilter, ObjectData, OutcomeBody,
-    PolicyCall, Proposal, ProposalReport, Prototype, RcipEvent, Runtime, RuntimeOptions,
+    PolicyCall, Proposal, ProposalReport, Prototype, RawInvokeRequest, RawSignal, RcipEvent,
+    Runtime, RuntimeOptions,
     Settlement, Snapshot, SubscriptionId, Ticket,
 };
 use reference::choices::Choices;
@@ -160,7 +165,9 @@ struct Options {
     choices: Choices,
     policy: PolicyMode,
     ttl_ms: Option<u64>,
-    sequential_ids: bool,
+    /// `createId`: `None` (the runtime's own ids) or the text before `${prefix}-${n}`
+    /// (`sequential`: none, `host-prefixed`: `host-`).
+    id_form: Option<&'static str>,
     events: EventsMode,
 }
 
@@ -209,10 +216,15 @@ impl Options {
                     .ok_or_else(|| error("confirmationTtlMs is not a positive integer"))?,
             ),
         };
-        let sequential_ids = match options.get("createId") {
-            None => false,
-            Some(Value::String(mode)) if mode == "sequential" => true,
-            Some(_) => return Err(error("options.createId is not \"sequential\"")),
+        let id_form = match options.get("createId").map(|mode| mode.as_str()) {
+            None => None,
+            Some(Some("sequential")) => Some(""),
+            Some(Some("host-prefixed")) => Some("host-"),
+            Some(_) => {
+                return Err(error(
+                    "options.createId is not \"sequential\" or \"host-prefixed\"",
+                ))
+            }
         };
         let events = match options.get("events").map(|v| v.as_str()) {
             None => EventsMode::Off,
@@ -224,7 +236,7 @@ impl Options {
             choices: choices.clone(),
             policy,
             ttl_ms,
-            sequential_ids,
+            id_form,
             events,
         })
     }
@@ -369,16 +381,15 @@ impl RuntimeSlot {
                 }))
             }
         };
-        let create_id: Option<reference::rcip::CreateIdFn> = if options.sequential_ids {
+        let create_id: Option<reference::rcip::CreateIdFn> = options.id_form.map(|form| {
             let mut counters: BTreeMap<String, u64> = BTreeMap::new();
-            Some(Box::new(move |prefix: &str| {
+            let create: reference::rcip::CreateIdFn = Box::new(move |prefix: &str| {
                 let n = counters.entry(prefix.to_string()).or_insert(0);
                 *n += 1;
-                format!("{prefix}-{n}")
-            }))
-        } else {
-            None
-        };
+                format!("{form}{prefix}-{n}")
+            });
+            create
+        });
         let on_event: Option<reference::rcip::EventFn> = match options.events {
             EventsMode::Off => None,
             ref mode => {
@@ -811,7 +822,26 @@ impl RcipCase {
         let confirmation = step
             .get("confirmation")
             .ok_or_else(|| error("resolve.confirmation"))?;
-        let id = if let Some(literal) = confirmation.get("id").and_then(Value::as_str) {
+        let id = if let Some(kind) = confirmation.get("malformed") {
+            // A confirmation id that is not a string (CL-B02-1): the reference's raw entry reads it.
+            let id = match kind.as_str() {
+                Some("undefined") => HostValue::Undefined,
+                Some("null") => HostValue::Null,
+                Some("number") => HostValue::Number(42.0),
+                Some("object") => HostValue::object(Vec::new()),
+                _ => return Err(error(&format!("resolve.confirmation.malformed {kind}"))),
+            };
+            let ticket = self.slot(index)?.runtime.resolve_confirmation_raw(&id, approved);
+            self.tickets.insert(
+                name.to_string(),
+                TicketHandle {
+                    runtime: index,
+                    ticket,
+                    input: None,
+                },
+            );
+            return Ok(Reply::Done);
+        } else if let Some(literal) = confirmation.get("id").and_then(Value::as_str) {
             literal.to_string()
         } else if let Some(of) = confirmation.get("of").and_then(Value::as_str) {
             let handle = self.ticket(of)?;
@@ -888,6 +918,7 @@ impl RcipCase {
                 );
                 Ok(Reply::Done)
             }
+            "invoke-malformed" => self.invoke_malformed(index, step),
             "abort" => {
                 let signal = self.signal(field(step, "signal")?);
                 signal.abort();
@@ -1004,6 +1035,81 @@ impl RcipCase {
     }
 
     /// Profile `preflight`: one dry-run; its canonical result is kept for the expectation.
+    /// `invoke-malformed` (CL-B02-1): the argument a JavaScript caller would pass, built as
+    /// host values (a plain object `{}` as the signal that is not an AbortSignal), handed to the
+    /// reference's raw entry, which decides what it reads from it; the adapter answers nothing.
+    fn invoke_malformed(&mut self, index: usize, step: &Value) -> Result<Reply, AdapterError> {
+        let name = field(step, "as")?;
+        Self::new_handle(&self.tickets, name)?;
+        let kind = field(step, "request")?;
+        let capability = step.get("capability").map(|id| {
+            id.as_str()
+                .map(str::to_string)
+                .ok_or_else(|| error("invoke-malformed.capability is not a string"))
+        });
+        let capability = capability.transpose()?;
+        let input = step.get("input").map(decode).transpose()?;
+        let members = |capability_id: HostValue, input: Option<HostValue>, extra: Option<(&str, HostValue)>| {
+            let mut members = vec![("capabilityId".to_string(), capability_id)];
+            if let Some(input) = input {
+                members.push(("input".to_string(), input));
+            }
+            if let Some((key, value)) = extra {
+                members.push((key.to_string(), value));
+            }
+            HostValue::object(members)
+        };
+        let needs = |what: &str, present: bool, wanted: bool| {
+            if present == wanted {
+                Ok(())
+            } else if wanted {
+                Err(error(&format!("invoke-malformed {kind} needs {what}")))
+            } else {
+                Err(error(&format!("invoke-malformed {kind} takes no {what}")))
+            }
+        };
+        let (with_capability, with_input) = match kind {
+            "undefined" | "null" | "not-an-object" => (false, false),
+            "capability-id-not-string" => (false, true),
+            "input-absent" => (true, false),
+            "invocation-id-not-string" | "signal-not-abort-signal" => (true, true),
+            other => return Err(error(&format!("invoke-malformed.request '{other}'"))),
+        };
+        needs("capability", capability.is_some(), with_capability)?;
+        needs("input", input.is_some(), with_input)?;
+        let capability_id = HostValue::String(capability.unwrap_or_default());
+        let mut signal = RawSignal::Absent;
+        let argument = match kind {
+            "undefined" => HostValue::Undefined,
+            "null" => HostValue::Null,
+            "not-an-object" => HostValue::Number(42.0),
+            "capability-id-not-string" => members(HostValue::Number(42.0), input.clone(), None),
+            "input-absent" => members(capability_id, None, None),
+            "invocation-id-not-string" => members(
+                capability_id,
+                input.clone(),
+                Some(("invocationId", HostValue::Number(42.0))),
+            ),
+            _ => {
+                signal = RawSignal::NotASignal(HostValue::object(Vec::new()));
+                members(capability_id, input.clone(), None)
+            }
+        };
+        let ticket = self
+            .slot(index)?
+            .runtime
+            .invoke_raw(RawInvokeRequest { argument, signal });
+        self.tickets.insert(
+            name.to_string(),
+            TicketHandle {
+                runtime: index,
+                ticket,
+                input,
+            },
+        );
+        Ok(Reply::Done)
+    }
+
     fn preflight(&mut self, index: usize, step: &Value) -> Result<Reply, AdapterError> {
         let name = field(step, "as")?;
         Self::new_handle(&self.preflights, name)?;

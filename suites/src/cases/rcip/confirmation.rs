@@ -134,6 +134,30 @@ pub fn section() -> Section {
                 gate_policy(2, ret(allow())),
                 expect_outcome("r1", ok.clone()),
             ]),
+        // `host-prefixed` ids are of a form no runtime makes by itself: a runtime that ignores
+        // createId issues ids of its own and fails here (issue 25 §3).
+        c("approve", 5, "A runtime-made invocation and its confirmation carry createId's ids")
+            .requirements(&["CL-A01-6", "CL-A06-4", "CL-A04-10", "CL-A04-4"])
+            .setup(Setup::new(&notes()).policy_gated().host_prefixed_ids().to_json())
+            .steps([
+                bind(CAP, "b1", returns(done())),
+                invoke_auto("i1", CAP, input()),
+                gate_policy(1, ret(confirm())),
+                expect_outcome(
+                    "i1",
+                    json!({
+                        "status": "confirmation_required", "invocationId": "host-invocation-1", "capabilityId": CAP,
+                        "confirmation": { "id": "host-confirmation-1", "effect": "destructive", "expiresAt": crate::pattern::present() }
+                    }),
+                )
+                .reqs(&["CL-A01-6", "CL-A06-4"]),
+                resolve_id("r1", "host-confirmation-1", true),
+                gate_policy(2, ret(allow())),
+                expect_outcome("r1", succeeded("host-invocation-1", CAP, done()))
+                    .reqs(&["CL-A01-6", "CL-A04-10", "CL-B07-3", "CL-A06-1"]),
+                expect_handler_context(1, crate::pattern::subset(json!({ "invocationId": "host-invocation-1" })))
+                    .reqs(&["CL-A01-6", "CL-A04-4"]),
+            ]),
         c("decline", 1, "Declining gives denied CONFIRMATION_DECLINED and no handler run")
             .requirements(&["CL-B07-2", "RCIP-PROTO-SURF-11", "CL-B01-2"])
             .setup(setup())

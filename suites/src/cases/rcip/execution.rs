@@ -2,13 +2,14 @@
 //! it receives the validated input, the invocation id and the semantic context; the invocation waits
 //! for it; synchronous, already-resolved and later-settling handlers all work; concurrent
 //! invocations keep their own results; a throwing handler gives EXECUTION_FAILED and nothing is
-//! ever retried (RCIP-PROTO-LIFE-15, RCIP-LIFE-POLICY-09). Runtime-made ids come from `createId`.
+//! ever retried (RCIP-PROTO-LIFE-15, RCIP-LIFE-POLICY-09). Runtime-made ids come from `createId`
+//! (CL-A01-6; `host-prefixed` ids show a runtime that ignores it).
 
 use serde_json::{json, Value};
 
 use super::support::*;
 use crate::case::{Case, Section};
-use crate::pattern::of_type;
+use crate::pattern::{of_type, subset};
 
 const S: &str = "execution";
 const CAP: &str = "notes.create";
@@ -91,6 +92,29 @@ pub fn section() -> Section {
             gate_policy(2, ret(allow())),
             expect_outcome("i1", succeeded(of_type("string"), CAP, created())),
             expect_outcome("i2", succeeded(of_type("string"), CAP, created())),
+        ]),
+        // `host-prefixed` ids are of a form no runtime makes by itself, so a runtime that
+        // ignores createId fails here whatever it numbers (call 2 cannot tell: `sequential`
+        // returns exactly the ids a runtime may make by itself).
+        c(
+            "call",
+            4,
+            "A runtime-made invocation id is the one createId returned",
+        )
+        .requirements(&["CL-A01-6", "CL-A04-4", "CL-A06-1"])
+        .setup(
+            Setup::new(&notes())
+                .policy(allow())
+                .host_prefixed_ids()
+                .to_json(),
+        )
+        .steps([
+            bind(CAP, "b1", returns(created())),
+            invoke_auto("i1", CAP, input()),
+            expect_outcome("i1", succeeded("host-invocation-1", CAP, created()))
+                .reqs(&["CL-A01-6", "CL-A06-1"]),
+            expect_handler_context(1, subset(json!({ "invocationId": "host-invocation-1" })))
+                .reqs(&["CL-A01-6", "CL-A04-4"]),
         ]),
         c(
             "sync-async",

@@ -6,6 +6,7 @@ use serde_json::json;
 
 use super::support::*;
 use crate::case::{Case, Section};
+use crate::pattern::subset;
 
 const S: &str = "isolation";
 const RT: &str = "rt2";
@@ -82,6 +83,33 @@ pub fn section() -> Section {
                 resolve("r2", "i1", true),
                 gate_policy(2, ret(allow())),
                 expect_outcome("r2", succeeded("i1", "notes.delete", json!({ "deleted": true }))),
+            ]),
+        // Each runtime has its own createId (vectors/README.md): both issue `host-confirmation-1`,
+        // and each id resolves only the confirmation of the runtime that issued it.
+        c("confirmations", 2, "Equal createId confirmation ids stay apart in two runtimes")
+            .requirements(&["CL-A01-6", "CL-A06-4", "CL-B07-2"])
+            .setup(Setup::new(&notes()).policy_gated().host_prefixed_ids().to_json())
+            .steps([
+                create_runtime(RT),
+                bind("notes.delete", "b1", returns(json!({ "deleted": true }))),
+                bind("notes.delete", "b2", returns(json!({ "deleted": true }))).on(RT),
+                invoke("i1", "notes.delete", json!({ "id": "n1" })),
+                invoke("i2", "notes.delete", json!({ "id": "n2" })).on(RT),
+                gate_policy(1, ret(confirm())),
+                gate_policy(1, ret(confirm())).on(RT),
+                expect_outcome("i1", subset(json!({ "confirmation": subset(json!({ "id": "host-confirmation-1" })) })))
+                    .reqs(&["CL-A01-6", "CL-A06-4"]),
+                expect_outcome("i2", subset(json!({ "confirmation": subset(json!({ "id": "host-confirmation-1" })) })))
+                    .reqs(&["CL-A01-6", "CL-A06-4", "CL-B25-1"])
+                    .on(RT),
+                resolve_id("r2", "host-confirmation-1", false).on(RT),
+                expect_outcome("r2", denied("i2", "notes.delete", "CONFIRMATION_DECLINED"))
+                    .reqs(&["CL-B07-2", "CL-B25-1"])
+                    .on(RT),
+                resolve_id("r1", "host-confirmation-1", true),
+                gate_policy(2, ret(allow())),
+                expect_outcome("r1", succeeded("i1", "notes.delete", json!({ "deleted": true })))
+                    .reqs(&["CL-A04-10", "CL-B07-3", "CL-B25-1"]),
             ]),
         c("revisions", 1, "Changes in one runtime keep the other's snapshot")
             .setup(setup())

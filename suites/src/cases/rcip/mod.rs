@@ -27,6 +27,7 @@ mod isolation;
 mod json_values;
 mod lifecycle_order;
 mod list;
+mod malformed_request;
 mod outcomes;
 mod output;
 mod policy;

@@ -1,7 +1,8 @@
 //! Section `rcip.outcomes`: the four outcome statuses and their shapes (RCIP-PROTO-OUT-01,
 //! RCIP-PROTO-LIFE-09, CL-A06), the closed list of stable codes with their statuses (CL-B01,
 //! RCIP-PROTO-OUT-02), and that `invoke` and `resolveConfirmation` always settle to an outcome
-//! whatever the request or a host callback does (CL-B02-1, RCIP-PROTO-OUT-03).
+//! whatever the request or a host callback does (CL-B02-1, RCIP-PROTO-OUT-03); requests no text
+//! describes (not an object, members of the wrong type): slug `malformed` (`malformed_request.rs`).
 
 use serde_json::{json, Value};
 
@@ -106,6 +107,7 @@ pub fn section() -> Section {
     ];
     let mut cases = codes;
     cases.extend(never_throws());
+    cases.extend(super::malformed_request::cases());
     make_section(S, "Outcomes and stable codes", "outcomes", cases)
 }
 

@@ -6,7 +6,7 @@
 use serde_json::{json, Map, Value};
 
 use crate::case::{Case, Section, Strictness};
-use crate::pattern::{any, of_type, present, subset, unordered};
+use crate::pattern::{any, of_type, one_of, present, subset, unordered};
 
 /// A case of `section` with the stable id `rcip.<section>.<slug>.<NNN>`.
 pub fn case(section: &str, slug: &str, serial: u32, description: &str) -> Case {
@@ -350,6 +350,12 @@ impl Setup {
         self.option("createId", json!("sequential"))
     }
 
+    /// `createId(prefix)` returns `host-${prefix}-${n}`: a form no runtime makes by itself, so
+    /// a runtime that ignores `createId` shows (CL-A01-6).
+    pub fn host_prefixed_ids(self) -> Setup {
+        self.option("createId", json!("host-prefixed"))
+    }
+
     /// Profile `events`: `records` or `throws`.
     pub fn events(self, mode: &str) -> Setup {
         self.option("events", json!(mode))
@@ -561,6 +567,25 @@ pub fn invoke_id(as_: &str, capability: &str, input: Value, id: &str) -> Value {
 /// `client.invoke` without an invocation id (the runtime makes one).
 pub fn invoke_auto(as_: &str, capability: &str, input: Value) -> Value {
     json!({ "client": "invoke", "as": as_, "capability": capability, "input": input })
+}
+
+/// `client.invoke` with a malformed argument (vectors/README.md `invoke-malformed`, CL-B02-1):
+/// `capability` and `input` where the kind carries them.
+pub fn invoke_malformed(as_: &str, kind: &str, capability: Option<&str>, input: Option<Value>) -> Value {
+    let mut step = json!({ "client": "invoke-malformed", "as": as_, "request": kind });
+    if let Some(capability) = capability {
+        step = with(step, "capability", json!(capability));
+    }
+    if let Some(input) = input {
+        step = with(step, "input", input);
+    }
+    step
+}
+
+/// `host.resolveConfirmation` with a confirmation id that is not a string (`undefined`, `null`,
+/// `number`, `object`; CL-B02-1).
+pub fn resolve_malformed(as_: &str, kind: &str, approved: bool) -> Value {
+    json!({ "host": "resolve-confirmation", "as": as_, "confirmation": { "malformed": kind }, "approved": approved })
 }
 
 /// `client.invoke` with invocation id = handle and an abort signal.
@@ -808,6 +833,25 @@ pub fn failed(invocation: impl Into<Value>, capability: &str, code: &str) -> Val
 /// Canonical denied outcome with `code`.
 pub fn denied(invocation: impl Into<Value>, capability: &str, code: &str) -> Value {
     error_outcome("denied", invocation.into(), json!(capability), code)
+}
+
+/// Any outcome (CL-A06-1/2/4): one of the four statuses, a failed or denied one with a CL-B01
+/// code of its status (CL-B01-1..3); nothing else is pinned. What CL-B02-1 decides for a request
+/// whose outcome no text names: it settles to an outcome, not `pending`, not `threw`.
+pub fn any_outcome() -> Value {
+    const FAILED: &[&str] = &[
+        "INVOCATION_ALREADY_ACTIVE", "CAPABILITY_NOT_FOUND", "CAPABILITY_UNBOUND",
+        "CAPABILITY_UNAVAILABLE", "INPUT_INVALID", "POLICY_EVALUATION_FAILED",
+        "CONFIRMATION_EXPIRED", "CONFIRMATION_NOT_FOUND", "EXECUTION_ABORTED", "EXECUTION_FAILED",
+        "OUTPUT_INVALID",
+    ];
+    let codes = |list: &[&str]| one_of(list.iter().map(|code| json!(code)));
+    one_of([
+        subset(json!({ "status": "succeeded" })),
+        subset(json!({ "status": "failed", "code": codes(FAILED) })),
+        subset(json!({ "status": "denied", "code": codes(&["POLICY_DENIED", "CONFIRMATION_DECLINED"]) })),
+        subset(json!({ "status": "confirmation_required" })),
+    ])
 }
 
 /// A failed outcome whose invocation and capability ids are not constrained (receipts, unknown
