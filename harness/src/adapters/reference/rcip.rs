@@ -832,15 +832,7 @@ impl RcipCase {
                 _ => return Err(error(&format!("resolve.confirmation.malformed {kind}"))),
             };
             let ticket = self.slot(index)?.runtime.resolve_confirmation_raw(&id, approved);
-            self.tickets.insert(
-                name.to_string(),
-                TicketHandle {
-                    runtime: index,
-                    ticket,
-                    input: None,
-                },
-            );
-            return Ok(Reply::Done);
+            return Ok(self.keep_resolution(name, index, ticket));
         } else if let Some(literal) = confirmation.get("id").and_then(Value::as_str) {
             literal.to_string()
         } else if let Some(of) = confirmation.get("of").and_then(Value::as_str) {
@@ -867,6 +859,11 @@ impl RcipCase {
             .slot(index)?
             .runtime
             .resolve_confirmation(&id, approved);
+        Ok(self.keep_resolution(name, index, ticket))
+    }
+
+    /// Keeps the ticket of a resolution of runtime `index` under handle `name`.
+    fn keep_resolution(&mut self, name: &str, index: usize, ticket: Ticket) -> Reply {
         self.tickets.insert(
             name.to_string(),
             TicketHandle {
@@ -875,7 +872,7 @@ impl RcipCase {
                 input: None,
             },
         );
-        Ok(Reply::Done)
+        Reply::Done
     }
 
     // -----------------------------------------------------------------------------------------
