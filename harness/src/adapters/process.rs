@@ -457,6 +457,21 @@ struct Ahead {
     step: usize,
 }
 
+/// An adapter process started before its handshake ([`ProcessAdapter::spawn`]); ended (its whole
+/// group) if it is dropped without being launched, e.g. when the run stops at a usage error.
+pub struct Spawned {
+    running: Option<Running>,
+    argv: Vec<String>,
+}
+
+impl Drop for Spawned {
+    fn drop(&mut self) {
+        if let Some(running) = self.running.take() {
+            running.kill();
+        }
+    }
+}
+
 /// Whether the harness may pipeline requests to an adapter that declares it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Pipelining {
@@ -497,7 +512,29 @@ impl ProcessAdapter {
         run_deadline: Option<Instant>,
         pipelining: Pipelining,
     ) -> Result<ProcessAdapter, String> {
-        let (running, implementation, declared) = Self::start_process(&argv, timeout, run_deadline).map_err(|(e, _)| e)?;
+        let spawned = Self::spawn(argv)?;
+        Self::launch_spawned(spawned, timeout, run_deadline, pipelining)
+    }
+
+    /// Starts the adapter process without its handshake, so that it can load what it loads while
+    /// the harness loads the vectors (the Node adapter's start is about a second of CPU time,
+    /// issue 29 §2); [`launch_spawned`](Self::launch_spawned) then performs the handshake. The
+    /// error is the one [`launch_with`](Self::launch_with) gives for a command that cannot start.
+    pub fn spawn(argv: Vec<String>) -> Result<Spawned, String> {
+        let running = Running::launch(&argv)?;
+        Ok(Spawned { running: Some(running), argv })
+    }
+
+    /// [`launch_with`](Self::launch_with) for a process already started with [`spawn`](Self::spawn).
+    pub fn launch_spawned(
+        mut spawned: Spawned,
+        timeout: Duration,
+        run_deadline: Option<Instant>,
+        pipelining: Pipelining,
+    ) -> Result<ProcessAdapter, String> {
+        let running = spawned.running.take().ok_or("internal: the adapter was already launched")?;
+        let argv = std::mem::take(&mut spawned.argv);
+        let (running, implementation, declared) = Self::handshake(running, timeout, run_deadline).map_err(|(e, _)| e)?;
         Ok(ProcessAdapter {
             argv,
             timeout,
@@ -522,7 +559,12 @@ impl ProcessAdapter {
 
     /// `Ok((process, implementation, pipelining declared))`; `Err((message, timed out))`.
     fn start_process(argv: &[String], timeout: Duration, run_deadline: Option<Instant>) -> Result<(Running, Implementation, bool), (String, bool)> {
-        let mut running = Running::launch(argv).map_err(|e| (e, false))?;
+        let running = Running::launch(argv).map_err(|e| (e, false))?;
+        Self::handshake(running, timeout, run_deadline)
+    }
+
+    /// The handshake with a started process; a process that fails it is ended.
+    fn handshake(mut running: Running, timeout: Duration, run_deadline: Option<Instant>) -> Result<(Running, Implementation, bool), (String, bool)> {
         let answer = exchange(&mut running, &driver::hello(), timeout, run_deadline);
         let declared = answer.and_then(|line| Ok((driver::decode_hello(&line)?, driver::decode_pipelining(&line)?)));
         match declared {
