@@ -38,7 +38,7 @@ use clap::{Args, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use harness::adapter::Adapter;
-use harness::adapters::process::{Pipelining, ProcessAdapter};
+use harness::adapters::process::{Pipelining, ProcessAdapter, Spawned};
 use harness::adapters::reference::ReferenceAdapter;
 use reference::choices::Choices;
 use harness::console::render_groups;
@@ -543,7 +543,8 @@ fn check_outputs(outputs: &Outputs, write_expectations: &Option<PathBuf>) -> Res
     Ok(())
 }
 
-fn run(vectors: &Vectors, args: &RunArgs) -> Result<ExitCode, ExitCode> {
+/// The checks of `run` that need no vector set (each error is printed; exit 2).
+fn prepare(args: &RunArgs) -> Result<Prepared, ExitCode> {
     args.subject.check().map_err(|e| {
         complain!("error: {e}");
         ExitCode::from(2)
@@ -569,8 +570,6 @@ fn run(vectors: &Vectors, args: &RunArgs) -> Result<ExitCode, ExitCode> {
         })?,
         None => Expectations::default(),
     };
-    let timeout = args.subject.timeout();
-    let argv = args.subject.command.clone();
     let choices = match &args.reference_fault {
         None => args.subject.choices(),
         Some(_) if args.subject.adapter => {
@@ -585,6 +584,22 @@ fn run(vectors: &Vectors, args: &RunArgs) -> Result<ExitCode, ExitCode> {
             }
         },
     };
+    Ok(Prepared { expectations, choices })
+}
+
+/// What a run checks before anything runs (its arguments, outputs and expectations file), and
+/// what it takes from them.
+struct Prepared {
+    expectations: Expectations,
+    choices: reference::choices::Choices,
+}
+
+/// `early`: the adapter process, already started while the vectors loaded (`--adapter` only),
+/// after `prepare` passed: an adapter is never started for a run that stops at a usage error.
+fn run(vectors: &Vectors, args: &RunArgs, prepared: Prepared, early: Option<Result<Spawned, String>>) -> Result<ExitCode, ExitCode> {
+    let Prepared { expectations, choices } = prepared;
+    let timeout = args.subject.timeout();
+    let argv = args.subject.command.clone();
     let pipelining = args.subject.pipelining();
     // Bounded by its parser (`positive_seconds`), so the conversion cannot panic; the budget
     // counts from here, the handshake included.
@@ -596,7 +611,11 @@ fn run(vectors: &Vectors, args: &RunArgs) -> Result<ExitCode, ExitCode> {
     let implementation = if argv.is_empty() {
         ReferenceAdapter::with_choices(choices.clone()).implementation().clone()
     } else {
-        let adapter = ProcessAdapter::launch_with(argv.clone(), timeout, deadline, pipelining).map_err(|e| {
+        let adapter = match early {
+            Some(spawned) => spawned.and_then(|spawned| ProcessAdapter::launch_spawned(spawned, timeout, deadline, pipelining)),
+            None => ProcessAdapter::launch_with(argv.clone(), timeout, deadline, pipelining),
+        };
+        let adapter = adapter.map_err(|e| {
             complain!("error: {e}");
             ExitCode::from(2)
         })?;
@@ -921,12 +940,33 @@ fn main() -> ExitCode {
             .unwrap_or_else(harness::bundled_vectors);
         return fuzz(args, &register).unwrap_or_else(|code| code);
     }
+    // A run's adapter starts before the vectors load, so that the two load side by side; its
+    // handshake, and any error starting it, come where they always did (`run`).
+    // A run through an adapter is checked first (`prepare`), so that the adapter is never
+    // started for a usage error.
+    let mut early = None;
+    let mut prepared = None;
+    if let Some(Command::Run(args)) = &cli.command {
+        if args.subject.adapter && !args.subject.command.is_empty() {
+            match prepare(args) {
+                Ok(ready) => prepared = Some(ready),
+                Err(code) => return code,
+            }
+            early = Some(ProcessAdapter::spawn(args.subject.command.clone()));
+        }
+    }
     let vectors = match load(&cli.vectors) {
         Ok(v) => v,
         Err(code) => return code,
     };
     match cli.command.unwrap_or_else(|| Command::Run(Box::default())) {
-        Command::Run(args) => run(&vectors, &args).unwrap_or_else(|code| code),
+        Command::Run(args) => {
+            let prepared = match prepared.map_or_else(|| prepare(&args), Ok) {
+                Ok(prepared) => prepared,
+                Err(code) => return code,
+            };
+            run(&vectors, &args, prepared, early).unwrap_or_else(|code| code)
+        }
         Command::List(filters) => {
             for case in filters.selection().apply(&vectors.cases) {
                 say!("{:<56} {}", case.id, case.description);

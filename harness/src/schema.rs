@@ -1,10 +1,18 @@
 //! Validation of vector files against the JSON Schemas in `vectors/schema/` (the vector format of
 //! `vectors/README.md`). The schemas reference each other by `$id`; a retriever serves them from
 //! the schema directory so nothing is ever fetched from a network.
+//!
+//! Only the file and register schemas are compiled when a vector set loads: a valid file needs
+//! nothing else. The schemas of a case and of each step kind and variant, which only say where an
+//! invalid file goes wrong, are compiled the first time a file is invalid (issue 29 §1: compiling
+//! them took a tenth of a whole in-process run). Every reference they make is reached from the
+//! file schema too, so a schema directory that would not compile them is refused at load all the
+//! same.
 
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
+use std::sync::{Arc, OnceLock};
 
 use jsonschema::{Draft, Retrieve, Uri, Validator};
 use serde_json::Value;
@@ -23,8 +31,16 @@ pub struct SchemaViolation {
 /// The compiled vector-format schemas.
 pub struct FormatSchemas {
     file: Validator,
-    case: Validator,
     requirements: Validator,
+    /// Every schema document by its `$id`, shared by every compilation.
+    by_uri: Arc<BTreeMap<String, Value>>,
+    /// The schemas that locate a problem, compiled when a file first needs them.
+    detail: OnceLock<Result<Detail, String>>,
+}
+
+/// The schemas of a case and of its steps, which say where an invalid file goes wrong.
+struct Detail {
+    case: Validator,
     /// (protocol, step key) -> validator of that step kind.
     steps: BTreeMap<(&'static str, &'static str), Validator>,
     /// (protocol, step key, value of the key) -> validator of that one variant (e.g. host: bind).
@@ -32,7 +48,7 @@ pub struct FormatSchemas {
 }
 
 struct SchemaDirectory {
-    by_uri: BTreeMap<String, Value>,
+    by_uri: Arc<BTreeMap<String, Value>>,
 }
 
 impl Retrieve for SchemaDirectory {
@@ -63,14 +79,74 @@ impl FormatSchemas {
                 crate::json::parse_unique(text.as_bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
             by_uri.insert(format!("{SCHEMA_BASE}{name}"), schema);
         }
-        let compile = |name: &str, pointer: &str| -> Result<Validator, String> {
-            let schema = serde_json::json!({ "$ref": format!("{SCHEMA_BASE}{name}#{pointer}") });
-            jsonschema::options()
-                .with_draft(Draft::Draft202012)
-                .with_retriever(SchemaDirectory { by_uri: by_uri.clone() })
-                .build(&schema)
-                .map_err(|e| format!("vector schema {name}#{pointer} does not compile: {e}"))
-        };
+        let by_uri = Arc::new(by_uri);
+        for protocol in ["rcip", "rui"] {
+            by_uri
+                .get(&format!("{SCHEMA_BASE}{protocol}.schema.json"))
+                .and_then(|schema| schema.get("$defs"))
+                .and_then(Value::as_object)
+                .ok_or_else(|| format!("{protocol}.schema.json has no $defs"))?;
+        }
+        Ok(FormatSchemas {
+            file: compile(&by_uri, "file.schema.json", "")?,
+            requirements: compile(&by_uri, "requirements.schema.json", "")?,
+            by_uri,
+            detail: OnceLock::new(),
+        })
+    }
+
+    /// The schemas of a case and its steps, compiled on first use.
+    fn detail(&self) -> Result<&Detail, SchemaViolation> {
+        let detail = self.detail.get_or_init(|| Detail::compile(&self.by_uri));
+        detail.as_ref().map_err(|message| SchemaViolation { pointer: String::new(), message: message.clone() })
+    }
+
+    /// The problems of a vector file of `protocol` (the directory it sits in): every problem of
+    /// its envelope, then the first real problem of each invalid case (see `case_problem`).
+    pub fn check_file(&self, document: &Value, protocol: &str) -> Vec<SchemaViolation> {
+        if self.file.is_valid(document) {
+            return Vec::new();
+        }
+        let mut found: Vec<SchemaViolation> =
+            violations(&self.file, document, "").into_iter().filter(|v| !v.pointer.starts_with("/cases/")).collect();
+        for (c, case) in document.get("cases").and_then(Value::as_array).into_iter().flatten().enumerate() {
+            match self.detail() {
+                Ok(detail) => found.extend(detail.case_problem(case, protocol, &format!("/cases/{c}"))),
+                Err(problem) => return vec![problem],
+            }
+        }
+        if found.is_empty() {
+            found = violations(&self.file, document, "");
+        }
+        found
+    }
+
+    /// Every violation of the exported requirement register.
+    pub fn check_requirements(&self, document: &Value) -> Vec<SchemaViolation> {
+        violations(&self.requirements, document, "")
+    }
+
+    /// The first real problem of one case, if it has one (see [`Detail::case_problem`]).
+    pub fn case_problem(&self, case: &Value, protocol: &str, case_pointer: &str) -> Option<SchemaViolation> {
+        match self.detail() {
+            Ok(detail) => detail.case_problem(case, protocol, case_pointer),
+            Err(problem) => Some(problem),
+        }
+    }
+}
+
+/// One schema of the directory (a `$ref` to `name#pointer`), compiled.
+fn compile(by_uri: &Arc<BTreeMap<String, Value>>, name: &str, pointer: &str) -> Result<Validator, String> {
+    let schema = serde_json::json!({ "$ref": format!("{SCHEMA_BASE}{name}#{pointer}") });
+    jsonschema::options()
+        .with_draft(Draft::Draft202012)
+        .with_retriever(SchemaDirectory { by_uri: Arc::clone(by_uri) })
+        .build(&schema)
+        .map_err(|e| format!("vector schema {name}#{pointer} does not compile: {e}"))
+}
+
+impl Detail {
+    fn compile(by_uri: &Arc<BTreeMap<String, Value>>) -> Result<Detail, String> {
         let mut steps = BTreeMap::new();
         let mut variants = BTreeMap::new();
         for protocol in ["rcip", "rui"] {
@@ -82,7 +158,7 @@ impl FormatSchemas {
             let file = format!("{protocol}.schema.json");
             for &(key, def) in step_kinds(protocol) {
                 let Some(kind) = defs.get(def) else { continue };
-                steps.insert((protocol, key), compile(&file, &format!("/$defs/{def}"))?);
+                steps.insert((protocol, key), compile(by_uri, &file, &format!("/$defs/{def}"))?);
                 let branches = kind.get("oneOf").and_then(Value::as_array).cloned().unwrap_or_default();
                 for (i, branch) in branches.iter().enumerate() {
                     // A branch names its kind with `const` or, when several kinds share one
@@ -96,42 +172,14 @@ impl FormatSchemas {
                     if tags.is_empty() {
                         continue;
                     }
-                    let validator = compile(&file, &format!("/$defs/{def}/oneOf/{i}"))?;
+                    let validator = compile(by_uri, &file, &format!("/$defs/{def}/oneOf/{i}"))?;
                     for tag in tags {
                         variants.insert((protocol, key, tag.to_string()), validator.clone());
                     }
                 }
             }
         }
-        Ok(FormatSchemas {
-            file: compile("file.schema.json", "")?,
-            case: compile("case.schema.json", "")?,
-            requirements: compile("requirements.schema.json", "")?,
-            steps,
-            variants,
-        })
-    }
-
-    /// The problems of a vector file of `protocol` (the directory it sits in): every problem of
-    /// its envelope, then the first real problem of each invalid case (see `case_problem`).
-    pub fn check_file(&self, document: &Value, protocol: &str) -> Vec<SchemaViolation> {
-        if self.file.is_valid(document) {
-            return Vec::new();
-        }
-        let mut found: Vec<SchemaViolation> =
-            violations(&self.file, document, "").into_iter().filter(|v| !v.pointer.starts_with("/cases/")).collect();
-        for (c, case) in document.get("cases").and_then(Value::as_array).into_iter().flatten().enumerate() {
-            found.extend(self.case_problem(case, protocol, &format!("/cases/{c}")));
-        }
-        if found.is_empty() {
-            found = violations(&self.file, document, "");
-        }
-        found
-    }
-
-    /// Every violation of the exported requirement register.
-    pub fn check_requirements(&self, document: &Value) -> Vec<SchemaViolation> {
-        violations(&self.requirements, document, "")
+        Ok(Detail { case: compile(by_uri, "case.schema.json", "")?, steps, variants })
     }
 
     /// The first real problem of one case, if it has one. The case's own members come first (a
@@ -139,7 +187,7 @@ impl FormatSchemas {
     /// its steps in order, each step checked against the schema of its own kind (a step schema is
     /// a `oneOf` whose errors say only "not valid under any"). The step kinds are those of the
     /// file's protocol, never guessed from the case id.
-    pub fn case_problem(&self, case: &Value, protocol: &str, case_pointer: &str) -> Option<SchemaViolation> {
+    fn case_problem(&self, case: &Value, protocol: &str, case_pointer: &str) -> Option<SchemaViolation> {
         if self.case.is_valid(case) {
             return None;
         }

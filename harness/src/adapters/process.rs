@@ -14,8 +14,8 @@
 //!
 //! The adapter's stderr is the implementation's own words (issue 27 §4): it is read on the calling
 //! thread, in the same poll(2) as stdout (and as stdin while a request is written), so an adapter
-//! that logs a lot never blocks on a full pipe, and after each response the pipe is read once more
-//! to its current end. An adapter that writes its stderr before its response (Node on Linux pipes,
+//! that logs a lot never blocks on a full pipe, and when a case ends (or its adapter breaks) the
+//! pipe is read once more to its current end. An adapter that writes its stderr before its response (Node on Linux pipes,
 //! any unbuffered stderr) therefore has each line attributed to the case whose request was
 //! answered after it: `take_stderr` hands the runner what was written since the previous case's
 //! `finish` was answered. What the adapter writes before a case's `start` (at the handshake, or
@@ -149,7 +149,7 @@ impl Running {
                 .map_err(|e| format!("cannot configure the adapter's stdin: {e}"))?;
             let stdout = child.stdout.take().ok_or("no stdout pipe")?;
             let stderr = child.stderr.take().ok_or("no stderr pipe")?;
-            // Read when poll(2) says so, and to its current end after each response.
+            // Read when poll(2) says so, and to its current end when a case ends.
             let flags = rustix::fs::fcntl_getfl(&stderr).map_err(|e| format!("cannot configure the adapter's stderr: {e}"))?;
             rustix::fs::fcntl_setfl(&stderr, flags | rustix::fs::OFlags::NONBLOCK)
                 .map_err(|e| format!("cannot configure the adapter's stderr: {e}"))?;
@@ -228,10 +228,16 @@ impl Running {
     /// Queues one request line (written now as far as the pipe takes it, the rest while waiting
     /// for answers) and remembers that its answer is awaited.
     fn send(&mut self, line: &[u8], kind: Answer) {
+        self.queue(line, kind);
+        self.write_some();
+    }
+
+    /// Queues one request line without writing it yet: the lines queued together go out in one
+    /// write (`write_some`), a whole case in one system call rather than one per request.
+    fn queue(&mut self, line: &[u8], kind: Answer) {
         self.unwritten.extend_from_slice(line);
         self.queued += line.len() as u64;
         self.awaiting.push_back(Awaited { end: self.queued, kind });
-        self.write_some();
     }
 
     /// Writes what the non-blocking stdin takes now. A failure stops writing for good; it is
@@ -427,9 +433,9 @@ pub struct ProcessAdapter {
     /// The adapter declared `pipelining` in its handshake and the harness uses it
     /// (`harness/driver/README.md`, "Pipelining"): requests go out before earlier answers arrive.
     pipelining: bool,
-    /// Pipelining: the lines of the steps sent ahead ([`Adapter::send_ahead`]) whose answers
-    /// `step` has not returned yet, in order; each `step` call must ask for the next of them.
-    ahead: VecDeque<String>,
+    /// Pipelining: the steps sent ahead ([`Adapter::send_ahead`]) whose answers `step` has not
+    /// returned yet, in order; each `step` call must ask for the next of them.
+    ahead: VecDeque<Ahead>,
     /// Pipelining: how many of `ahead` (the first ones) wait for the case's `start`, to go out
     /// right after it.
     ahead_unsent: usize,
@@ -438,6 +444,32 @@ pub struct ProcessAdapter {
     /// Pipelining: the current case's `start` was answered and its `finish` not yet sent: steps
     /// sent ahead go out at once.
     case_open: bool,
+}
+
+/// A step sent ahead: its request line (sent again to a fresh process should the previous one
+/// break before the case's `start` was answered) and the step it was made from.
+struct Ahead {
+    line: String,
+    /// Its `index`.
+    index: usize,
+    /// The address of the step value sent ahead: `step` is asked for that same value (the
+    /// runner's plan holds it until the case ends), so it needs no second encoding to compare.
+    step: usize,
+}
+
+/// An adapter process started before its handshake ([`ProcessAdapter::spawn`]); ended (its whole
+/// group) if it is dropped without being launched, e.g. when the run stops at a usage error.
+pub struct Spawned {
+    running: Option<Running>,
+    argv: Vec<String>,
+}
+
+impl Drop for Spawned {
+    fn drop(&mut self) {
+        if let Some(running) = self.running.take() {
+            running.kill();
+        }
+    }
 }
 
 /// Whether the harness may pipeline requests to an adapter that declares it.
@@ -480,7 +512,29 @@ impl ProcessAdapter {
         run_deadline: Option<Instant>,
         pipelining: Pipelining,
     ) -> Result<ProcessAdapter, String> {
-        let (running, implementation, declared) = Self::start_process(&argv, timeout, run_deadline).map_err(|(e, _)| e)?;
+        let spawned = Self::spawn(argv)?;
+        Self::launch_spawned(spawned, timeout, run_deadline, pipelining)
+    }
+
+    /// Starts the adapter process without its handshake, so that it can load what it loads while
+    /// the harness loads the vectors (the Node adapter's start is about a second of CPU time,
+    /// issue 29 §2); [`launch_spawned`](Self::launch_spawned) then performs the handshake. The
+    /// error is the one [`launch_with`](Self::launch_with) gives for a command that cannot start.
+    pub fn spawn(argv: Vec<String>) -> Result<Spawned, String> {
+        let running = Running::launch(&argv)?;
+        Ok(Spawned { running: Some(running), argv })
+    }
+
+    /// [`launch_with`](Self::launch_with) for a process already started with [`spawn`](Self::spawn).
+    pub fn launch_spawned(
+        mut spawned: Spawned,
+        timeout: Duration,
+        run_deadline: Option<Instant>,
+        pipelining: Pipelining,
+    ) -> Result<ProcessAdapter, String> {
+        let running = spawned.running.take().ok_or("internal: the adapter was already launched")?;
+        let argv = std::mem::take(&mut spawned.argv);
+        let (running, implementation, declared) = Self::handshake(running, timeout, run_deadline).map_err(|(e, _)| e)?;
         Ok(ProcessAdapter {
             argv,
             timeout,
@@ -505,7 +559,12 @@ impl ProcessAdapter {
 
     /// `Ok((process, implementation, pipelining declared))`; `Err((message, timed out))`.
     fn start_process(argv: &[String], timeout: Duration, run_deadline: Option<Instant>) -> Result<(Running, Implementation, bool), (String, bool)> {
-        let mut running = Running::launch(argv).map_err(|e| (e, false))?;
+        let running = Running::launch(argv).map_err(|e| (e, false))?;
+        Self::handshake(running, timeout, run_deadline)
+    }
+
+    /// The handshake with a started process; a process that fails it is ended.
+    fn handshake(mut running: Running, timeout: Duration, run_deadline: Option<Instant>) -> Result<(Running, Implementation, bool), (String, bool)> {
         let answer = exchange(&mut running, &driver::hello(), timeout, run_deadline);
         let declared = answer.and_then(|line| Ok((driver::decode_hello(&line)?, driver::decode_pipelining(&line)?)));
         match declared {
@@ -563,10 +622,11 @@ impl ProcessAdapter {
                 return Err(Broken::Request("internal: no request is awaiting an answer".into()));
             };
             running.timed_out = false;
+            // What the adapter wrote to stderr before it answered is in the pipe now, and belongs
+            // to this request's case: it is read whenever the harness waits (`wait_readable`) and
+            // to the pipe's current end when the case ends (`take_stderr`) or breaks (`broken`),
+            // not after every answer (a system call per answer, 4% of a fuzz campaign).
             let answer = running.read_answer(awaited.end, deadline, timeout);
-            // What the adapter wrote to stderr before it answered is in the pipe now: it belongs
-            // to this request's case.
-            running.drain_stderr();
             let answer = match answer {
                 Err(_) if cut && running.timed_out => Err(
                     "the run's overall deadline (--max-run-seconds) passed before the adapter answered: the case is not finished"
@@ -664,10 +724,11 @@ impl ProcessAdapter {
                     return Err(self.broken(e));
                 }
             }
-            running.send(line.as_bytes(), Answer::Kept);
+            running.queue(line.as_bytes(), Answer::Kept);
             for ahead in self.ahead.iter().take(self.ahead_unsent) {
-                running.send(ahead.as_bytes(), Answer::Kept);
+                running.queue(ahead.line.as_bytes(), Answer::Kept);
             }
+            running.write_some();
             match self.next_answer() {
                 Ok(reply) => {
                     self.ahead_unsent = 0;
@@ -686,6 +747,11 @@ impl ProcessAdapter {
         }
         Err(AdapterError("internal: start was not sent".into()))
     }
+}
+
+/// Where a value is: identifies the step a plan sent ahead while the plan holds it.
+fn address(value: &Value) -> usize {
+    value as *const Value as usize
 }
 
 fn request_line(message: &driver::Request<'_>) -> Result<String, AdapterError> {
@@ -774,24 +840,27 @@ impl Adapter for ProcessAdapter {
             return;
         }
         for step in steps {
-            let Ok(line) = request_line(&driver::step(self.next_ahead, step)) else { return };
+            let index = self.next_ahead;
+            let Ok(line) = request_line(&driver::step(index, step)) else { return };
             self.next_ahead += 1;
             match self.running.as_mut() {
-                Some(running) if self.case_open => running.send(line.as_bytes(), Answer::Kept),
+                Some(running) if self.case_open => running.queue(line.as_bytes(), Answer::Kept),
                 _ => self.ahead_unsent += 1,
             }
-            self.ahead.push_back(line);
+            self.ahead.push_back(Ahead { line, index, step: address(step) });
+        }
+        if let Some(running) = self.running.as_mut().filter(|_| self.case_open) {
+            running.write_some();
         }
     }
 
     fn step(&mut self, step: &Value) -> Result<Reply, AdapterError> {
         let index = self.next_step;
         self.next_step += 1;
-        let line = request_line(&driver::step(index, step))?;
         let Some(sent) = self.ahead.pop_front() else {
-            return self.request_line(&line);
+            return self.request_line(&request_line(&driver::step(index, step))?);
         };
-        if sent != line || self.ahead_unsent > 0 {
+        if sent.index != index || sent.step != address(step) || self.ahead_unsent > 0 {
             // The runner keeps to what it sent ahead; anything else would pair answers with the
             // wrong requests.
             return Err(self.broken(format!("internal: step {index} is not the step sent ahead for it")));

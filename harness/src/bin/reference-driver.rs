@@ -201,7 +201,9 @@ fn serve(mut adapter: ReferenceAdapter, renaming: Option<&Renaming>) {
     // A buffered reader of our own over stdin, so it can tell whether a request is already
     // buffered before waiting awake for the next one (driver::spin_until_readable).
     let Ok(stdin) = rustix::io::dup(io::stdin()) else { return };
-    let mut requests = BufReader::new(File::from(stdin));
+    // As large as the harness's reads: a pipelined case (often more than the default 8 KiB) is
+    // read whole, so its answers go out in one write, not one per partial read.
+    let mut requests = BufReader::with_capacity(64 * 1024, File::from(stdin));
     // Answers are flushed when no further request is already buffered: a pipelining harness
     // (`harness/driver/README.md`, "Pipelining") gets the answers to what it sent ahead in one
     // write, and one sending a request at a time gets each answer at once.
