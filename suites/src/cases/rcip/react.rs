@@ -920,6 +920,18 @@ fn owners() -> Vec<Case> {
                 render(provider("p", vec![owner("o", &["notes", "settings"], Some("settings"), vec![])])),
                 expect_context(&["notes", "settings"], Some("settings")),
             ]),
+        // The counterpart of owner 6: other active scopes under the same (here absent) primary
+        // scope are a new context (CL-B06-1 compares the ordered scope list), which CL-A08-4
+        // publishes. An effect keyed on the primary scope alone never republishes it (found by
+        // the StrykerJS run of the JavaScript subject, issue 25 section 3).
+        c("owner", 7, "Other scopes with the same primary scope: the owner publishes them")
+            .requirements(&["CL-A08-4", "CL-B06-1", "CL-A07-2"])
+            .setup(setup())
+            .steps([
+                render(provider("p", vec![owner("o", &["notes"], None, vec![])])),
+                render(provider("p", vec![owner("o", &["settings"], None, vec![])])),
+                expect_context(&["settings"], None).reqs(&["CL-A08-4", "CL-B06-1"]),
+            ]),
         c("nested", 1, "Nested owners mounting together: one owner's context, no merge")
             .requirements(&["RCIP-LIFE-CTX-06", "PRJ-REACT-02"])
             .setup(setup())
