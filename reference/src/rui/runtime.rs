@@ -245,6 +245,31 @@ impl Runtime {
         }
     }
 
+    /// Takes `other`'s stream state, keeping this runtime's own configuration (framing, choices,
+    /// catalog, limits): the bytes its decoder holds, the frame count, the committed snapshot and
+    /// commit count, the open transaction. Results not yet forgotten are forgotten. For a host that
+    /// follows one stream under two sets of readings and runs the second only where the first found
+    /// something (`conformance validate`): from the same state, a runtime whose readings differ
+    /// only where the first runtime rejects decides every other input the same way.
+    pub fn resume_from(&mut self, other: &Runtime) {
+        self.decoder.resume_from(&other.decoder);
+        self.next_frame = other.next_frame;
+        self.committed.clone_from(&other.committed);
+        self.commits = other.commits;
+        self.open.clone_from(&other.open);
+        self.forget_results();
+    }
+
+    /// Whether this runtime stands where `other` does in the stream (see [`Runtime::resume_from`]:
+    /// decoder state, frame count, committed snapshot, open transaction), whatever their readings.
+    pub fn same_stream_state(&self, other: &Runtime) -> bool {
+        self.next_frame == other.next_frame
+            && self.committed.revision == other.committed.revision
+            && self.open == other.open
+            && self.decoder.same_state(&other.decoder)
+            && self.committed == other.committed
+    }
+
     /// From now on, notes every frame whose JSON record repeats a member name in one of its
     /// objects (PRJ-RUI-REC-06; the record is read as before, the last value of the name kept).
     pub fn note_repeated_names(&mut self) {

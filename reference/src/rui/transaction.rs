@@ -50,7 +50,7 @@ pub enum Operation {
 }
 
 /// The transaction that `begin` opened and no final record closed yet.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct OpenTransaction {
     transaction_id: String,
     base_revision: u64,

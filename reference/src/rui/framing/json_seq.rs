@@ -45,6 +45,15 @@ impl JsonSeqDecoder {
         }
     }
 
+    pub(super) fn resume_from(&mut self, other: &JsonSeqDecoder) {
+        self.started = other.started;
+        self.element.clone_from(&other.element);
+    }
+
+    pub(super) fn same_state(&self, other: &JsonSeqDecoder) -> bool {
+        self.started == other.started && self.element == other.element
+    }
+
     pub(super) fn push(&mut self, mut chunk: &[u8], out: &mut Vec<DecodedFrame>) {
         while let Some(at) = chunk.iter().position(|&b| b == RS) {
             let (head, rest) = chunk.split_at(at);

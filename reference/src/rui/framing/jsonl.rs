@@ -35,6 +35,14 @@ impl JsonlDecoder {
         }
     }
 
+    pub(super) fn resume_from(&mut self, other: &JsonlDecoder) {
+        self.line.clone_from(&other.line);
+    }
+
+    pub(super) fn same_state(&self, other: &JsonlDecoder) -> bool {
+        self.line == other.line
+    }
+
     pub(super) fn push(&mut self, mut chunk: &[u8], out: &mut Vec<DecodedFrame>) {
         while let Some(end) = chunk.iter().position(|&b| b == b'\n') {
             let (head, rest) = chunk.split_at(end);

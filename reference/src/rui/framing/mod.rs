@@ -171,6 +171,31 @@ impl Decoder {
         }
     }
 
+    /// Takes `other`'s stream state (the bytes it holds for a frame not yet ended, where a stream
+    /// stands), keeping this decoder's own readings of the choices table: what a second runtime
+    /// under other readings resumes from (`Runtime::resume_from`). Decoders of another framing
+    /// are left as they are.
+    pub fn resume_from(&mut self, other: &Decoder) {
+        match (&mut self.kind, &other.kind) {
+            (Kind::Jsonl(d), Kind::Jsonl(o)) => d.resume_from(o),
+            (Kind::Sse(d), Kind::Sse(o)) => d.resume_from(o),
+            (Kind::JsonSeq(d), Kind::JsonSeq(o)) => d.resume_from(o),
+            _ => {}
+        }
+    }
+
+    /// Whether this decoder stands where `other` does in the same framing (same bytes held),
+    /// whatever their readings.
+    pub fn same_state(&self, other: &Decoder) -> bool {
+        match (&self.kind, &other.kind) {
+            (Kind::Jsonl(d), Kind::Jsonl(o)) => d.same_state(o),
+            (Kind::Sse(d), Kind::Sse(o)) => d.same_state(o),
+            (Kind::JsonSeq(d), Kind::JsonSeq(o)) => d.same_state(o),
+            (Kind::WebSocket, Kind::WebSocket) => true,
+            _ => false,
+        }
+    }
+
     /// The stream ends: whatever is left is surfaced as a quarantine (an RFC 7464 text ending in LF
     /// is complete and surfaced as a frame), and the decoder resets for a new stream.
     pub fn finish(&mut self, out: &mut Vec<DecodedFrame>) {

@@ -61,6 +61,19 @@ impl SseDecoder {
         }
     }
 
+    pub(super) fn resume_from(&mut self, other: &SseDecoder) {
+        self.start.clone_from(&other.start);
+        self.line.clone_from(&other.line);
+        self.after_cr = other.after_cr;
+        self.data.clone_from(&other.data);
+        self.has_data = other.has_data;
+    }
+
+    pub(super) fn same_state(&self, other: &SseDecoder) -> bool {
+        (&self.start, &self.line, self.after_cr, &self.data, self.has_data)
+            == (&other.start, &other.line, other.after_cr, &other.data, other.has_data)
+    }
+
     pub(super) fn push(&mut self, chunk: &[u8], out: &mut Vec<DecodedFrame>) {
         match self.start.take() {
             None => self.push_lines(chunk, out),
