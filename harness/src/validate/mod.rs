@@ -16,7 +16,7 @@
 //! that list the code, else those of the lenient readings, for what follows from one), and so is
 //! one only the lenient consumer reports. A record that repeats a member name in one of its
 //! objects is a RECOMMENDED finding of its own (PRJ-RUI-REC-06, RFC 8259 §4). The lenient consumer
-//! reads only from where the default one finds something (issue 29 §3, [`Lenient`]): the same
+//! reads only from where the default one finds something (issue 29 §3, `Lenient` below): the same
 //! output at the cost of one consumer on a stream without violations.
 //!
 //! Exit 0: no REQUIRED violation (RECOMMENDED findings are reported; `--strict` makes them count);

@@ -45,6 +45,7 @@ use super::framing::{
 use super::graph::{Node, Snapshot};
 use super::limits::{Limits, Measure};
 use super::pointer;
+use super::reader::read_frame;
 use super::records::{parse_record, Record, RecordError};
 use super::transaction::{OpenTransaction, Operation};
 use crate::choices::{Choice, Choices, Fault};
@@ -336,15 +337,32 @@ impl Runtime {
             }
             DecodedFrame::Quarantined(code) => return self.quarantine_frame(index, code),
         };
-        let value: Value = match parse_frame(&bytes) {
-            Ok(value) => value,
-            Err(code) => return self.quarantine_frame(index, code),
-        };
-        if let Some(found) = &mut self.repeated_names {
-            if repeats_a_name(&bytes) {
-                found.push(index);
+        // The wider reading of PRJ-RUI-LIMIT-13 bounds the whole record tuple, so it needs the
+        // frame's JSON value; otherwise the record is read in one pass without building it.
+        let (record, exceeded) = if self.choices.takes(Choice::RuiLimitsBoundWholeRecord) {
+            let value: Value = match parse_frame(&bytes) {
+                Ok(value) => value,
+                Err(code) => return self.quarantine_frame(index, code),
+            };
+            if let Some(found) = &mut self.repeated_names {
+                if repeats_a_name(&bytes) {
+                    found.push(index);
+                }
             }
-        }
+            let exceeded = self.limits.check_whole_record(&value).err();
+            (parse_record(value), exceeded)
+        } else {
+            let frame = match read_frame(&bytes) {
+                Ok(frame) => frame,
+                Err(code) => return self.quarantine_frame(index, code),
+            };
+            if let Some(found) = &mut self.repeated_names {
+                if frame.repeats_a_name {
+                    found.push(index);
+                }
+            }
+            (frame.record, None)
+        };
         // PRJ-RUI-LIMIT-16 is IMPL-DEFINED: `rui-bytes-count-whitespace` counts the frame's
         // payload as it came, JSON whitespace around the value included (not the json-seq LF).
         let text_len = if self.choices.takes(Choice::RuiBytesCountWhitespace) {
@@ -352,12 +370,7 @@ impl Runtime {
         } else {
             record_text_len(&bytes)
         };
-        let exceeded = self
-            .choices
-            .takes(Choice::RuiLimitsBoundWholeRecord)
-            .then(|| self.limits.check_whole_record(&value).err())
-            .flatten();
-        let parsed = parse_record(value).and_then(|record| self.pointer_field_checked(record));
+        let parsed = record.and_then(|record| self.pointer_field_checked(record));
         match parsed {
             Ok(record) => self.on_record(index, record, text_len, exceeded),
             Err(error) => {
@@ -504,16 +517,15 @@ impl Runtime {
             .injects(Fault::RuiPartialApply)
             .then(|| open.apply_partially(&self.committed));
         match open.commit(
-            &self.committed,
+            &mut self.committed,
             new_revision,
             root_id,
             &self.catalog,
             &self.limits,
             &self.choices,
         ) {
-            Ok(snapshot) => {
-                let revision = snapshot.revision;
-                self.committed = snapshot;
+            Ok(()) => {
+                let revision = self.committed.revision;
                 self.commits += 1;
                 self.transactions.push(TransactionResult {
                     transaction_id,

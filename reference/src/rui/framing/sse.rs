@@ -70,8 +70,19 @@ impl SseDecoder {
     }
 
     pub(super) fn same_state(&self, other: &SseDecoder) -> bool {
-        (&self.start, &self.line, self.after_cr, &self.data, self.has_data)
-            == (&other.start, &other.line, other.after_cr, &other.data, other.has_data)
+        (
+            &self.start,
+            &self.line,
+            self.after_cr,
+            &self.data,
+            self.has_data,
+        ) == (
+            &other.start,
+            &other.line,
+            other.after_cr,
+            &other.data,
+            other.has_data,
+        )
     }
 
     pub(super) fn push(&mut self, chunk: &[u8], out: &mut Vec<DecodedFrame>) {
