@@ -39,7 +39,7 @@ use super::actions::{
 use super::catalog::Catalog;
 use super::codes::{QuarantineCode, RejectionCode, TransactionCode};
 use super::framing::{
-    parse_frame, payload_len, record_text_len, repeats_a_name, DecodedFrame, Decoder, Framing,
+    parse_frame, payload_len, record_text_len, repeats_a_name, Decoder, Frame, Framing,
     WrongInputKind,
 };
 use super::graph::{Node, Snapshot};
@@ -112,8 +112,6 @@ pub struct Runtime {
     dispatcher: Dispatcher,
     /// The stream is ending: what the decoder still held is being drained.
     ending: bool,
-    /// Reused between feeds.
-    frames: Vec<DecodedFrame>,
     /// Frames whose record repeats a member name (PRJ-RUI-REC-06), noted only on request
     /// (`note_repeated_names`, for a stream validator); `None` otherwise.
     repeated_names: Option<Vec<u64>>,
@@ -143,37 +141,33 @@ impl Runtime {
             rejections: Vec::new(),
             dispatcher: Dispatcher::new(config.action_policy, failure_denies),
             ending: false,
-            frames: Vec::new(),
             repeated_names: None,
         }
     }
 
     /// The next chunk of the byte stream (JSONL, SSE, JSON text sequences).
     pub fn feed(&mut self, chunk: &[u8]) -> Result<(), WrongInputKind> {
-        let mut frames = std::mem::take(&mut self.frames);
-        let result = self.decoder.push(chunk, &mut frames);
-        self.drain(&mut frames);
-        self.frames = frames;
+        let mut decoder = self.take_decoder();
+        let result = decoder.push_frames(chunk, &mut |frame| self.on_frame(frame));
+        self.decoder = decoder;
         result
     }
 
     /// One whole message (WebSocket).
     pub fn feed_message(&mut self, message: &[u8]) -> Result<(), WrongInputKind> {
-        let mut frames = std::mem::take(&mut self.frames);
-        let result = self.decoder.message(message, &mut frames);
-        self.drain(&mut frames);
-        self.frames = frames;
+        let mut decoder = self.take_decoder();
+        let result = decoder.message_frames(message, &mut |frame| self.on_frame(frame));
+        self.decoder = decoder;
         result
     }
 
     /// The stream ends.
     pub fn end(&mut self) {
-        let mut frames = std::mem::take(&mut self.frames);
-        self.decoder.finish(&mut frames);
+        let mut decoder = self.take_decoder();
         self.ending = true;
-        self.drain(&mut frames);
+        decoder.finish_frames(&mut |frame| self.on_frame(frame));
         self.ending = false;
-        self.frames = frames;
+        self.decoder = decoder;
         if self.choices.injects(Fault::RuiStreamEndCommits) {
             return;
         }
@@ -186,6 +180,13 @@ impl Runtime {
                 self.next_frame.saturating_sub(1),
             );
         }
+    }
+
+    /// The decoder, out of the runtime while it hands frames to it (frames borrow its buffer);
+    /// a decoder of the same framing that holds nothing stands in meanwhile.
+    fn take_decoder(&mut self) -> Decoder {
+        let stand_in = Decoder::new(self.decoder.framing());
+        std::mem::replace(&mut self.decoder, stand_in)
     }
 
     pub fn framing(&self) -> Framing {
@@ -316,43 +317,37 @@ impl Runtime {
         self.dispatcher.calls()
     }
 
-    fn drain(&mut self, frames: &mut Vec<DecodedFrame>) {
-        for frame in frames.drain(..) {
-            self.on_frame(frame);
-        }
-    }
-
-    fn on_frame(&mut self, frame: DecodedFrame) {
+    fn on_frame(&mut self, frame: Frame<'_>) {
         let index = self.next_frame;
         self.next_frame += 1;
         let bytes = match frame {
-            DecodedFrame::Complete(bytes) => bytes,
+            Frame::Complete(bytes) => bytes,
             // PRJ-RUI-FRAME-12 is IMPL-DEFINED: under `rui-truncated-end-interrupted` a frame the
             // end of the stream cut short is logged, and the end itself (CL-D05-7) discards the
             // open transaction INTERRUPTED.
-            DecodedFrame::Quarantined(code)
+            Frame::Quarantined(code)
                 if self.ending && self.choices.takes(Choice::RuiTruncatedEndInterrupted) =>
             {
                 return self.quarantine.push(Quarantined { frame: index, code });
             }
-            DecodedFrame::Quarantined(code) => return self.quarantine_frame(index, code),
+            Frame::Quarantined(code) => return self.quarantine_frame(index, code),
         };
         // The wider reading of PRJ-RUI-LIMIT-13 bounds the whole record tuple, so it needs the
         // frame's JSON value; otherwise the record is read in one pass without building it.
         let (record, exceeded) = if self.choices.takes(Choice::RuiLimitsBoundWholeRecord) {
-            let value: Value = match parse_frame(&bytes) {
+            let value: Value = match parse_frame(bytes) {
                 Ok(value) => value,
                 Err(code) => return self.quarantine_frame(index, code),
             };
             if let Some(found) = &mut self.repeated_names {
-                if repeats_a_name(&bytes) {
+                if repeats_a_name(bytes) {
                     found.push(index);
                 }
             }
             let exceeded = self.limits.check_whole_record(&value).err();
             (parse_record(value), exceeded)
         } else {
-            let frame = match read_frame(&bytes) {
+            let frame = match read_frame(bytes) {
                 Ok(frame) => frame,
                 Err(code) => return self.quarantine_frame(index, code),
             };
@@ -366,9 +361,9 @@ impl Runtime {
         // PRJ-RUI-LIMIT-16 is IMPL-DEFINED: `rui-bytes-count-whitespace` counts the frame's
         // payload as it came, JSON whitespace around the value included (not the json-seq LF).
         let text_len = if self.choices.takes(Choice::RuiBytesCountWhitespace) {
-            payload_len(&bytes, self.framing)
+            payload_len(bytes, self.framing)
         } else {
-            record_text_len(&bytes)
+            record_text_len(bytes)
         };
         let parsed = record.and_then(|record| self.pointer_field_checked(record));
         match parsed {
