@@ -356,12 +356,23 @@ struct Lenient {
 }
 
 /// The input a waiting lenient consumer has not read: bytes (decoders are chunk-independent, so
-/// they are kept joined) or whole messages.
+/// they are kept joined), or whole messages joined with the length of each. The buffers are kept
+/// from one checkpoint to the next, so waiting allocates nothing per step.
 #[derive(Default)]
 struct Replay {
     bytes: Vec<u8>,
-    messages: Vec<Vec<u8>>,
-    len: usize,
+    message_lens: Vec<usize>,
+}
+
+impl Replay {
+    fn clear(&mut self) {
+        self.bytes.clear();
+        self.message_lens.clear();
+        // What one long step grew stays bounded by the checkpoint interval afterwards.
+        if self.bytes.capacity() > 4 * CHECKPOINT_AFTER {
+            self.bytes.shrink_to(CHECKPOINT_AFTER);
+        }
+    }
 }
 
 /// Input kept for replay before the lenient consumer takes a new checkpoint (a copy of the default
@@ -400,26 +411,33 @@ impl Lenient {
         }
         match step {
             Step::Bytes(chunk) => self.replay.bytes.extend_from_slice(chunk),
-            Step::Message(message) => self.replay.messages.push(message.to_vec()),
+            Step::Message(message) => {
+                self.replay.bytes.extend_from_slice(message);
+                self.replay.message_lens.push(message.len());
+            }
             Step::End => {}
         }
-        self.replay.len += match step {
-            Step::Bytes(input) | Step::Message(input) => input.len(),
-            Step::End => 0,
-        };
         if default_found {
-            let replay = std::mem::take(&mut self.replay);
-            if !replay.bytes.is_empty() {
-                self.feed(Step::Bytes(&replay.bytes));
-            }
-            for message in &replay.messages {
-                self.feed(Step::Message(message));
+            let mut replay = std::mem::take(&mut self.replay);
+            if replay.message_lens.is_empty() {
+                if !replay.bytes.is_empty() {
+                    self.feed(Step::Bytes(&replay.bytes));
+                }
+            } else {
+                let mut rest = &replay.bytes[..];
+                for &len in &replay.message_lens {
+                    let (message, after) = rest.split_at(len.min(rest.len()));
+                    self.feed(Step::Message(message));
+                    rest = after;
+                }
             }
             if matches!(step, Step::End) {
                 self.feed(Step::End);
             }
+            replay.clear();
+            self.replay = replay;
             self.following = true;
-        } else if self.replay.len > self.checkpoint_after || matches!(step, Step::End) {
+        } else if self.replay.bytes.len() > self.checkpoint_after || matches!(step, Step::End) {
             self.checkpoint(default);
         }
     }
@@ -427,7 +445,7 @@ impl Lenient {
     /// Waits from `default`'s state.
     fn checkpoint(&mut self, default: &Runtime) {
         self.runtime.resume_from(default);
-        self.replay = Replay::default();
+        self.replay.clear();
         self.following = false;
     }
 }

@@ -148,8 +148,9 @@ pub fn check_structure(
     if dangling {
         return Err(TransactionCode::ChildUnresolved);
     }
-    // Lookup only; never iterated, so its order decides nothing.
-    let mut visits: HashMap<&str, Visit> = HashMap::new();
+    // Lookup only; never iterated, so its order decides nothing. A B-tree rather than a hash
+    // map: no hashing of every id at every commit (issue 29 §3).
+    let mut visits: BTreeMap<&str, Visit> = BTreeMap::new();
     // The current path: each node with the index of its next child to visit and its height so far.
     let mut path: Vec<(&str, &Node, usize, usize)> = vec![(root, root_node, 0, 0)];
     visits.insert(root, Visit::OnPath);

@@ -55,7 +55,7 @@ impl JsonSeqDecoder {
     }
 
     pub(super) fn push(&mut self, mut chunk: &[u8], on: &mut dyn FnMut(Frame<'_>)) {
-        while let Some(at) = chunk.iter().position(|&b| b == RS) {
+        while let Some(at) = memchr::memchr(RS, chunk) {
             let (head, rest) = chunk.split_at(at);
             // An element wholly inside this chunk is handed over from it, without a copy.
             if self.element.is_empty() {

@@ -44,7 +44,7 @@ impl JsonlDecoder {
     }
 
     pub(super) fn push(&mut self, mut chunk: &[u8], on: &mut dyn FnMut(Frame<'_>)) {
-        while let Some(end) = chunk.iter().position(|&b| b == b'\n') {
+        while let Some(end) = memchr::memchr(b'\n', chunk) {
             let (head, rest) = chunk.split_at(end);
             // A line wholly inside this chunk is handed over from it, without a copy.
             let line = if self.line.is_empty() {

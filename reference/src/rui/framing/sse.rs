@@ -129,7 +129,7 @@ impl SseDecoder {
                 chunk = &chunk[1..];
             }
         }
-        while let Some(at) = chunk.iter().position(|&b| b == b'\n' || b == b'\r') {
+        while let Some(at) = memchr::memchr2(b'\n', b'\r', chunk) {
             let (head, rest) = chunk.split_at(at);
             if self.line.is_empty() {
                 self.end_line(head, on);
