@@ -112,10 +112,17 @@ pub fn check_node(
 ) -> Result<(), TransactionCode> {
     limits.check_id(id)?;
     limits.check_array_len(node.children.len())?;
+    // A short child list is searched in place, a long one through a set: the same first
+    // duplicate either way, without an allocation for most nodes (issue 29 §3).
     let mut seen = BTreeSet::new();
-    for child in &node.children {
+    for (at, child) in node.children.iter().enumerate() {
         limits.check_id(child)?;
-        if !seen.insert(child.as_str()) {
+        let repeated = if node.children.len() <= 16 {
+            node.children[..at].contains(child)
+        } else {
+            !seen.insert(child.as_str())
+        };
+        if repeated {
             return Err(TransactionCode::DuplicateChild);
         }
     }

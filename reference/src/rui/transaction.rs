@@ -338,7 +338,11 @@ fn apply_operations(
                 {
                     return Err(TransactionCode::DuplicateNode);
                 }
-                let before = committed.nodes.insert(id.clone(), node);
+                // Replacing a definition keeps the map's key: no copy of the id.
+                let before = match committed.nodes.get_mut(&id) {
+                    Some(slot) => Some(std::mem::replace(slot, node)),
+                    None => committed.nodes.insert(id.clone(), node),
+                };
                 undo.nodes.push((id, before));
             }
             Operation::DeleteNode { id } => {
