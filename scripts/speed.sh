@@ -128,7 +128,7 @@ for w in "${what[@]}"; do
       for f in jsonl sse; do
         "$bin" generate-stream --framing $f --bytes $((1 << 30)) |
           /usr/bin/time -o "$out/rss" -f "%M" "$bin" validate --catalog "$out/catalog.json" --framing $f - >/dev/null 2>&1 || true
-        echo "validate $f, 1 GiB piped in: peak RSS $(tail -1 "$out/rss") KB"
+        echo "validate $f, 1 GiB piped in: peak RSS $(tail -1 "$out/rss") KiB"
       done
       ;;
   esac
