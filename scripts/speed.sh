@@ -5,7 +5,7 @@
 # the ratios in both: on a loaded machine wall time is mostly waiting to be scheduled, and CPU time
 # is the steadier figure (the goals of issue 29 are stated in wall time on a quiet machine).
 #
-#   scripts/speed.sh [ROUNDS] [suite|fuzz|node]...     (default: 5 rounds, all three)
+#   scripts/speed.sh [ROUNDS] [suite|fuzz|node|validate]...     (default: 5 rounds, all four)
 #
 # SPEED_PROFILE=debug measures the debug build instead (quicker to build; the harness's own share
 # is then larger than in release).
@@ -18,13 +18,16 @@
 # - node: every RCIP case (React included) through the Node adapter and the JavaScript subject
 #   (needs `npm ci` in harness/node and harness/node/subject), against the same selection through
 #   reference-driver over stdio.
+# - validate: `conformance validate` on a generated stream (`generate-stream`, VALIDATE_MIB MiB,
+#   default 512) in jsonl and sse, as MiB/s of CPU time (issue 29 §3); then, once, the peak RSS of
+#   validating a 1 GiB stream piped in (constant memory).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 rounds=5
 if [[ "${1:-}" =~ ^[0-9]+$ ]]; then rounds=$1; shift; fi
 what=("$@")
-[ ${#what[@]} -gt 0 ] || what=(suite fuzz node)
+[ ${#what[@]} -gt 0 ] || what=(suite fuzz node validate)
 
 profile=${SPEED_PROFILE:-release}
 case $profile in
@@ -64,6 +67,13 @@ report() {
 wall() { cat "$out/$1.wall"; }
 cpu() { cat "$out/$1.cpu"; }
 
+validate_mib=${VALIDATE_MIB:-512}
+if [[ " ${what[*]} " == *" validate "* ]]; then
+  for f in jsonl sse; do
+    "$bin" generate-stream --framing $f --bytes $((validate_mib << 20)) --catalog-out "$out/catalog.json" >"$out/stream.$f"
+  done
+fi
+
 echo "$profile build; load: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 for _ in $(seq "$rounds"); do
   for w in "${what[@]}"; do
@@ -84,7 +94,12 @@ for _ in $(seq "$rounds"); do
         time_one rcip-node-pipelined "$bin" run --quiet --filter rcip. --adapter -- "${node_adapter[@]}"
         time_one rcip-node-one-at-a-time "$bin" run --quiet --filter rcip. --no-pipelining --adapter -- "${node_adapter[@]}"
         ;;
-      *) echo "unknown measurement $w (suite, fuzz, node)" >&2; exit 2 ;;
+      validate)
+        for f in jsonl sse; do
+          time_one "validate-$f" "$bin" validate --catalog "$out/catalog.json" --framing $f "$out/stream.$f"
+        done
+        ;;
+      *) echo "unknown measurement $w (suite, fuzz, node, validate)" >&2; exit 2 ;;
     esac
   done
 done
@@ -114,6 +129,19 @@ for w in "${what[@]}"; do
         printf "RCIP + React, Node adapter / stdio reference: pipelined %.2fx, one at a time %.2fx\n", p / r, s / r }'
       awk -v r="$(cpu rcip-reference-stdio)" -v p="$(cpu rcip-node-pipelined)" 'BEGIN {
         printf "the same in CPU time (both processes): pipelined %.2fx\n", p / r }'
+      ;;
+    validate)
+      for f in jsonl sse; do
+        report "validate-$f"
+        cpu=$(cut -d' ' -f2 "$out/validate-$f" | median)
+        awk -v m="$validate_mib" -v c="$cpu" -v f="$f" 'BEGIN { printf "validate %s: %.0f MiB/s of CPU time (%d MiB)\n", f, m / c, m }'
+      done
+      rm -f "$out"/stream.*
+      for f in jsonl sse; do
+        "$bin" generate-stream --framing $f --bytes $((1 << 30)) |
+          /usr/bin/time -o "$out/rss" -f "%M" "$bin" validate --catalog "$out/catalog.json" --framing $f - >/dev/null 2>&1 || true
+        echo "validate $f, 1 GiB piped in: peak RSS $(tail -1 "$out/rss") KiB"
+      done
       ;;
   esac
 done

@@ -36,7 +36,7 @@ use std::sync::Arc;
 use harness::framing::{requests_for, FRAMINGS};
 use harness::loader::{Case, Vectors};
 use harness::matching::match_value;
-use harness::validate::{live, read_messages, read_stream, runtime, Stop, Summary, Validator, Violation};
+use harness::validate::{generate, live, read_messages, read_stream, runtime, Stop, Summary, Validator, Violation};
 use serde_json::{json, Value};
 
 /// Qualifying cases today: 274 framing-neutral cases end their stream with `feed: end` and use
@@ -297,4 +297,134 @@ fn validate_accepts_the_valid_streams_of_the_vectors_and_rejects_the_invalid_one
     assert!(cases.len() >= AT_LEAST_CASES, "only {} qualifying cases, expected at least {AT_LEAST_CASES}", cases.len());
     assert!(valid >= AT_LEAST_VALID, "only {valid} valid streams, expected at least {AT_LEAST_VALID}");
     assert!(invalid >= AT_LEAST_INVALID, "only {invalid} invalid streams, expected at least {AT_LEAST_INVALID}");
+}
+
+/// What `conformance validate` reports for `pieces` (byte chunks, or messages for websocket) fed
+/// one at a time through `validator` (both consumers, as the command builds them), then ended.
+fn judged(mut v: Validator, framing: &str, pieces: &[Vec<u8>]) -> Run {
+    let mut found = Vec::new();
+    for piece in pieces {
+        let fed = if framing == "websocket" {
+            v.message(piece, &mut |x| found.push(x.clone()))
+        } else {
+            v.bytes(piece, &mut |x| found.push(x.clone()))
+        };
+        fed.expect("the right kind of input");
+    }
+    v.end(&mut |x| found.push(x.clone()));
+    v.release(&mut |x| found.push(x.clone()));
+    (found, v.finish(Stop::End))
+}
+
+/// The lenient consumer reads only from where the default consumer finds something, waiting at
+/// checkpoints in between (issue 29 §3): the output (violations with their kinds, strictness,
+/// entries and positions; the summary and so the exit code) is exactly that of following every
+/// step from the start, for the stream of every qualifying case in every framing, with a checkpoint
+/// after every clean step and with none (everything replayed from the start).
+#[test]
+fn the_lenient_consumer_reading_only_from_a_violation_reports_what_reading_throughout_does() {
+    let vectors = Vectors::load(&harness::bundled_vectors()).expect("the bundled vectors load");
+    let cases: Vec<StreamCase> = vectors.cases.iter().filter_map(stream_case).collect();
+    let mut problems = Vec::new();
+    let mut recommended = 0;
+    for case in &cases {
+        for framing in FRAMINGS {
+            let pieces = produce(case, framing);
+            let build = || harness::validate::validator(framing, &case.catalog, case.limits.as_ref(), false).expect("a validator");
+            let mut throughout = build();
+            throughout.follow_lenient_throughout();
+            let expected = judged(throughout, framing, &pieces);
+            recommended += expected.0.iter().filter(|v| v.strictness == "RECOMMENDED").count();
+            for checkpoint in [0, usize::MAX] {
+                let mut lazy = build();
+                lazy.checkpoint_after(checkpoint);
+                let got = judged(lazy, framing, &pieces);
+                if got != expected {
+                    problems.push(format!("{} [{framing}, checkpoint after {checkpoint}]: {got:?}, reading throughout: {expected:?}", case.id));
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{} problem(s):\n{}", problems.len(), problems.join("\n"));
+    assert!(cases.len() >= AT_LEAST_CASES, "only {} qualifying cases", cases.len());
+    // The comparison covers the readings that tell the two consumers apart.
+    assert!(recommended > 0, "no RECOMMENDED finding in any stream");
+}
+
+/// The same comparison on a long generated stream with faults planted at seeded places (a byte
+/// changed, a line cut, a record repeated or dropped, a delete of the whole document that only
+/// the lenient consumer commits), fed in chunks of several sizes: the checkpoints and replays
+/// between violations leave the output unchanged.
+#[test]
+fn the_lenient_consumer_waiting_between_planted_faults_reports_what_reading_throughout_does() {
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move |bound: usize| {
+        // SplitMix64, seeded: the same faults every run.
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        ((z ^ (z >> 31)) % bound as u64) as usize
+    };
+    let catalog = generate::catalog();
+    let mut checked = 0;
+    for framing in ["jsonl", "sse", "json-seq", "websocket"] {
+        for round in 0..6 {
+            let mut messages: Vec<Vec<u8>> = (0..400).flat_map(generate::transaction).collect();
+            for _ in 0..(1 + round * 3) {
+                let at = next(messages.len());
+                match next(5) {
+                    0 => {
+                        let len = messages[at].len();
+                        messages[at][next(len)] = b"x]\"{0-"[next(6)];
+                    }
+                    1 => {
+                        let len = messages[at].len();
+                        messages[at].truncate(next(len));
+                    }
+                    2 => {
+                        let copy = messages[at].clone();
+                        messages.insert(at, copy);
+                    }
+                    3 => {
+                        messages.remove(at);
+                    }
+                    // Deleting the whole document: only the default reading refuses it
+                    // (PRJ-RUI-DATA-06), so the consumers' revisions part from here on.
+                    _ => {
+                        if let Some(data) = (at..messages.len()).find(|&i| messages[i].starts_with(br#"["data",4,"#)) {
+                            messages[data] = br#"["delete",4,"data",""]"#.to_vec();
+                        }
+                    }
+                }
+            }
+            let pieces: Vec<Vec<u8>> = if framing == "websocket" {
+                messages
+            } else {
+                let mut stream = Vec::new();
+                for message in &messages {
+                    generate::frame(framing, message, &mut stream);
+                }
+                if round % 2 == 1 {
+                    // End inside the last frame.
+                    stream.truncate(stream.len() - 1 - next(20));
+                }
+                let size = [1, 7, 100, 4096, 65536][round % 5];
+                stream.chunks(size).map(<[u8]>::to_vec).collect()
+            };
+            let build = || harness::validate::validator(framing, &catalog, None, false).expect("a validator");
+            let mut throughout = build();
+            throughout.follow_lenient_throughout();
+            let expected = judged(throughout, framing, &pieces);
+            assert!(!expected.0.is_empty(), "{framing} round {round}: no violation planted");
+            for checkpoint in [0, 5000, usize::MAX] {
+                let mut lazy = build();
+                lazy.checkpoint_after(checkpoint);
+                let got = judged(lazy, framing, &pieces);
+                assert_eq!(got, expected, "{framing} round {round}, checkpoint after {checkpoint}");
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, 4 * 6 * 3);
 }

@@ -45,7 +45,7 @@ impl Held {
     fn delimited(&mut self, chunk: &[u8], delimiter: u8) -> u64 {
         let mut peak = 0;
         let mut rest = chunk;
-        while let Some(at) = rest.iter().position(|&b| b == delimiter) {
+        while let Some(at) = memchr::memchr(delimiter, rest) {
             peak = peak.max(self.line + at as u64);
             self.line = 0;
             rest = &rest[at + 1..];
@@ -63,7 +63,7 @@ impl Held {
                 rest = &rest[1..];
                 continue;
             }
-            let Some(at) = rest.iter().position(|&b| b == b'\n' || b == b'\r') else {
+            let Some(at) = memchr::memchr2(b'\n', b'\r', rest) else {
                 self.extend_line(rest);
                 break;
             };

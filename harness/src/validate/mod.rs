@@ -15,7 +15,9 @@
 //! code). One only the default consumer reports is RECOMMENDED (its entries: the RECOMMENDED ones
 //! that list the code, else those of the lenient readings, for what follows from one), and so is
 //! one only the lenient consumer reports. A record that repeats a member name in one of its
-//! objects is a RECOMMENDED finding of its own (PRJ-RUI-REC-06, RFC 8259 §4).
+//! objects is a RECOMMENDED finding of its own (PRJ-RUI-REC-06, RFC 8259 §4). The lenient consumer
+//! reads only from where the default one finds something (issue 29 §3, `Lenient` below): the same
+//! output at the cost of one consumer on a stream without violations.
 //!
 //! Exit 0: no REQUIRED violation (RECOMMENDED findings are reported; `--strict` makes them count);
 //! 1: a REQUIRED violation; 2: bad usage, or an input that could not be read to its end (the
@@ -299,7 +301,7 @@ pub fn validator(framing: &str, catalog: &Value, limits: Option<&Value>, strict:
         .map_err(|e| UsageError(format!("the lenient readings: {e}")))?;
     let lenient = consumer(framing, catalog, limits, rows)?;
     let mut validator = Validator::new(default);
-    validator.lenient = Some(lenient);
+    validator.lenient = Some(Lenient { runtime: lenient, following: false, throughout: false, replay: Replay::default(), checkpoint_after: CHECKPOINT_AFTER });
     validator.summary.strict = strict;
     Ok(validator)
 }
@@ -321,7 +323,7 @@ pub struct Validator {
     runtime: Runtime,
     /// The consumer taking the lenient readings (`validator`); without it (`Validator::new`)
     /// every violation is REQUIRED, as the default consumer's alone.
-    lenient: Option<Runtime>,
+    lenient: Option<Lenient>,
     /// Default-consumer transaction rejections the lenient consumer has not decided yet: held
     /// while it still has that transaction open (so at most one).
     held_back: Vec<Violation>,
@@ -330,6 +332,122 @@ pub struct Validator {
     trail: Option<Trail>,
     /// The bytes the decoder holds for a frame not yet ended (`held.rs`).
     held: held::Held,
+}
+
+/// The lenient consumer and how far it has read (issue 29 §3). Its readings differ from the
+/// default consumer's only where the default one rejects (a frame it quarantines, a transaction it
+/// rejects: `LENIENT_ROWS`), so from the same stream state, input the default consumer finds
+/// nothing wrong with takes the lenient one to the same state with the same results. It therefore
+/// reads only from where the default consumer finds something: it waits at a checkpoint (the
+/// default consumer's state, copied) with the input since then kept for replay; when the default
+/// consumer reports a violation, it replays that input and then follows step by step, comparing as
+/// before, until both stand in the same state again with nothing held back. A test
+/// (`tests/validate_vectors.rs`) compares this with following every step from the start.
+struct Lenient {
+    runtime: Runtime,
+    /// It reads every step (from the first violation until the two consumers agree again).
+    following: bool,
+    /// It reads every step from the start (`Validator::follow_lenient_throughout`).
+    throughout: bool,
+    /// The input since its checkpoint, while it waits.
+    replay: Replay,
+    /// Input kept for replay before a new checkpoint is taken (see `CHECKPOINT_AFTER`).
+    checkpoint_after: usize,
+}
+
+/// The input a waiting lenient consumer has not read: bytes (decoders are chunk-independent, so
+/// they are kept joined), or whole messages joined with the length of each. The buffers are kept
+/// from one checkpoint to the next, so waiting allocates nothing per step.
+#[derive(Default)]
+struct Replay {
+    bytes: Vec<u8>,
+    message_lens: Vec<usize>,
+}
+
+impl Replay {
+    fn clear(&mut self) {
+        self.bytes.clear();
+        self.message_lens.clear();
+        // What one long step grew stays bounded by the checkpoint interval afterwards.
+        if self.bytes.capacity() > 4 * CHECKPOINT_AFTER {
+            self.bytes.shrink_to(CHECKPOINT_AFTER);
+        }
+    }
+}
+
+/// Input kept for replay before the lenient consumer takes a new checkpoint (a copy of the default
+/// consumer's state, whose cost grows with the committed snapshot): 1 MiB, so a checkpoint is taken
+/// once per 16 chunks of 64 KiB, and memory stays bounded.
+const CHECKPOINT_AFTER: usize = 1 << 20;
+
+/// One step of input, as the validator received it.
+#[derive(Clone, Copy)]
+enum Step<'a> {
+    Bytes(&'a [u8]),
+    Message(&'a [u8]),
+    End,
+}
+
+impl Lenient {
+    fn feed(&mut self, step: Step) {
+        // The same input as the default consumer's, which accepted it.
+        match step {
+            Step::Bytes(chunk) => {
+                let _ = self.runtime.feed(chunk);
+            }
+            Step::Message(message) => {
+                let _ = self.runtime.feed_message(message);
+            }
+            Step::End => self.runtime.end(),
+        }
+    }
+
+    /// Brings the lenient consumer to the default consumer's position after `step`: it reads
+    /// `step` when following; when waiting, it keeps `step` for replay, or, if the default
+    /// consumer found something in it, replays everything since its checkpoint and follows.
+    fn step(&mut self, step: Step, default_found: bool, default: &Runtime) {
+        if self.following {
+            return self.feed(step);
+        }
+        match step {
+            Step::Bytes(chunk) => self.replay.bytes.extend_from_slice(chunk),
+            Step::Message(message) => {
+                self.replay.bytes.extend_from_slice(message);
+                self.replay.message_lens.push(message.len());
+            }
+            Step::End => {}
+        }
+        if default_found {
+            let mut replay = std::mem::take(&mut self.replay);
+            if replay.message_lens.is_empty() {
+                if !replay.bytes.is_empty() {
+                    self.feed(Step::Bytes(&replay.bytes));
+                }
+            } else {
+                let mut rest = &replay.bytes[..];
+                for &len in &replay.message_lens {
+                    let (message, after) = rest.split_at(len.min(rest.len()));
+                    self.feed(Step::Message(message));
+                    rest = after;
+                }
+            }
+            if matches!(step, Step::End) {
+                self.feed(Step::End);
+            }
+            replay.clear();
+            self.replay = replay;
+            self.following = true;
+        } else if self.replay.bytes.len() > self.checkpoint_after || matches!(step, Step::End) {
+            self.checkpoint(default);
+        }
+    }
+
+    /// Waits from `default`'s state.
+    fn checkpoint(&mut self, default: &Runtime) {
+        self.runtime.resume_from(default);
+        self.replay.clear();
+        self.following = false;
+    }
 }
 
 /// The longest frame the validator holds while decoding it (the decoder keeps a frame's bytes
@@ -381,12 +499,8 @@ impl Validator {
     /// The next chunk of a byte stream (JSONL, SSE, JSON text sequences).
     pub fn bytes(&mut self, chunk: &[u8], sink: &mut dyn FnMut(&Violation)) -> Result<(), UsageError> {
         self.runtime.feed(chunk).map_err(|e| UsageError(e.to_string()))?;
-        if let Some(lenient) = &mut self.lenient {
-            // The same input as the default consumer's, which accepted it.
-            let _ = lenient.feed(chunk);
-        }
         self.summary.bytes += chunk.len() as u64;
-        self.collect(sink);
+        self.collect(Step::Bytes(chunk), sink);
         let held = self.held.push(chunk);
         if held > MAX_FRAME_BYTES {
             return Err(UsageError(format!(
@@ -401,22 +515,16 @@ impl Validator {
     /// One whole WebSocket message.
     pub fn message(&mut self, message: &[u8], sink: &mut dyn FnMut(&Violation)) -> Result<(), UsageError> {
         self.runtime.feed_message(message).map_err(|e| UsageError(e.to_string()))?;
-        if let Some(lenient) = &mut self.lenient {
-            let _ = lenient.feed_message(message);
-        }
         self.summary.bytes += message.len() as u64;
         self.summary.messages += 1;
-        self.collect(sink);
+        self.collect(Step::Message(message), sink);
         Ok(())
     }
 
     /// The stream ended: a frame still held is truncated and an open transaction interrupted.
     pub fn end(&mut self, sink: &mut dyn FnMut(&Violation)) {
         self.runtime.end();
-        if let Some(lenient) = &mut self.lenient {
-            lenient.end();
-        }
-        self.collect(sink);
+        self.collect(Step::End, sink);
         // Whatever the lenient consumer never rejected is a RECOMMENDED finding.
         let held: Vec<Violation> = self.held_back.drain(..).map(|v| Violation { strictness: RECOMMENDED, ..v }).collect();
         self.report(held, sink);
@@ -438,12 +546,33 @@ impl Validator {
         self.report(held, sink);
     }
 
-    /// Hands the results decided since the last call to the sink, in frame order (a quarantined
-    /// frame or rejected record before the transaction it ended), each with its strictness, and
-    /// forgets them.
-    fn collect(&mut self, sink: &mut dyn FnMut(&Violation)) {
+    /// The lenient consumer reads every step from the start, as before issue 29 §3, instead of
+    /// only from where the default consumer finds something: the same output, more slowly (for
+    /// comparing the two ways in tests).
+    pub fn follow_lenient_throughout(&mut self) {
+        if let Some(lenient) = &mut self.lenient {
+            lenient.following = true;
+            lenient.throughout = true;
+        }
+    }
+
+    /// The lenient consumer takes a checkpoint once more than `bytes` of input wait for replay
+    /// (default 1 MiB; 0: after every step the default consumer found nothing in), for tests.
+    pub fn checkpoint_after(&mut self, bytes: usize) {
+        if let Some(lenient) = &mut self.lenient {
+            lenient.checkpoint_after = bytes;
+        }
+    }
+
+    /// Hands the results decided in `step` to the sink, in frame order (a quarantined frame or
+    /// rejected record before the transaction it ended), each with its strictness, and forgets
+    /// them.
+    fn collect(&mut self, step: Step, sink: &mut dyn FnMut(&Violation)) {
         let mut found = std::mem::take(&mut self.found);
         violations_of(&self.runtime, &mut self.summary, &mut found);
+        if let Some(lenient) = &mut self.lenient {
+            lenient.step(step, !found.is_empty(), &self.runtime);
+        }
         for &frame in self.runtime.repeated_names() {
             found.push(Violation { frame, transaction: None, code: REPEATED_MEMBER_NAME, kind: "record repeating a member name", strictness: RECOMMENDED, requirements: Vec::new() });
         }
@@ -457,7 +586,7 @@ impl Validator {
             }));
         }
         self.runtime.forget_results();
-        if let Some(lenient) = &mut self.lenient {
+        if let Some(Lenient { runtime: lenient, following: true, .. }) = &mut self.lenient {
             let mut also = Vec::new();
             violations_of(lenient, &mut Summary::default(), &mut also);
             lenient.forget_results();
@@ -488,6 +617,13 @@ impl Validator {
             // Rejected only under the lenient readings: a consumer taking them rejects here.
             decided.extend(also.into_iter().map(|v| Violation { strictness: RECOMMENDED, kind: lenient_kind(v.kind), ..v }));
             found = decided;
+        }
+        // Both consumers stand in the same state again with nothing held back: the lenient one
+        // waits again.
+        if let Some(lenient) = &mut self.lenient {
+            if lenient.following && !lenient.throughout && self.held_back.is_empty() && lenient.runtime.same_stream_state(&self.runtime) {
+                lenient.checkpoint(&self.runtime);
+            }
         }
         self.report(found, sink);
     }

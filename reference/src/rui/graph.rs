@@ -112,10 +112,17 @@ pub fn check_node(
 ) -> Result<(), TransactionCode> {
     limits.check_id(id)?;
     limits.check_array_len(node.children.len())?;
+    // A short child list is searched in place, a long one through a set: the same first
+    // duplicate either way, without an allocation for most nodes (issue 29 §3).
     let mut seen = BTreeSet::new();
-    for child in &node.children {
+    for (at, child) in node.children.iter().enumerate() {
         limits.check_id(child)?;
-        if !seen.insert(child.as_str()) {
+        let repeated = if node.children.len() <= 16 {
+            node.children[..at].contains(child)
+        } else {
+            !seen.insert(child.as_str())
+        };
+        if repeated {
             return Err(TransactionCode::DuplicateChild);
         }
     }
@@ -148,8 +155,9 @@ pub fn check_structure(
     if dangling {
         return Err(TransactionCode::ChildUnresolved);
     }
-    // Lookup only; never iterated, so its order decides nothing.
-    let mut visits: HashMap<&str, Visit> = HashMap::new();
+    // Lookup only; never iterated, so its order decides nothing. A B-tree rather than a hash
+    // map: no hashing of every id at every commit (issue 29 §3).
+    let mut visits: BTreeMap<&str, Visit> = BTreeMap::new();
     // The current path: each node with the index of its next child to visit and its height so far.
     let mut path: Vec<(&str, &Node, usize, usize)> = vec![(root, root_node, 0, 0)];
     visits.insert(root, Visit::OnPath);

@@ -230,6 +230,9 @@ impl Limits {
     }
 
     fn walk(&self, value: &Value, with_depth: bool) -> Result<(), TransactionCode> {
+        if let Some(checked) = self.walk_flat(value, with_depth) {
+            return checked;
+        }
         let mut pending: Vec<(&Value, usize)> = vec![(value, 0)];
         while let Some((value, above)) = pending.pop() {
             match value {
@@ -248,6 +251,44 @@ impl Limits {
                     pending.extend(members.values().map(|member| (member, above + 1)));
                 }
                 Value::Null | Value::Bool(_) | Value::Number(_) => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// [`Limits::walk`] of a scalar, or of a container holding only scalars (most props objects
+    /// and data values): the same checks in the same order without a work list, so without an
+    /// allocation (issue 29 §3). `None` for anything deeper.
+    fn walk_flat(&self, value: &Value, with_depth: bool) -> Option<Result<(), TransactionCode>> {
+        let scalar = |v: &Value| !matches!(v, Value::Object(_) | Value::Array(_));
+        match value {
+            Value::String(s) => Some(self.check_string(s)),
+            Value::Null | Value::Bool(_) | Value::Number(_) => Some(Ok(())),
+            Value::Object(members) if members.values().all(scalar) => {
+                Some(self.flat(None, members.values(), with_depth))
+            }
+            Value::Array(items) if items.iter().all(scalar) => {
+                Some(self.flat(Some(items.len()), items.iter(), with_depth))
+            }
+            _ => None,
+        }
+    }
+
+    fn flat<'a>(
+        &self,
+        len: Option<usize>,
+        members: impl Iterator<Item = &'a Value>,
+        with_depth: bool,
+    ) -> Result<(), TransactionCode> {
+        if with_depth {
+            self.check_depth(1)?;
+        }
+        if let Some(len) = len {
+            self.check_array_len(len)?;
+        }
+        for member in members {
+            if let Value::String(s) = member {
+                self.check_string(s)?;
             }
         }
         Ok(())

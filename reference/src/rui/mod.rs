@@ -2,7 +2,7 @@
 //! (`framing`, CL-D07), records (`records`, CL-D01), transactions and recovery (`transaction`,
 //! `runtime`, CL-D02..D05, CL-D09), data pointers (`pointer`, CL-D03), the limits profile
 //! (`limits`, CL-D04), the catalog (`catalog`, CL-D06), the committed graph and its invariants
-//! (`graph`), action dispatch (`actions`, CL-D06) and the stable codes (`codes`, CL-D08).
+//! (`graph`), one frame read into one record in a single pass (`reader`), action dispatch (`actions`, CL-D06) and the stable codes (`codes`, CL-D08).
 //!
 //! Sans-IO and deterministic: bytes, messages, the end of a stream, dispatches and policy
 //! settlements are explicit calls; nothing reads a clock or a random source; every rejection is a
@@ -15,6 +15,7 @@ pub mod framing;
 pub mod graph;
 pub mod limits;
 pub mod pointer;
+pub mod reader;
 pub mod records;
 pub mod runtime;
 pub mod transaction;

@@ -39,12 +39,13 @@ use super::actions::{
 use super::catalog::Catalog;
 use super::codes::{QuarantineCode, RejectionCode, TransactionCode};
 use super::framing::{
-    parse_frame, payload_len, record_text_len, repeats_a_name, DecodedFrame, Decoder, Framing,
+    parse_frame, payload_len, record_text_len, repeats_a_name, Decoder, Frame, Framing,
     WrongInputKind,
 };
 use super::graph::{Node, Snapshot};
 use super::limits::{Limits, Measure};
 use super::pointer;
+use super::reader::read_frame;
 use super::records::{parse_record, Record, RecordError};
 use super::transaction::{OpenTransaction, Operation};
 use crate::choices::{Choice, Choices, Fault};
@@ -111,8 +112,6 @@ pub struct Runtime {
     dispatcher: Dispatcher,
     /// The stream is ending: what the decoder still held is being drained.
     ending: bool,
-    /// Reused between feeds.
-    frames: Vec<DecodedFrame>,
     /// Frames whose record repeats a member name (PRJ-RUI-REC-06), noted only on request
     /// (`note_repeated_names`, for a stream validator); `None` otherwise.
     repeated_names: Option<Vec<u64>>,
@@ -142,37 +141,33 @@ impl Runtime {
             rejections: Vec::new(),
             dispatcher: Dispatcher::new(config.action_policy, failure_denies),
             ending: false,
-            frames: Vec::new(),
             repeated_names: None,
         }
     }
 
     /// The next chunk of the byte stream (JSONL, SSE, JSON text sequences).
     pub fn feed(&mut self, chunk: &[u8]) -> Result<(), WrongInputKind> {
-        let mut frames = std::mem::take(&mut self.frames);
-        let result = self.decoder.push(chunk, &mut frames);
-        self.drain(&mut frames);
-        self.frames = frames;
+        let mut decoder = self.take_decoder();
+        let result = decoder.push_frames(chunk, &mut |frame| self.on_frame(frame));
+        self.decoder = decoder;
         result
     }
 
     /// One whole message (WebSocket).
     pub fn feed_message(&mut self, message: &[u8]) -> Result<(), WrongInputKind> {
-        let mut frames = std::mem::take(&mut self.frames);
-        let result = self.decoder.message(message, &mut frames);
-        self.drain(&mut frames);
-        self.frames = frames;
+        let mut decoder = self.take_decoder();
+        let result = decoder.message_frames(message, &mut |frame| self.on_frame(frame));
+        self.decoder = decoder;
         result
     }
 
     /// The stream ends.
     pub fn end(&mut self) {
-        let mut frames = std::mem::take(&mut self.frames);
-        self.decoder.finish(&mut frames);
+        let mut decoder = self.take_decoder();
         self.ending = true;
-        self.drain(&mut frames);
+        decoder.finish_frames(&mut |frame| self.on_frame(frame));
         self.ending = false;
-        self.frames = frames;
+        self.decoder = decoder;
         if self.choices.injects(Fault::RuiStreamEndCommits) {
             return;
         }
@@ -185,6 +180,13 @@ impl Runtime {
                 self.next_frame.saturating_sub(1),
             );
         }
+    }
+
+    /// The decoder, out of the runtime while it hands frames to it (frames borrow its buffer);
+    /// a decoder of the same framing that holds nothing stands in meanwhile.
+    fn take_decoder(&mut self) -> Decoder {
+        let stand_in = Decoder::new(self.decoder.framing());
+        std::mem::replace(&mut self.decoder, stand_in)
     }
 
     pub fn framing(&self) -> Framing {
@@ -245,6 +247,31 @@ impl Runtime {
         }
     }
 
+    /// Takes `other`'s stream state, keeping this runtime's own configuration (framing, choices,
+    /// catalog, limits): the bytes its decoder holds, the frame count, the committed snapshot and
+    /// commit count, the open transaction. Results not yet forgotten are forgotten. For a host that
+    /// follows one stream under two sets of readings and runs the second only where the first found
+    /// something (`conformance validate`): from the same state, a runtime whose readings differ
+    /// only where the first runtime rejects decides every other input the same way.
+    pub fn resume_from(&mut self, other: &Runtime) {
+        self.decoder.resume_from(&other.decoder);
+        self.next_frame = other.next_frame;
+        self.committed.clone_from(&other.committed);
+        self.commits = other.commits;
+        self.open.clone_from(&other.open);
+        self.forget_results();
+    }
+
+    /// Whether this runtime stands where `other` does in the stream (see [`Runtime::resume_from`]:
+    /// decoder state, frame count, committed snapshot, open transaction), whatever their readings.
+    pub fn same_stream_state(&self, other: &Runtime) -> bool {
+        self.next_frame == other.next_frame
+            && self.committed.revision == other.committed.revision
+            && self.open == other.open
+            && self.decoder.same_state(&other.decoder)
+            && self.committed == other.committed
+    }
+
     /// From now on, notes every frame whose JSON record repeats a member name in one of its
     /// objects (PRJ-RUI-REC-06; the record is read as before, the last value of the name kept).
     pub fn note_repeated_names(&mut self) {
@@ -290,49 +317,55 @@ impl Runtime {
         self.dispatcher.calls()
     }
 
-    fn drain(&mut self, frames: &mut Vec<DecodedFrame>) {
-        for frame in frames.drain(..) {
-            self.on_frame(frame);
-        }
-    }
-
-    fn on_frame(&mut self, frame: DecodedFrame) {
+    fn on_frame(&mut self, frame: Frame<'_>) {
         let index = self.next_frame;
         self.next_frame += 1;
         let bytes = match frame {
-            DecodedFrame::Complete(bytes) => bytes,
+            Frame::Complete(bytes) => bytes,
             // PRJ-RUI-FRAME-12 is IMPL-DEFINED: under `rui-truncated-end-interrupted` a frame the
             // end of the stream cut short is logged, and the end itself (CL-D05-7) discards the
             // open transaction INTERRUPTED.
-            DecodedFrame::Quarantined(code)
+            Frame::Quarantined(code)
                 if self.ending && self.choices.takes(Choice::RuiTruncatedEndInterrupted) =>
             {
                 return self.quarantine.push(Quarantined { frame: index, code });
             }
-            DecodedFrame::Quarantined(code) => return self.quarantine_frame(index, code),
+            Frame::Quarantined(code) => return self.quarantine_frame(index, code),
         };
-        let value: Value = match parse_frame(&bytes) {
-            Ok(value) => value,
-            Err(code) => return self.quarantine_frame(index, code),
-        };
-        if let Some(found) = &mut self.repeated_names {
-            if repeats_a_name(&bytes) {
-                found.push(index);
+        // The wider reading of PRJ-RUI-LIMIT-13 bounds the whole record tuple, so it needs the
+        // frame's JSON value; otherwise the record is read in one pass without building it.
+        let (record, exceeded) = if self.choices.takes(Choice::RuiLimitsBoundWholeRecord) {
+            let value: Value = match parse_frame(bytes) {
+                Ok(value) => value,
+                Err(code) => return self.quarantine_frame(index, code),
+            };
+            if let Some(found) = &mut self.repeated_names {
+                if repeats_a_name(bytes) {
+                    found.push(index);
+                }
             }
-        }
+            let exceeded = self.limits.check_whole_record(&value).err();
+            (parse_record(value), exceeded)
+        } else {
+            let frame = match read_frame(bytes) {
+                Ok(frame) => frame,
+                Err(code) => return self.quarantine_frame(index, code),
+            };
+            if let Some(found) = &mut self.repeated_names {
+                if frame.repeats_a_name {
+                    found.push(index);
+                }
+            }
+            (frame.record, None)
+        };
         // PRJ-RUI-LIMIT-16 is IMPL-DEFINED: `rui-bytes-count-whitespace` counts the frame's
         // payload as it came, JSON whitespace around the value included (not the json-seq LF).
         let text_len = if self.choices.takes(Choice::RuiBytesCountWhitespace) {
-            payload_len(&bytes, self.framing)
+            payload_len(bytes, self.framing)
         } else {
-            record_text_len(&bytes)
+            record_text_len(bytes)
         };
-        let exceeded = self
-            .choices
-            .takes(Choice::RuiLimitsBoundWholeRecord)
-            .then(|| self.limits.check_whole_record(&value).err())
-            .flatten();
-        let parsed = parse_record(value).and_then(|record| self.pointer_field_checked(record));
+        let parsed = record.and_then(|record| self.pointer_field_checked(record));
         match parsed {
             Ok(record) => self.on_record(index, record, text_len, exceeded),
             Err(error) => {
@@ -479,16 +512,15 @@ impl Runtime {
             .injects(Fault::RuiPartialApply)
             .then(|| open.apply_partially(&self.committed));
         match open.commit(
-            &self.committed,
+            &mut self.committed,
             new_revision,
             root_id,
             &self.catalog,
             &self.limits,
             &self.choices,
         ) {
-            Ok(snapshot) => {
-                let revision = snapshot.revision;
-                self.committed = snapshot;
+            Ok(()) => {
+                let revision = self.committed.revision;
                 self.commits += 1;
                 self.transactions.push(TransactionResult {
                     transaction_id,

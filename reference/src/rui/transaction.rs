@@ -7,8 +7,9 @@
 //! bound) and the transaction is doomed with that `LIMIT_*` code, reported at commit like every
 //! other content check.
 //!
-//! Commit builds the resulting snapshot on a copy of the committed one and returns it only if every
-//! check passes, so the caller swaps it in whole or not at all (CL-D02-9, RUI-COMMIT-04). Checks,
+//! Commit applies the operations to the committed snapshot in place with an undo log and keeps
+//! them only if every check passes, restoring the snapshot exactly otherwise, so it changes whole
+//! or not at all (CL-D02-9, RUI-COMMIT-04). Checks,
 //! in this order (the order is not specified; when several fail, any of their codes is acceptable):
 //! 1. a bound already passed (`LIMIT_OPERATIONS`, `LIMIT_TRANSACTION_BYTES`);
 //! 2. the base revision is the committed revision (`STALE_BASE_REVISION`, CL-D02-5; checked here at
@@ -29,7 +30,7 @@
 //! commit (PRJ-RUI-TX-08, [`OpenTransaction::failure_so_far`]), a cycle the root does not reach
 //! (PRJ-RUI-GRAPH-07, `rui-unreachable-cycle-fails`) and the pointer readings of `pointer.rs`.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
@@ -50,7 +51,7 @@ pub enum Operation {
 }
 
 /// The transaction that `begin` opened and no final record closed yet.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct OpenTransaction {
     transaction_id: String,
     base_revision: u64,
@@ -201,130 +202,212 @@ impl OpenTransaction {
             .then_some(TransactionCode::DuplicateNode)
     }
 
-    /// `["commit", seq, newRevision, rootId]`: the resulting snapshot, or why nothing applies.
-    /// The order of the checks is the module's; PRJ-RUI-TX-07 leaves it open, and
-    /// `rui-commit-checks-reversed` checks the revisions last (newRevision before the base).
+    /// `["commit", seq, newRevision, rootId]` applied to `committed`, or why nothing applies
+    /// (`committed` is then exactly as it was). The order of the checks is the module's;
+    /// PRJ-RUI-TX-07 leaves it open, and `rui-commit-checks-reversed` checks the revisions last
+    /// (newRevision before the base).
     pub fn commit(
         self,
-        committed: &Snapshot,
+        committed: &mut Snapshot,
         new_revision: u64,
         root_id: String,
         catalog: &Catalog,
         limits: &Limits,
         choices: &Choices,
-    ) -> Result<Snapshot, TransactionCode> {
+    ) -> Result<(), TransactionCode> {
         if let Some(code) = self.doomed {
             return Err(code);
         }
         let revisions_last = choices.takes(Choice::RuiCommitChecksReversed);
         let base_revision = self.base_revision;
+        let committed_revision = committed.revision;
         if !revisions_last {
             check_revisions(
                 base_revision,
-                committed.revision,
+                committed_revision,
                 new_revision,
                 choices,
                 false,
             )?;
         }
-        let snapshot = self.apply(committed, new_revision, root_id, catalog, limits, choices)?;
+        let undo = self.apply(committed, &root_id, catalog, limits, choices)?;
         if revisions_last {
-            check_revisions(
+            if let Err(code) = check_revisions(
                 base_revision,
-                committed.revision,
+                committed_revision,
                 new_revision,
                 choices,
                 true,
-            )?;
+            ) {
+                undo.restore(committed);
+                return Err(code);
+            }
         }
-        Ok(snapshot)
+        committed.revision = new_revision;
+        committed.root = Some(root_id);
+        Ok(())
     }
 
-    /// Checks 4 to 6: the staged operations applied to a copy of `committed`, then the invariants.
+    /// Checks 4 to 6: the staged operations applied to `committed` in place, then the invariants.
+    /// On success, what undoes them; on failure `committed` is restored first. Applying in place
+    /// with an undo log (issue 29 §3) costs what the transaction touches, where building the
+    /// result on a copy of the committed snapshot cost its whole size at every commit.
     fn apply(
         self,
-        committed: &Snapshot,
-        new_revision: u64,
-        root_id: String,
+        committed: &mut Snapshot,
+        root_id: &str,
         catalog: &Catalog,
         limits: &Limits,
         choices: &Choices,
-    ) -> Result<Snapshot, TransactionCode> {
-        let reading = pointer::Reading {
-            append_dash: choices.takes(Choice::RuiArrayAppend),
-            scalar_parent_invalid: choices.takes(Choice::RuiScalarParentPointerInvalid),
-            index_at_length_refused: choices.takes(Choice::RuiIndexAtLengthRefused),
-            delete_document_resets: choices.takes(Choice::RuiDeleteDocumentResets),
-        };
-        let mut nodes = committed.nodes.clone();
-        let mut data = committed.data.clone();
-        let mut defined: BTreeSet<String> = BTreeSet::new();
-        for operation in self.operations {
-            match operation {
-                Operation::Node { id, node } => {
-                    if !defined.insert(id.clone())
-                        && !choices.injects(Fault::RuiDuplicateNodeAccepted)
-                    {
-                        return Err(TransactionCode::DuplicateNode);
-                    }
-                    nodes.insert(id, node);
-                }
-                Operation::DeleteNode { id } => {
-                    limits.check_id(&id)?;
-                    if nodes.remove(&id).is_none() {
-                        return Err(TransactionCode::DeleteAbsent);
-                    }
-                }
-                Operation::Data { pointer, value } => {
-                    limits.check_value(&value)?;
-                    if let SetEffect::Appended { len } =
-                        pointer::set_with(&mut data, &pointer, value, reading)?
-                    {
-                        limits.check_array_len(len)?;
-                    }
-                }
-                Operation::DeleteData { pointer } => {
-                    pointer::remove_with(&mut data, &pointer, reading)?
-                }
+    ) -> Result<Undo, TransactionCode> {
+        let mut undo = Undo::default();
+        let applied = apply_operations(self.operations, committed, &mut undo, limits, choices)
+            .and_then(|defined| {
+                check_graph(
+                    &committed.nodes,
+                    &defined,
+                    root_id,
+                    catalog,
+                    limits,
+                    choices,
+                )
+            });
+        match applied {
+            Ok(()) => Ok(undo),
+            Err(code) => {
+                undo.restore(committed);
+                Err(code)
             }
         }
-        for id in &defined {
-            if let Some(node) = nodes.get(id) {
-                match check_node(id, node, catalog, limits) {
-                    Err(TransactionCode::UnknownComponent)
-                        if choices.injects(Fault::RuiUnknownComponentAccepted) => {}
-                    checked => checked?,
-                }
-            }
-        }
-        limits.check_id(&root_id)?;
-        // The alternate reading of PRJ-RUI-LIMIT-12: maxDepth bounds only the nesting of values.
-        let unbounded_tree = Limits {
-            max_depth: usize::MAX,
-            ..*limits
-        };
-        let structure_limits = if choices.takes(Choice::RuiDepthValuesOnly) {
-            &unbounded_tree
-        } else {
-            limits
-        };
-        match check_structure(&nodes, &root_id, structure_limits) {
-            Err(TransactionCode::GraphCycle) if choices.injects(Fault::RuiCycleAccepted) => {}
-            checked => checked?,
-        }
-        // PRJ-RUI-GRAPH-07 is RECOMMENDED: the alternate rejects a cycle the root does not reach too.
-        if choices.takes(Choice::RuiUnreachableCycleFails)
-            && !choices.injects(Fault::RuiCycleAccepted)
-        {
-            check_acyclic(&nodes)?;
-        }
-        Ok(Snapshot {
-            revision: new_revision,
-            root: Some(root_id),
-            nodes,
-            data,
-        })
     }
+}
+
+/// What puts a committed snapshot back as it was before `apply` changed it: each node id the
+/// transaction set or deleted with its previous definition, in order, and the data document as
+/// it was before the first data operation (copied only by a transaction that has one).
+#[derive(Default)]
+struct Undo {
+    nodes: Vec<(String, Option<Node>)>,
+    data: Option<Value>,
+}
+
+impl Undo {
+    fn restore(self, committed: &mut Snapshot) {
+        for (id, before) in self.nodes.into_iter().rev() {
+            match before {
+                Some(node) => {
+                    committed.nodes.insert(id, node);
+                }
+                None => {
+                    committed.nodes.remove(&id);
+                }
+            }
+        }
+        if let Some(data) = self.data {
+            committed.data = data;
+        }
+    }
+}
+
+/// Check 4: the operations applied in record order; the ids the transaction defined.
+fn apply_operations(
+    operations: Vec<Operation>,
+    committed: &mut Snapshot,
+    undo: &mut Undo,
+    limits: &Limits,
+    choices: &Choices,
+) -> Result<BTreeSet<String>, TransactionCode> {
+    let reading = pointer::Reading {
+        append_dash: choices.takes(Choice::RuiArrayAppend),
+        scalar_parent_invalid: choices.takes(Choice::RuiScalarParentPointerInvalid),
+        index_at_length_refused: choices.takes(Choice::RuiIndexAtLengthRefused),
+        delete_document_resets: choices.takes(Choice::RuiDeleteDocumentResets),
+    };
+    let mut defined: BTreeSet<String> = BTreeSet::new();
+    for operation in operations {
+        if matches!(
+            operation,
+            Operation::Data { .. } | Operation::DeleteData { .. }
+        ) && undo.data.is_none()
+        {
+            undo.data = Some(committed.data.clone());
+        }
+        match operation {
+            Operation::Node { id, node } => {
+                if !defined.insert(id.clone()) && !choices.injects(Fault::RuiDuplicateNodeAccepted)
+                {
+                    return Err(TransactionCode::DuplicateNode);
+                }
+                // Replacing a definition keeps the map's key: no copy of the id.
+                let before = match committed.nodes.get_mut(&id) {
+                    Some(slot) => Some(std::mem::replace(slot, node)),
+                    None => committed.nodes.insert(id.clone(), node),
+                };
+                undo.nodes.push((id, before));
+            }
+            Operation::DeleteNode { id } => {
+                limits.check_id(&id)?;
+                let before = committed
+                    .nodes
+                    .remove(&id)
+                    .ok_or(TransactionCode::DeleteAbsent)?;
+                undo.nodes.push((id, Some(before)));
+            }
+            Operation::Data { pointer, value } => {
+                limits.check_value(&value)?;
+                if let SetEffect::Appended { len } =
+                    pointer::set_with(&mut committed.data, &pointer, value, reading)?
+                {
+                    limits.check_array_len(len)?;
+                }
+            }
+            Operation::DeleteData { pointer } => {
+                pointer::remove_with(&mut committed.data, &pointer, reading)?
+            }
+        }
+    }
+    Ok(defined)
+}
+
+/// Checks 5 and 6 on the graph the operations left.
+fn check_graph(
+    nodes: &BTreeMap<String, Node>,
+    defined: &BTreeSet<String>,
+    root_id: &str,
+    catalog: &Catalog,
+    limits: &Limits,
+    choices: &Choices,
+) -> Result<(), TransactionCode> {
+    for id in defined {
+        if let Some(node) = nodes.get(id) {
+            match check_node(id, node, catalog, limits) {
+                Err(TransactionCode::UnknownComponent)
+                    if choices.injects(Fault::RuiUnknownComponentAccepted) => {}
+                checked => checked?,
+            }
+        }
+    }
+    limits.check_id(root_id)?;
+    // The alternate reading of PRJ-RUI-LIMIT-12: maxDepth bounds only the nesting of values.
+    let unbounded_tree = Limits {
+        max_depth: usize::MAX,
+        ..*limits
+    };
+    let structure_limits = if choices.takes(Choice::RuiDepthValuesOnly) {
+        &unbounded_tree
+    } else {
+        limits
+    };
+    match check_structure(nodes, root_id, structure_limits) {
+        Err(TransactionCode::GraphCycle) if choices.injects(Fault::RuiCycleAccepted) => {}
+        checked => checked?,
+    }
+    // PRJ-RUI-GRAPH-07 is RECOMMENDED: the alternate rejects a cycle the root does not reach too.
+    if choices.takes(Choice::RuiUnreachableCycleFails) && !choices.injects(Fault::RuiCycleAccepted)
+    {
+        check_acyclic(nodes)?;
+    }
+    Ok(())
 }
 
 /// Checks 2 and 3: the base revision is the committed one (CL-D02-5), `newRevision =

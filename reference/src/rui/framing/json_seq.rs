@@ -16,7 +16,7 @@
 //! are not an RS-prefixed text).
 
 use super::payload::parse_frame;
-use super::DecodedFrame;
+use super::Frame;
 use crate::choices::{Choice, Choices};
 use crate::rui::codes::QuarantineCode;
 
@@ -45,36 +45,53 @@ impl JsonSeqDecoder {
         }
     }
 
-    pub(super) fn push(&mut self, mut chunk: &[u8], out: &mut Vec<DecodedFrame>) {
-        while let Some(at) = chunk.iter().position(|&b| b == RS) {
+    pub(super) fn resume_from(&mut self, other: &JsonSeqDecoder) {
+        self.started = other.started;
+        self.element.clone_from(&other.element);
+    }
+
+    pub(super) fn same_state(&self, other: &JsonSeqDecoder) -> bool {
+        self.started == other.started && self.element == other.element
+    }
+
+    pub(super) fn push(&mut self, mut chunk: &[u8], on: &mut dyn FnMut(Frame<'_>)) {
+        while let Some(at) = memchr::memchr(RS, chunk) {
             let (head, rest) = chunk.split_at(at);
-            self.element.extend_from_slice(head);
-            if self.empty_elements && self.started && self.element.is_empty() {
-                out.push(DecodedFrame::Quarantined(QuarantineCode::FrameNotJson));
+            // An element wholly inside this chunk is handed over from it, without a copy.
+            if self.element.is_empty() {
+                if self.empty_elements && self.started && head.is_empty() {
+                    on(Frame::Quarantined(QuarantineCode::FrameNotJson));
+                }
+                self.end_element(head, on);
+            } else {
+                self.element.extend_from_slice(head);
+                let element = std::mem::take(&mut self.element);
+                self.end_element(&element, on);
+                self.element = element;
+                self.element.clear();
             }
-            self.end_element(out);
             self.started = true;
             chunk = rest.get(1..).unwrap_or_default();
         }
         self.element.extend_from_slice(chunk);
     }
 
-    pub(super) fn finish(&mut self, out: &mut Vec<DecodedFrame>) {
-        self.end_element(out);
+    pub(super) fn finish(&mut self, on: &mut dyn FnMut(Frame<'_>)) {
+        let element = std::mem::take(&mut self.element);
+        self.end_element(&element, on);
         self.started = false;
     }
 
-    fn end_element(&mut self, out: &mut Vec<DecodedFrame>) {
-        if self.element.is_empty() {
+    fn end_element(&self, element: &[u8], on: &mut dyn FnMut(Frame<'_>)) {
+        if element.is_empty() {
             return;
         }
-        let element = std::mem::take(&mut self.element);
         if !self.started {
-            out.push(DecodedFrame::Quarantined(QuarantineCode::FrameNotJson));
-        } else if element.last() == Some(&LF) || self.holds_whole_container(&element) {
-            out.push(DecodedFrame::Complete(element));
+            on(Frame::Quarantined(QuarantineCode::FrameNotJson));
+        } else if element.last() == Some(&LF) || self.holds_whole_container(element) {
+            on(Frame::Complete(element));
         } else {
-            out.push(DecodedFrame::Quarantined(QuarantineCode::FrameTruncated));
+            on(Frame::Quarantined(QuarantineCode::FrameTruncated));
         }
     }
 

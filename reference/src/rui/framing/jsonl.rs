@@ -9,7 +9,7 @@
 //! `FRAME_TRUNCATED` too (PRJ-RUI-FRAME-14; `rui-jsonl-cut-line-not-json` gives `FRAME_NOT_JSON`).
 
 use super::payload::parse_frame;
-use super::DecodedFrame;
+use super::Frame;
 use crate::choices::{Choice, Choices};
 use crate::rui::codes::QuarantineCode;
 
@@ -35,34 +35,46 @@ impl JsonlDecoder {
         }
     }
 
-    pub(super) fn push(&mut self, mut chunk: &[u8], out: &mut Vec<DecodedFrame>) {
-        while let Some(end) = chunk.iter().position(|&b| b == b'\n') {
+    pub(super) fn resume_from(&mut self, other: &JsonlDecoder) {
+        self.line.clone_from(&other.line);
+    }
+
+    pub(super) fn same_state(&self, other: &JsonlDecoder) -> bool {
+        self.line == other.line
+    }
+
+    pub(super) fn push(&mut self, mut chunk: &[u8], on: &mut dyn FnMut(Frame<'_>)) {
+        while let Some(end) = memchr::memchr(b'\n', chunk) {
             let (head, rest) = chunk.split_at(end);
-            self.line.extend_from_slice(head);
-            if is_blank(&self.line) && !self.blank_is_frame {
-                self.line.clear();
+            // A line wholly inside this chunk is handed over from it, without a copy.
+            let line = if self.line.is_empty() {
+                head
             } else {
-                out.push(DecodedFrame::Complete(std::mem::take(&mut self.line)));
+                self.line.extend_from_slice(head);
+                &self.line
+            };
+            if !is_blank(line) || self.blank_is_frame {
+                on(Frame::Complete(line));
             }
+            self.line.clear();
             // `rest` starts with the LF itself.
             chunk = rest.get(1..).unwrap_or_default();
         }
         self.line.extend_from_slice(chunk);
     }
 
-    pub(super) fn finish(&mut self, out: &mut Vec<DecodedFrame>) {
+    pub(super) fn finish(&mut self, on: &mut dyn FnMut(Frame<'_>)) {
         let line = std::mem::take(&mut self.line);
         if is_blank(&line) {
             return;
         }
-        let frame = match parse_frame(&line) {
-            Ok(_) if self.last_line_applied => DecodedFrame::Complete(line),
+        match parse_frame(&line) {
+            Ok(_) if self.last_line_applied => on(Frame::Complete(&line)),
             Err(_) if self.cut_line_not_json => {
-                DecodedFrame::Quarantined(QuarantineCode::FrameNotJson)
+                on(Frame::Quarantined(QuarantineCode::FrameNotJson))
             }
-            _ => DecodedFrame::Quarantined(QuarantineCode::FrameTruncated),
-        };
-        out.push(frame);
+            _ => on(Frame::Quarantined(QuarantineCode::FrameTruncated)),
+        }
     }
 }
 

@@ -71,6 +71,27 @@ pub enum DecodedFrame {
     Quarantined(QuarantineCode),
 }
 
+/// One frame as the decoder delimits it, borrowed from the input or from the decoder's own buffer
+/// for the time of the call that delivers it: the runtime reads frames without an allocation per
+/// frame (issue 29 §3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Frame<'a> {
+    /// The bytes of one complete frame (still to be parsed as JSON).
+    Complete(&'a [u8]),
+    /// A frame the decoder already knows to be invalid (e.g. cut short by the end of the stream).
+    Quarantined(QuarantineCode),
+}
+
+impl Frame<'_> {
+    /// The frame, owned.
+    pub fn to_decoded(self) -> DecodedFrame {
+        match self {
+            Frame::Complete(bytes) => DecodedFrame::Complete(bytes.to_vec()),
+            Frame::Quarantined(code) => DecodedFrame::Quarantined(code),
+        }
+    }
+}
+
 /// Input that does not fit the framing: bytes for a message framing or a message for a stream
 /// framing. The caller's mistake, not the peer's: nothing is decoded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -141,10 +162,19 @@ impl Decoder {
         chunk: &[u8],
         out: &mut Vec<DecodedFrame>,
     ) -> Result<(), WrongInputKind> {
+        self.push_frames(chunk, &mut |frame| out.push(frame.to_decoded()))
+    }
+
+    /// Delivers the next chunk of a byte stream; every frame it completes is handed to `on`.
+    pub fn push_frames(
+        &mut self,
+        chunk: &[u8],
+        on: &mut dyn FnMut(Frame<'_>),
+    ) -> Result<(), WrongInputKind> {
         match &mut self.kind {
-            Kind::Jsonl(d) => d.push(chunk, out),
-            Kind::Sse(d) => d.push(chunk, out),
-            Kind::JsonSeq(d) => d.push(chunk, out),
+            Kind::Jsonl(d) => d.push(chunk, on),
+            Kind::Sse(d) => d.push(chunk, on),
+            Kind::JsonSeq(d) => d.push(chunk, on),
             Kind::WebSocket => {
                 return Err(WrongInputKind {
                     framing: self.framing,
@@ -160,9 +190,18 @@ impl Decoder {
         message: &[u8],
         out: &mut Vec<DecodedFrame>,
     ) -> Result<(), WrongInputKind> {
+        self.message_frames(message, &mut |frame| out.push(frame.to_decoded()))
+    }
+
+    /// Delivers one whole message (WebSocket framing): exactly one frame, handed to `on`.
+    pub fn message_frames(
+        &mut self,
+        message: &[u8],
+        on: &mut dyn FnMut(Frame<'_>),
+    ) -> Result<(), WrongInputKind> {
         match self.kind {
             Kind::WebSocket => {
-                websocket::message(message, out);
+                websocket::message(message, on);
                 Ok(())
             }
             _ => Err(WrongInputKind {
@@ -171,13 +210,43 @@ impl Decoder {
         }
     }
 
+    /// Takes `other`'s stream state (the bytes it holds for a frame not yet ended, where a stream
+    /// stands), keeping this decoder's own readings of the choices table: what a second runtime
+    /// under other readings resumes from (`Runtime::resume_from`). Decoders of another framing
+    /// are left as they are.
+    pub fn resume_from(&mut self, other: &Decoder) {
+        match (&mut self.kind, &other.kind) {
+            (Kind::Jsonl(d), Kind::Jsonl(o)) => d.resume_from(o),
+            (Kind::Sse(d), Kind::Sse(o)) => d.resume_from(o),
+            (Kind::JsonSeq(d), Kind::JsonSeq(o)) => d.resume_from(o),
+            _ => {}
+        }
+    }
+
+    /// Whether this decoder stands where `other` does in the same framing (same bytes held),
+    /// whatever their readings.
+    pub fn same_state(&self, other: &Decoder) -> bool {
+        match (&self.kind, &other.kind) {
+            (Kind::Jsonl(d), Kind::Jsonl(o)) => d.same_state(o),
+            (Kind::Sse(d), Kind::Sse(o)) => d.same_state(o),
+            (Kind::JsonSeq(d), Kind::JsonSeq(o)) => d.same_state(o),
+            (Kind::WebSocket, Kind::WebSocket) => true,
+            _ => false,
+        }
+    }
+
     /// The stream ends: whatever is left is surfaced as a quarantine (an RFC 7464 text ending in LF
     /// is complete and surfaced as a frame), and the decoder resets for a new stream.
     pub fn finish(&mut self, out: &mut Vec<DecodedFrame>) {
+        self.finish_frames(&mut |frame| out.push(frame.to_decoded()))
+    }
+
+    /// [`Decoder::finish`], handing what is left to `on`.
+    pub fn finish_frames(&mut self, on: &mut dyn FnMut(Frame<'_>)) {
         match &mut self.kind {
-            Kind::Jsonl(d) => d.finish(out),
-            Kind::Sse(d) => d.finish(out),
-            Kind::JsonSeq(d) => d.finish(out),
+            Kind::Jsonl(d) => d.finish(on),
+            Kind::Sse(d) => d.finish(on),
+            Kind::JsonSeq(d) => d.finish(on),
             Kind::WebSocket => {}
         }
     }

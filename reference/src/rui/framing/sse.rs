@@ -18,7 +18,7 @@
 //!
 //! Field values are kept as bytes: invalid UTF-8 inside data is caught when the frame is parsed.
 
-use super::DecodedFrame;
+use super::Frame;
 use crate::choices::{Choice, Choices};
 use crate::rui::codes::QuarantineCode;
 
@@ -61,9 +61,33 @@ impl SseDecoder {
         }
     }
 
-    pub(super) fn push(&mut self, chunk: &[u8], out: &mut Vec<DecodedFrame>) {
+    pub(super) fn resume_from(&mut self, other: &SseDecoder) {
+        self.start.clone_from(&other.start);
+        self.line.clone_from(&other.line);
+        self.after_cr = other.after_cr;
+        self.data.clone_from(&other.data);
+        self.has_data = other.has_data;
+    }
+
+    pub(super) fn same_state(&self, other: &SseDecoder) -> bool {
+        (
+            &self.start,
+            &self.line,
+            self.after_cr,
+            &self.data,
+            self.has_data,
+        ) == (
+            &other.start,
+            &other.line,
+            other.after_cr,
+            &other.data,
+            other.has_data,
+        )
+    }
+
+    pub(super) fn push(&mut self, chunk: &[u8], on: &mut dyn FnMut(Frame<'_>)) {
         match self.start.take() {
-            None => self.push_lines(chunk, out),
+            None => self.push_lines(chunk, on),
             Some(mut held) => {
                 held.extend_from_slice(chunk);
                 if held.len() < BOM.len() && BOM.starts_with(&held) {
@@ -71,16 +95,16 @@ impl SseDecoder {
                     self.start = Some(held);
                 } else {
                     let body = held.strip_prefix(BOM).unwrap_or(&held);
-                    self.push_lines(body, out);
+                    self.push_lines(body, on);
                 }
             }
         }
     }
 
-    pub(super) fn finish(&mut self, out: &mut Vec<DecodedFrame>) {
+    pub(super) fn finish(&mut self, on: &mut dyn FnMut(Frame<'_>)) {
         if let Some(held) = self.start.take() {
             // A stream shorter than a BOM that began like one: those bytes are ordinary input.
-            self.push_lines(&held, out);
+            self.push_lines(&held, on);
         }
         if !self.line.is_empty() {
             // The last line had no line end: interpret it, but it cannot end the event.
@@ -88,7 +112,7 @@ impl SseDecoder {
             self.field_line(&line);
         }
         if self.has_data && !self.undispatched_dropped {
-            out.push(DecodedFrame::Quarantined(QuarantineCode::FrameTruncated));
+            on(Frame::Quarantined(QuarantineCode::FrameTruncated));
         }
         *self = SseDecoder {
             undispatched_dropped: self.undispatched_dropped,
@@ -96,30 +120,46 @@ impl SseDecoder {
         };
     }
 
-    fn push_lines(&mut self, chunk: &[u8], out: &mut Vec<DecodedFrame>) {
-        for &byte in chunk {
-            let after_cr = std::mem::replace(&mut self.after_cr, false);
-            match byte {
-                b'\n' if after_cr => {}
-                b'\n' => self.end_line(out),
-                b'\r' => {
-                    self.end_line(out);
-                    self.after_cr = true;
-                }
-                _ => self.line.push(byte),
+    /// Lines are found a delimiter at a time, and one wholly inside `chunk` is read from it
+    /// without a copy (issue 29 §3).
+    fn push_lines(&mut self, mut chunk: &[u8], on: &mut dyn FnMut(Frame<'_>)) {
+        if self.after_cr && !chunk.is_empty() {
+            self.after_cr = false;
+            if chunk[0] == b'\n' {
+                chunk = &chunk[1..];
             }
         }
+        while let Some(at) = memchr::memchr2(b'\n', b'\r', chunk) {
+            let (head, rest) = chunk.split_at(at);
+            if self.line.is_empty() {
+                self.end_line(head, on);
+            } else {
+                self.line.extend_from_slice(head);
+                let line = std::mem::take(&mut self.line);
+                self.end_line(&line, on);
+                // Reuse the allocation for the next line.
+                self.line = line;
+                self.line.clear();
+            }
+            let cr = rest.first() == Some(&b'\r');
+            chunk = rest.get(1..).unwrap_or_default();
+            if cr {
+                // A CR and the LF after it are one line end, even across chunks.
+                match chunk.first() {
+                    Some(b'\n') => chunk = &chunk[1..],
+                    Some(_) => {}
+                    None => self.after_cr = true,
+                }
+            }
+        }
+        self.line.extend_from_slice(chunk);
     }
 
-    fn end_line(&mut self, out: &mut Vec<DecodedFrame>) {
-        if self.line.is_empty() {
-            self.dispatch(out);
+    fn end_line(&mut self, line: &[u8], on: &mut dyn FnMut(Frame<'_>)) {
+        if line.is_empty() {
+            self.dispatch(on);
         } else {
-            let line = std::mem::take(&mut self.line);
-            self.field_line(&line);
-            // Reuse the allocation for the next line.
-            self.line = line;
-            self.line.clear();
+            self.field_line(line);
         }
     }
 
@@ -142,13 +182,14 @@ impl SseDecoder {
         }
     }
 
-    fn dispatch(&mut self, out: &mut Vec<DecodedFrame>) {
+    fn dispatch(&mut self, on: &mut dyn FnMut(Frame<'_>)) {
         if !self.has_data {
             return;
         }
-        let mut data = std::mem::take(&mut self.data);
-        data.pop();
+        // The data without its last LF; the buffer is kept for the next event.
+        let end = self.data.len().saturating_sub(1);
+        on(Frame::Complete(&self.data[..end]));
+        self.data.clear();
         self.has_data = false;
-        out.push(DecodedFrame::Complete(data));
     }
 }

@@ -3,8 +3,8 @@
 //! is; an empty message is a frame (quarantined `FRAME_NOT_JSON` when parsed). Nothing is buffered
 //! between messages, so the end of the stream cuts nothing short.
 
-use super::DecodedFrame;
+use super::Frame;
 
-pub(super) fn message(message: &[u8], out: &mut Vec<DecodedFrame>) {
-    out.push(DecodedFrame::Complete(message.to_vec()));
+pub(super) fn message(message: &[u8], on: &mut dyn FnMut(Frame<'_>)) {
+    on(Frame::Complete(message));
 }
