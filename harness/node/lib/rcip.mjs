@@ -33,6 +33,8 @@ const MALFORMED_REQUESTS = Object.freeze({
   'input-absent': { capability: true, input: false },
   'invocation-id-not-string': { capability: true, input: true },
   'signal-not-abort-signal': { capability: true, input: true },
+  'signal-null': { capability: true, input: true },
+  'signal-aborted-only': { capability: true, input: true },
 });
 
 /** `resolve-confirmation` with `{"malformed": kind}`: the confirmation id passed (a fresh one). */
@@ -793,6 +795,8 @@ export class RcipCase {
       case 'input-absent': request = { capabilityId: step.capability }; break;
       case 'invocation-id-not-string': request = { capabilityId: step.capability, input, invocationId: 42 }; break;
       case 'signal-not-abort-signal': request = { capabilityId: step.capability, input, signal: {} }; break;
+      case 'signal-null': request = { capabilityId: step.capability, input, signal: null }; break;
+      case 'signal-aborted-only': request = { capabilityId: step.capability, input, signal: { aborted: false } }; break;
       default: request = undefined;
     }
     if (shape.input) this.inputs.set(name, input);

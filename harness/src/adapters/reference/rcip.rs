@@ -1069,7 +1069,10 @@ impl RcipCase {
             "undefined" | "null" | "not-an-object" => (false, false),
             "capability-id-not-string" => (false, true),
             "input-absent" => (true, false),
-            "invocation-id-not-string" | "signal-not-abort-signal" => (true, true),
+            "invocation-id-not-string"
+            | "signal-not-abort-signal"
+            | "signal-null"
+            | "signal-aborted-only" => (true, true),
             other => return Err(error(&format!("invoke-malformed.request '{other}'"))),
         };
         needs("capability", capability.is_some(), with_capability)?;
@@ -1088,7 +1091,13 @@ impl RcipCase {
                 Some(("invocationId", HostValue::Number(42.0))),
             ),
             _ => {
-                signal = RawSignal::NotASignal(HostValue::object(Vec::new()));
+                signal = RawSignal::NotASignal(match kind {
+                    "signal-null" => HostValue::Null,
+                    "signal-aborted-only" => {
+                        HostValue::object(vec![("aborted".to_string(), HostValue::Bool(false))])
+                    }
+                    _ => HostValue::object(Vec::new()),
+                });
                 members(capability_id, input.clone(), None)
             }
         };

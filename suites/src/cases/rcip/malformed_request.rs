@@ -73,5 +73,18 @@ pub fn cases() -> Vec<Case> {
     cases.extend(resolutions.into_iter().enumerate().map(|(i, (kind, description))| {
         settles(first + i as u32, description, resolve_malformed("m1", kind, true)).requirements(&["CL-A04-10"])
     }));
+    // Signals that only look like one: `null` (a caller's `signal ?? null`) and an object with a
+    // boolean `aborted` but no listener methods. Written after the resolutions so that the ids
+    // of the cases above stay (found by the StrykerJS run of the JavaScript subject, issue 25 §3:
+    // an isSignal that lets either through makes invoke reject).
+    let later = [
+        ("signal-null", "A null signal settles to an outcome"),
+        ("signal-aborted-only", "A signal-like object without listener methods settles to an outcome"),
+    ];
+    let next = cases.len() as u32 + 1;
+    cases.extend(later.into_iter().enumerate().map(|(i, (kind, description))| {
+        settles(next + i as u32, description, invoke_malformed("m1", kind, Some(CAP), Some(input())))
+            .requirements(&["CL-A03-7"])
+    }));
     cases
 }
