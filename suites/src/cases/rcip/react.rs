@@ -1110,9 +1110,10 @@ fn snapshot_hook() -> Vec<Case> {
             ]),
         // The same swap for a context owner: the context is published through the host of the
         // runtime now below the provider (CL-A08-4 with CL-A08-1). What the first runtime's context
-        // becomes is not decided (the owner did not unmount), so it is not observed. An effect
-        // whose dependency list leaves out the host publishes to the first runtime only.
-        c("provider-swap", 2, "useRcipContext publishes in a provider's new runtime")
+        // becomes is not decided (the owner did not unmount), so it is not observed; when the owner
+        // unmounts, the context it clears is the new runtime's. An effect whose dependency list
+        // leaves out the host publishes to (or clears) the first runtime only.
+        c("provider-swap", 2, "useRcipContext publishes and clears in a provider's new runtime")
             .requirements(&["CL-A08-4", "CL-A08-1"])
             .setup(setup())
             .steps([
@@ -1120,6 +1121,8 @@ fn snapshot_hook() -> Vec<Case> {
                 render(provider("p", vec![owner("o", &["settings"], Some("settings"), vec![])])),
                 render(provider_of("p", "rt2", vec![owner("o", &["settings"], Some("settings"), vec![])])),
                 expect_context(&["settings"], Some("settings")).on("rt2").reqs(&["CL-A08-4", "CL-A08-1"]),
+                unmount_root(),
+                expect_cleared().on("rt2").reqs(&["CL-A08-4", "CL-A08-1"]),
             ]),
         c("snapshot-hook", 3, "useRcipSnapshot outside any provider throws")
             .requirements(&["CL-A08-6", "CL-A08-3"])
