@@ -29,6 +29,12 @@ macro_rules! complain {
     ($($arg:tt)*) => { eprintln!("{}", harness::escape::terminal(&format!($($arg)*))) };
 }
 
+/// The allocator: a run, a fuzz campaign and `validate` spend about a third of their time in
+/// allocating and freeing small JSON values, which mimalloc does faster than the system allocator
+/// (issue 29). It decides nothing an outcome depends on.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -16,6 +16,12 @@
 //! fault is a usage error (exit 2). A request that is not UTF-8 or not JSON gets an `error` reply;
 //! the driver goes on with the next line.
 
+/// The allocator: a run, a fuzz campaign and `validate` spend about a third of their time in
+/// allocating and freeing small JSON values, which mimalloc does faster than the system allocator
+/// (issue 29). It decides nothing an outcome depends on.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
 use std::process::ExitCode;
