@@ -92,9 +92,34 @@ pub trait Adapter {
     /// Runs one step of the current case.
     fn step(&mut self, step: &Value) -> Result<Reply, AdapterError>;
 
+    /// The runner announces a case's run it will ask for after everything announced before it:
+    /// `start` with `setup`, then `steps` in this order (unless an answer ends the case first),
+    /// then, when `whole`, `finish`; when not `whole`, later steps are announced with
+    /// [`send_ahead`](Self::send_ahead) and no other case is announced before this one's
+    /// `finish`. It is called right before `start` with the case's first steps, and, to an
+    /// adapter that sends whole cases ahead (`sends_cases_ahead`), also for later cases while
+    /// earlier ones run. Returns whether the adapter took the announcement: one that did not is
+    /// driven request by request (`start`, `step`, `finish` as they are called). The process
+    /// adapter takes it when pipelining (`harness/driver/README.md`, "Pipelining", "Sending
+    /// cases ahead"); others need not.
+    fn announce_case(&mut self, _case: &str, _protocol: Protocol, _setup: &Value, _steps: &[&Value], _whole: bool) -> bool {
+        false
+    }
+
+    /// Whether [`announce_case`](Self::announce_case) takes cases announced before the current
+    /// one has finished: the runner then prepares and announces cases ahead of their turn.
+    fn sends_cases_ahead(&self) -> bool {
+        false
+    }
+
+    /// Forgets every announced case that has not started: the runner will not run them (a fuzz
+    /// campaign stopped at a disagreement). What was sent for them is answered and dropped, or the
+    /// adapter is ended, before anything else is asked.
+    fn withdraw_ahead(&mut self) {}
+
     /// The runner announces the steps it will ask for next, in this order, unless an answer ends
-    /// the case first: called before `start` with the case's first steps, and again before a step
-    /// not yet announced. An adapter that can (the process adapter with a pipelining adapter,
+    /// the case first: called before a step not yet announced (a step whose sending depends on
+    /// an earlier answer). An adapter that can (the process adapter with a pipelining adapter,
     /// `harness/driver/README.md`, "Pipelining") sends them now, without waiting for the answers
     /// of the requests before them; `step` is then called with exactly these steps and returns
     /// their answers in order. The runner never announces a step whose sending depends on an

@@ -127,7 +127,7 @@ pub fn decode_hello(line: &str) -> Result<Implementation, String> {
     if let Ok("error") = string_field(object, "reply") {
         return Err(format!("adapter refused the handshake: {}", object.get("message").and_then(Value::as_str).unwrap_or("")));
     }
-    exact_keys(object, &["reply", "protocol", "implementation", "protocols", "profiles", "limits", "assistBatchBound", "limitsMeasure", "codes", "pipelining"])?;
+    exact_keys(object, &["reply", "protocol", "implementation", "protocols", "profiles", "limits", "assistBatchBound", "limitsMeasure", "codes", "pipelining", "caseMarks"])?;
     if string_field(object, "reply")? != "hello" {
         return Err("the first response must be the hello reply".into());
     }
@@ -201,6 +201,44 @@ pub fn decode_pipelining(line: &str) -> Result<bool, String> {
 pub fn declare_pipelining(hello: &mut Value) {
     if let Some(object) = hello.as_object_mut() {
         object.insert(PIPELINING.into(), Value::Bool(true));
+    }
+}
+
+/// The handshake member `caseMarks` (`harness/driver/README.md`, "Case marks"): the adapter
+/// writes [`case_mark`] to its stderr when it reads each `start` request, before anything else it
+/// does for that case. With it (and `pipelining`) the harness sends whole cases ahead of the
+/// answers to earlier cases and still gives each case exactly what was written during it.
+pub const CASE_MARKS: &str = "caseMarks";
+
+/// The first bytes of a case mark: a record separator (ASCII 0x1E), which text an
+/// implementation writes to stderr hardly ever holds, then the protocol's name.
+pub const CASE_MARK_PREFIX: &[u8] = b"\x1ercip-rui-driver start ";
+
+/// The longest case mark the harness recognises (a longer line that begins like one is the
+/// implementation's own text).
+pub const CASE_MARK_MAX_BYTES: usize = 1024;
+
+/// The mark an adapter declaring `caseMarks` writes to its stderr for the `start` of case `case`:
+/// [`CASE_MARK_PREFIX`], the case id, a newline.
+pub fn case_mark(case: &str) -> String {
+    format!("{}{case}\n", String::from_utf8_lossy(CASE_MARK_PREFIX))
+}
+
+/// Decodes the optional `caseMarks` member of a handshake response `decode_hello` accepted:
+/// absent, `false` or `true`; anything else is refused.
+pub fn decode_case_marks(line: &str) -> Result<bool, String> {
+    let value: Value = serde_json::from_str(line).map_err(|e| format!("handshake response is not JSON: {e}"))?;
+    match value.get(CASE_MARKS) {
+        None | Some(Value::Bool(false)) => Ok(false),
+        Some(Value::Bool(true)) => Ok(true),
+        Some(_) => Err(format!("{CASE_MARKS} must be true or false")),
+    }
+}
+
+/// Declares case marks in a handshake response (adapter side; `encode_hello`'s output).
+pub fn declare_case_marks(hello: &mut Value) {
+    if let Some(object) = hello.as_object_mut() {
+        object.insert(CASE_MARKS.into(), Value::Bool(true));
     }
 }
 
@@ -300,6 +338,18 @@ mod tests {
         }
         hello[PIPELINING] = json!(false);
         assert_eq!(decode_pipelining(&hello.to_string()), Ok(false));
+    }
+
+    #[test]
+    fn case_marks_are_optional_and_only_a_boolean() {
+        let mut hello = json!({"reply": "hello", "protocol": DRIVER_PROTOCOL, "implementation": {"name": "x", "version": "1"}, "protocols": ["rcip"], "profiles": [], "limits": null, "assistBatchBound": null});
+        assert_eq!(decode_case_marks(&hello.to_string()), Ok(false), "absent: no marks");
+        declare_case_marks(&mut hello);
+        assert!(decode_hello(&hello.to_string()).is_ok(), "caseMarks is a known member of the handshake");
+        assert_eq!(decode_case_marks(&hello.to_string()), Ok(true));
+        hello["caseMarks"] = json!("yes");
+        assert!(decode_case_marks(&hello.to_string()).is_err());
+        assert_eq!(case_mark("rcip.a.001"), "\u{1e}rcip-rui-driver start rcip.a.001\n");
     }
 
     #[test]

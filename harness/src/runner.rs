@@ -169,16 +169,116 @@ pub fn run_case(adapter: &mut dyn Adapter, case: &Case) -> CaseResult {
 /// is set (`conformance run --trace-dir`); off by default, so a run holds no observation longer
 /// than its check needs (README "Memory").
 pub fn run_case_recorded(adapter: &mut dyn Adapter, case: &Case, record: bool) -> CaseResult {
-    if let Some(reason) = unsupported_reason(adapter, case) {
+    let prepared = prepare(adapter, case);
+    run_prepared(adapter, case, prepared, record)
+}
+
+/// A case made ready before its turn: whether it runs, and what each of its runs (one per
+/// framing for a framing-neutral case) sends, so that an adapter that sends whole cases ahead
+/// (`Adapter::announce_case`) can send it while earlier cases are still being judged.
+pub struct Prepared {
+    /// Why the case is not run on this implementation (`unsupported_reason`).
+    unsupported: Option<String>,
+    /// The case's setup and steps, as vectors state them.
+    body: (Value, Vec<Value>),
+    runs: Vec<PreparedRun>,
+    /// Every run's requests up to its `finish` went to `Adapter::announce_case`.
+    announced_whole: bool,
+}
+
+/// One run of a prepared case.
+struct PreparedRun {
+    /// The framing a framing-neutral case runs in this time; `None` for every other case.
+    framing: Option<&'static str>,
+    /// The setup made for the framing (`framing::setup_for`); `None`: the case's own.
+    framed: Option<Value>,
+    /// What `start` carries when it differs from the (framed) setup: the limits in the
+    /// implementation's measure. `Err`: the limits cannot be put in it, the run is unsupported.
+    translated: Result<Option<Value>, String>,
+    plan: Plan,
+    /// The run's `start` and first requests went to `Adapter::announce_case`.
+    announced: bool,
+}
+
+impl PreparedRun {
+    fn setup<'a>(&'a self, case_setup: &'a Value) -> &'a Value {
+        self.framed.as_ref().unwrap_or(case_setup)
+    }
+
+    fn start_setup<'a>(&'a self, case_setup: &'a Value) -> Option<&'a Value> {
+        match &self.translated {
+            Ok(Some(translated)) => Some(translated),
+            Ok(None) => Some(self.setup(case_setup)),
+            Err(_) => None,
+        }
+    }
+}
+
+/// Makes `case` ready to run on `adapter` (nothing is sent yet).
+pub fn prepare(adapter: &dyn Adapter, case: &Case) -> Prepared {
+    let body = case.parsed_body().into_owned();
+    let unsupported = unsupported_reason(adapter, case);
+    let mut runs = Vec::new();
+    if unsupported.is_none() {
+        let framings: Vec<Option<&'static str>> = if framing::is_neutral(case) {
+            declared_framings(adapter).into_iter().map(Some).collect()
+        } else {
+            vec![None]
+        };
+        let measure = adapter.implementation().rui_limits_measure;
+        for framing in framings {
+            let framed = framing.map(|f| framing::setup_for(&body.0, f));
+            // The trace keeps the vector's limits; the implementation gets them in its own measure.
+            let translated = match measure.translate(framed.as_ref().unwrap_or(&body.0)) {
+                Ok(Cow::Borrowed(_)) => Ok(None),
+                Ok(Cow::Owned(translated)) => Ok(Some(translated)),
+                Err(reason) => Err(reason),
+            };
+            let plan = Plan::of(&body.1, framing);
+            runs.push(PreparedRun { framing, framed, translated, plan, announced: false });
+        }
+    }
+    Prepared { unsupported, body, runs, announced_whole: false }
+}
+
+impl Prepared {
+    /// Announces the case to an adapter that sends whole cases ahead, before the cases announced
+    /// earlier have been judged: every run's `start` and the requests after it up to the first
+    /// whose sending depends on an answer. `true` when everything up to the last run's `finish`
+    /// was announced, so that a later case may be announced after it.
+    pub fn announce(&mut self, adapter: &mut dyn Adapter, case: &Case) -> bool {
+        if self.unsupported.is_some() {
+            self.announced_whole = true;
+            return true;
+        }
+        for run in &mut self.runs {
+            let Some(setup) = run.start_setup(&self.body.0) else { continue };
+            let (requests, whole) = run.plan.first_requests();
+            if !adapter.announce_case(&case.id, case.protocol, setup, &requests, whole) {
+                return false;
+            }
+            run.plan.announced = run.plan.first_end();
+            run.announced = true;
+            if !whole {
+                return false;
+            }
+        }
+        self.announced_whole = true;
+        true
+    }
+
+    /// Whether everything this case sends was announced (`announce` returned `true`).
+    pub fn announced_whole(&self) -> bool {
+        self.announced_whole
+    }
+}
+
+/// Runs a case [`prepare`]d for this adapter (and perhaps [`Prepared::announce`]d) and judges it.
+pub fn run_prepared(adapter: &mut dyn Adapter, case: &Case, prepared: Prepared, record: bool) -> CaseResult {
+    if let Some(reason) = prepared.unsupported {
         return CaseResult::not_run(case, Verdict::Unsupported, reason);
     }
-    let framings: Vec<Option<&str>> = if framing::is_neutral(case) {
-        declared_framings(adapter).into_iter().map(Some).collect()
-    } else {
-        vec![None]
-    };
-    let body = case.parsed_body();
-    let (setup, steps) = (&body.0, &body.1);
+    let (setup, steps) = (&prepared.body.0, &prepared.body.1);
     let protocol = if case.protocol.as_str() == "rui" { Protocol::Rui } else { Protocol::Rcip };
     let recorder = record.then(|| {
         let implementation = adapter.implementation();
@@ -192,10 +292,15 @@ pub fn run_case_recorded(adapter: &mut dyn Adapter, case: &Case, record: bool) -
     // records the consumer received, once.
     let mut recorded = None;
     let mut stderr: Vec<String> = Vec::new();
-    for framing in framings {
+    for mut run in prepared.runs {
+        let framing = run.framing;
         judge.framing = framing;
-        let result = judge.run(adapter, steps);
-        adapter.finish();
+        let result = judge.run(adapter, steps, &mut run);
+        // A run that sent nothing (its limits cannot be put in the implementation's measure)
+        // has no case to finish.
+        if run.translated.is_ok() {
+            adapter.finish();
+        }
         if let Some(text) = adapter.take_stderr() {
             stderr.push(match framing {
                 Some(f) => format!("(framed as {f})\n{text}"),
@@ -321,12 +426,32 @@ impl Plan {
         }
     }
 
+    /// Where the requests sendable from `order[from]` end: at the next that depends on an answer.
+    fn end_from(&self, from: usize) -> usize {
+        if from >= self.order.len() {
+            return from;
+        }
+        self.order[from + 1..].iter().position(|(_, _, conditional)| *conditional).map_or(self.order.len(), |p| from + 1 + p)
+    }
+
+    /// Where the requests that go with `start` end.
+    fn first_end(&self) -> usize {
+        self.end_from(0)
+    }
+
+    /// The requests that go with `start`, and whether they are all of the run's (so that its
+    /// `finish` may follow them at once).
+    fn first_requests(&self) -> (Vec<&Value>, bool) {
+        let end = self.first_end();
+        (self.order[..end].iter().map(|at| self.request(*at)).collect(), end == self.order.len())
+    }
+
     /// Announces the requests from `order[from]` up to the next that depends on an answer.
     fn announce(&mut self, adapter: &mut dyn Adapter, from: usize) {
         if from >= self.order.len() {
             return;
         }
-        let end = self.order[from + 1..].iter().position(|(_, _, conditional)| *conditional).map_or(self.order.len(), |p| from + 1 + p);
+        let end = self.end_from(from);
         let requests: Vec<&Value> = self.order[from..end].iter().map(|at| self.request(*at)).collect();
         adapter.send_ahead(&requests);
         self.announced = end;
@@ -371,25 +496,25 @@ struct Judge<'c> {
 
 impl Judge<'_> {
     /// Ok(None): ran to the end; Ok(Some(reason)): unsupported; Err: the adapter broke.
-    fn run(&mut self, adapter: &mut dyn Adapter, steps: &[Value]) -> Result<Option<String>, String> {
+    fn run(&mut self, adapter: &mut dyn Adapter, steps: &[Value], run: &mut PreparedRun) -> Result<Option<String>, String> {
         let creation = self.setup.get("creation").and_then(Value::as_str).unwrap_or("succeeds").to_string();
-        let setup = match self.framing {
-            Some(framing) => Cow::Owned(framing::setup_for(self.setup, framing)),
-            None => Cow::Borrowed(self.setup),
-        };
+        let PreparedRun { framed, translated, plan, announced, .. } = run;
+        let setup = framed.as_ref().unwrap_or(self.setup);
         if let Some(recorder) = &mut self.recorder {
-            recorder.set_setup(&setup);
+            recorder.set_setup(setup);
         }
-        // The trace keeps the vector's limits; the implementation gets them in its own measure.
-        let measure = adapter.implementation().rui_limits_measure;
-        let translated = match measure.translate(&setup) {
-            Ok(translated) => translated,
-            Err(reason) => return Ok(Some(reason)),
+        let translated = match translated {
+            Ok(translated) => translated.as_ref().unwrap_or(setup),
+            Err(reason) => return Ok(Some(reason.clone())),
         };
-        let mut plan = Plan::of(steps, self.framing);
-        plan.announce(adapter, 0);
+        if !*announced {
+            let (requests, whole) = plan.first_requests();
+            if adapter.announce_case(&self.case.id, self.case.protocol, translated, &requests, whole) {
+                plan.announced = plan.first_end();
+            }
+        }
         let reply = adapter
-            .start(&self.case.id, self.case.protocol, &translated)
+            .start(&self.case.id, self.case.protocol, translated)
             .map_err(|e| format!("adapter failed to start the case: {e}"))?;
         self.checks += 1;
         match (reply, creation.as_str()) {

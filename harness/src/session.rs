@@ -13,14 +13,20 @@
 //! circuit breaker, so an adapter that answers just under the step timeout costs the budget, not
 //! hours.
 
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
 use crate::adapter::Adapter;
 use crate::loader::Case;
-use crate::runner::{run_case_recorded, CaseResult};
+use crate::runner::{prepare, run_prepared, CaseResult, Prepared};
 use crate::verdict::Verdict;
+
+/// How many cases a job announces ahead of the one it runs, to an adapter that sends whole cases
+/// ahead (`Adapter::sends_cases_ahead`): enough that the adapter, on a core of its own, never
+/// waits for the harness judging the previous ones; few enough that a restart repeats little.
+pub const CASES_AHEAD: usize = 16;
 
 /// Builds one adapter for one job.
 pub type AdapterFactory<'f> = dyn Fn() -> Result<Box<dyn Adapter>, String> + Sync + 'f;
@@ -78,6 +84,10 @@ pub fn run_cases_recorded(
                         return;
                     }
                 };
+                // An adapter that sends whole cases ahead gets the next cases announced while it
+                // runs this one (`Adapter::announce_case`); the job claims them from the shared
+                // counter as it announces them, so every claimed case is run or reported not run.
+                let mut ahead: VecDeque<(usize, Result<Prepared, String>)> = VecDeque::new();
                 loop {
                     if stop.load(Ordering::SeqCst) {
                         return;
@@ -87,12 +97,34 @@ pub fn run_cases_recorded(
                         stop.store(true, Ordering::SeqCst);
                         return;
                     }
-                    let index = next.fetch_add(1, Ordering::SeqCst);
-                    let Some(case) = cases.get(index) else { return };
-                    let (result, timed_out) = match skip(case) {
-                        Some(reason) => (CaseResult::not_run(case, Verdict::Skip, reason), false),
+                    if adapter.sends_cases_ahead() {
+                        while ahead.len() < CASES_AHEAD && ahead.back().is_none_or(|(_, p)| p.as_ref().map_or(true, Prepared::announced_whole)) {
+                            let index = next.fetch_add(1, Ordering::SeqCst);
+                            let Some(case) = cases.get(index) else { break };
+                            let prepared = match skip(case) {
+                                Some(reason) => Err(reason),
+                                None => {
+                                    let mut prepared = prepare(adapter.as_ref(), case);
+                                    prepared.announce(adapter.as_mut(), case);
+                                    Ok(prepared)
+                                }
+                            };
+                            ahead.push_back((index, prepared));
+                        }
+                    }
+                    let (index, prepared) = match ahead.pop_front() {
+                        Some(next) => next,
                         None => {
-                            let result = guarded(adapter.as_mut(), case, record);
+                            let index = next.fetch_add(1, Ordering::SeqCst);
+                            let Some(case) = cases.get(index) else { return };
+                            (index, skip(case).map_or_else(|| Ok(prepare(adapter.as_ref(), case)), Err))
+                        }
+                    };
+                    let Some(case) = cases.get(index) else { return };
+                    let (result, timed_out) = match prepared {
+                        Err(reason) => (CaseResult::not_run(case, Verdict::Skip, reason), false),
+                        Ok(prepared) => {
+                            let result = guarded(adapter.as_mut(), case, prepared, record);
                             let timed_out = result.verdict == Verdict::Errored && adapter.timed_out();
                             (result, timed_out)
                         }
@@ -147,8 +179,8 @@ pub fn run_cases_recorded(
 
 /// A panic inside an adapter (the in-process reference included) is the adapter breaking: the
 /// case is `errored` and the run goes on.
-pub(crate) fn guarded(adapter: &mut dyn Adapter, case: &Case, record: bool) -> CaseResult {
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_case_recorded(adapter, case, record))) {
+pub(crate) fn guarded(adapter: &mut dyn Adapter, case: &Case, prepared: Prepared, record: bool) -> CaseResult {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_prepared(adapter, case, prepared, record))) {
         Ok(result) => result,
         Err(panic) => {
             adapter.finish();

@@ -3,3 +3,4 @@
 
 pub mod process;
 pub mod reference;
+mod stderr;

@@ -33,49 +33,15 @@ use std::time::{Duration, Instant};
 use rustix::event::{poll, PollFd, PollFlags, Timespec};
 use serde_json::Value;
 
+use super::stderr::{Captured, Stream};
 use crate::adapter::{Adapter, AdapterError, Implementation, Protocol, Reply};
 use crate::driver;
-
-/// How much of the adapter's stderr is kept between two `take_stderr` calls (the end of it): more
-/// than a report shows (`quote::tail`), so the lines before a cut are whole.
-const STDERR_TAIL_BYTES: usize = 64 * 1024;
 
 /// The most of the adapter's stderr one read to its current end takes (`drain_stderr`).
 const DRAIN_BYTES: usize = 1024 * 1024;
 
 /// The harness's line between what an adapter wrote before a case's `start` and during the case.
 const BEFORE_START: &[u8] = b"[harness] the lines above were written before this case started\n";
-
-/// The end of what the adapter wrote to its stderr since it was last taken, and how much it wrote.
-#[derive(Default)]
-struct Captured {
-    end: VecDeque<u8>,
-    total: u64,
-}
-
-impl Captured {
-    fn push(&mut self, bytes: &[u8]) {
-        self.total += bytes.len() as u64;
-        let bytes = &bytes[bytes.len().saturating_sub(STDERR_TAIL_BYTES)..];
-        self.end.extend(bytes);
-        let over = self.end.len().saturating_sub(STDERR_TAIL_BYTES);
-        self.end.drain(..over);
-    }
-
-    fn append(&mut self, mut later: Captured) {
-        let total = self.total + later.total;
-        self.push(later.end.make_contiguous());
-        self.total = total;
-    }
-
-    fn is_empty(&self) -> bool {
-        self.total == 0
-    }
-
-    fn text(&mut self) -> String {
-        String::from_utf8_lossy(self.end.make_contiguous()).trim().to_string()
-    }
-}
 
 /// Read buffer for the adapter's stdout: large enough that a typical response arrives in one read.
 const STDOUT_BUFFER_BYTES: usize = 64 * 1024;
@@ -89,7 +55,8 @@ struct Running {
     stdout: BufReader<ChildStdout>,
     /// Non-blocking; `None` once it reached its end (or could not be read).
     stderr: Option<ChildStderr>,
-    captured: Captured,
+    /// What it wrote to its stderr and no case has taken yet.
+    stream: Stream,
     /// The last request failed because its deadline passed (not a crash or a bad answer).
     timed_out: bool,
     /// Request bytes queued and not yet written (the pipe was full): written whenever the harness
@@ -171,7 +138,7 @@ impl Running {
             stdin,
             stdout,
             stderr: Some(stderr),
-            captured: Captured::default(),
+            stream: Stream::default(),
             timed_out: false,
             unwritten: Vec::new(),
             queued: 0,
@@ -193,7 +160,7 @@ impl Running {
                     self.stderr = None;
                     return;
                 }
-                Ok(n) => self.captured.push(&buffer[..n]),
+                Ok(n) => self.stream.push(&buffer[..n]),
                 Err(e) if e.kind() == ErrorKind::Interrupted => {}
                 Err(e) if e.kind() == ErrorKind::WouldBlock => return,
                 Err(_) => {
@@ -219,10 +186,10 @@ impl Running {
     /// Kills the process group and returns what it wrote to its stderr since it was last taken:
     /// everything it wrote before dying is in the pipe by then, read without waiting (a process
     /// outside the group holding the pipe open cannot make this wait).
-    fn kill_and_capture(mut self) -> Captured {
+    fn kill_and_capture(mut self) -> Stream {
         self.kill_group();
         self.drain_stderr();
-        self.captured
+        self.stream
     }
 
     /// Queues one request line (written now as far as the pipe takes it, the rest while waiting
@@ -433,28 +400,39 @@ pub struct ProcessAdapter {
     /// The adapter declared `pipelining` in its handshake and the harness uses it
     /// (`harness/driver/README.md`, "Pipelining"): requests go out before earlier answers arrive.
     pipelining: bool,
-    /// Pipelining: the steps sent ahead ([`Adapter::send_ahead`]) whose answers `step` has not
-    /// returned yet, in order; each `step` call must ask for the next of them.
-    ahead: VecDeque<Ahead>,
-    /// Pipelining: how many of `ahead` (the first ones) wait for the case's `start`, to go out
-    /// right after it.
-    ahead_unsent: usize,
-    /// Pipelining: the number the next step sent ahead gets (`index` of its `step` request).
+    /// The adapter declared `caseMarks`: its stderr is cut at the marks (`adapters/stderr.rs`).
+    case_marks: bool,
+    /// Pipelining with case marks: whole cases are sent ahead of the answers to earlier ones
+    /// ("Sending cases ahead").
+    cases_ahead: bool,
+    /// Pipelining: the requests announced ([`Adapter::announce_case`], [`Adapter::send_ahead`])
+    /// that the runner has not asked for yet, in order. Those sent to the running process are a
+    /// prefix of it; the rest go when it runs (again, after a restart).
+    script: VecDeque<Scripted>,
+    /// Pipelining: the number the next step announced gets (`index` of its `step` request).
     next_ahead: usize,
-    /// Pipelining: the current case's `start` was answered and its `finish` not yet sent: steps
-    /// sent ahead go out at once.
+    /// Pipelining: the current case's `start` was answered and its `finish` not yet called:
+    /// steps announced go out at once.
     case_open: bool,
 }
 
-/// A step sent ahead: its request line (sent again to a fresh process should the previous one
-/// break before the case's `start` was answered) and the step it was made from.
-struct Ahead {
+/// An announced request: its line (sent again to a fresh process should the one it went to
+/// break before it was asked for), what it is, and whether the running process has it.
+struct Scripted {
     line: String,
-    /// Its `index`.
-    index: usize,
-    /// The address of the step value sent ahead: `step` is asked for that same value (the
-    /// runner's plan holds it until the case ends), so it needs no second encoding to compare.
-    step: usize,
+    call: Call,
+    sent: bool,
+}
+
+/// What an announced request is; the runner asks for exactly these, in order.
+enum Call {
+    /// The `start` of the case with this id.
+    Start(String),
+    /// A step: its `index`, and the address of the step value announced: `step` is asked for
+    /// that same value (the runner's plan holds it until the case ends), so it needs no second
+    /// encoding to compare.
+    Step { index: usize, step: usize },
+    Finish,
 }
 
 /// An adapter process started before its handshake ([`ProcessAdapter::spawn`]); ended (its whole
@@ -481,6 +459,13 @@ pub enum Pipelining {
     /// One request at a time whatever the adapter declares (`--no-pipelining`): to tell a
     /// pipelining bug of an adapter from a bug of the implementation behind it.
     Off,
+}
+
+/// The optional modes a handshake declares.
+#[derive(Debug, Clone, Copy)]
+struct Declared {
+    pipelining: bool,
+    case_marks: bool,
 }
 
 /// How a request's answer could not be had.
@@ -544,9 +529,10 @@ impl ProcessAdapter {
             timed_out: false,
             run_deadline,
             stderr: Captured::default(),
-            pipelining: declared && pipelining == Pipelining::IfDeclared,
-            ahead: VecDeque::new(),
-            ahead_unsent: 0,
+            pipelining: declared.pipelining && pipelining == Pipelining::IfDeclared,
+            case_marks: declared.case_marks,
+            cases_ahead: declared.pipelining && declared.case_marks && pipelining == Pipelining::IfDeclared,
+            script: VecDeque::new(),
             next_ahead: 0,
             case_open: false,
         })
@@ -557,21 +543,34 @@ impl ProcessAdapter {
         self.pipelining
     }
 
-    /// `Ok((process, implementation, pipelining declared))`; `Err((message, timed out))`.
-    fn start_process(argv: &[String], timeout: Duration, run_deadline: Option<Instant>) -> Result<(Running, Implementation, bool), (String, bool)> {
+    /// Whether whole cases are sent ahead to this adapter ("Sending cases ahead").
+    pub fn cases_ahead(&self) -> bool {
+        self.cases_ahead
+    }
+
+    /// `Ok((process, implementation, modes declared))`; `Err((message, timed out))`.
+    fn start_process(argv: &[String], timeout: Duration, run_deadline: Option<Instant>) -> Result<(Running, Implementation, Declared), (String, bool)> {
         let running = Running::launch(argv).map_err(|e| (e, false))?;
         Self::handshake(running, timeout, run_deadline)
     }
 
     /// The handshake with a started process; a process that fails it is ended.
-    fn handshake(mut running: Running, timeout: Duration, run_deadline: Option<Instant>) -> Result<(Running, Implementation, bool), (String, bool)> {
+    fn handshake(mut running: Running, timeout: Duration, run_deadline: Option<Instant>) -> Result<(Running, Implementation, Declared), (String, bool)> {
         let answer = exchange(&mut running, &driver::hello(), timeout, run_deadline);
-        let declared = answer.and_then(|line| Ok((driver::decode_hello(&line)?, driver::decode_pipelining(&line)?)));
+        let declared = answer.and_then(|line| {
+            let declared = Declared { pipelining: driver::decode_pipelining(&line)?, case_marks: driver::decode_case_marks(&line)? };
+            Ok((driver::decode_hello(&line)?, declared))
+        });
         match declared {
-            Ok((implementation, pipelining)) => Ok((running, implementation, pipelining)),
+            Ok((implementation, declared)) => {
+                if declared.case_marks {
+                    running.stream.cut_at_marks();
+                }
+                Ok((running, implementation, declared))
+            }
             Err(e) => {
                 let timed_out = running.timed_out;
-                Err((with_stderr(format!("handshake failed: {e}"), &running.kill_and_capture().text()), timed_out))
+                Err((with_stderr(format!("handshake failed: {e}"), &running.kill_and_capture().take_all().text()), timed_out))
             }
         }
     }
@@ -580,7 +579,7 @@ impl ProcessAdapter {
         if self.running.is_some() {
             return Ok(());
         }
-        let (running, implementation, pipelining) =
+        let (running, implementation, declared) =
             Self::start_process(&self.argv, self.timeout, self.run_deadline).map_err(|(e, timed_out)| {
                 self.timed_out |= timed_out;
                 AdapterError(format!("restarting the adapter: {e}"))
@@ -589,9 +588,13 @@ impl ProcessAdapter {
             running.kill();
             return Err(AdapterError("the restarted adapter reports a different implementation".into()));
         }
-        if self.pipelining && !pipelining {
+        if self.pipelining && !declared.pipelining {
             running.kill();
             return Err(AdapterError("the restarted adapter no longer declares pipelining".into()));
+        }
+        if self.case_marks != declared.case_marks {
+            running.kill();
+            return Err(AdapterError("the restarted adapter declares caseMarks differently".into()));
         }
         self.running = Some(running);
         Ok(())
@@ -650,15 +653,36 @@ impl ProcessAdapter {
 
     /// Kills the process after a broken answer and returns the error with its stderr.
     /// What it wrote to stderr before breaking is the case's stderr (`take_stderr`), shown under
-    /// the case with the error.
+    /// the case with the error. Requests announced for later cases go to the next process.
     fn broken(&mut self, message: String) -> AdapterError {
+        self.end_process();
+        AdapterError(message)
+    }
+
+    /// Ends the running process, keeping what it wrote to stderr for the current case; whatever
+    /// it was sent and has not answered is sent again to the next process.
+    fn end_process(&mut self) {
         if let Some(ended) = self.running.take() {
             self.timed_out |= ended.timed_out;
-            self.stderr.append(ended.kill_and_capture());
+            let mut stream = ended.kill_and_capture();
+            // With marks, what it wrote for the cases sent ahead after this one is dropped with
+            // them: those cases run again on the next process, which writes its own.
+            let (before, own) = stream.take_case();
+            self.keep_case_text(before, own);
         }
-        self.ahead.clear();
-        self.ahead_unsent = 0;
-        AdapterError(message)
+        for entry in &mut self.script {
+            entry.sent = false;
+        }
+    }
+
+    /// Adds a case's text to what `take_stderr` hands over: what was written before the case
+    /// started, after a line saying so, then its own.
+    fn keep_case_text(&mut self, before: Captured, own: Captured) {
+        if !before.is_empty() {
+            self.stderr.append(before);
+            self.stderr.push_own_line(BEFORE_START);
+        }
+        self.stderr.append(own);
     }
 
     /// Sends a request and decodes the reply; on any failure the process is killed.
@@ -691,61 +715,107 @@ impl ProcessAdapter {
         }
     }
 
+    /// Queues every announced request the running process does not have yet, in order, and
+    /// writes what its stdin takes now.
+    fn send_script(&mut self) {
+        let Some(running) = self.running.as_mut() else { return };
+        for entry in self.script.iter_mut().filter(|entry| !entry.sent) {
+            let kind = match entry.call {
+                Call::Finish => Answer::Finish,
+                Call::Start(_) | Call::Step { .. } => Answer::Kept,
+            };
+            running.queue(entry.line.as_bytes(), kind);
+            entry.sent = true;
+        }
+        running.write_some();
+    }
+
     /// `finish` in pipelining mode: sent without waiting for its answer (read, and dropped, before
-    /// the next case's `start` answer); the answers to steps sent ahead that the case did not use
-    /// (it ended at an `unsupported` answer, say) are dropped too.
+    /// the next kept answer, or by `take_stderr` with case marks); the answers to steps sent
+    /// ahead that the case did not use (it ended at an `unsupported` answer, say) are dropped too.
     fn finish_pipelined(&mut self) {
+        // `next_ahead` stays: it belongs to the case announced last, which may be a later one.
         self.case_open = false;
-        self.ahead.clear();
-        self.ahead_unsent = 0;
-        self.next_ahead = 0;
-        if let Some(running) = self.running.as_mut() {
-            for awaited in running.awaiting.iter_mut().filter(|a| a.kind == Answer::Kept) {
-                awaited.kind = Answer::Unused;
-            }
-            if let Ok(line) = request_line(&driver::finish()) {
-                running.send(line.as_bytes(), Answer::Finish);
+        let mut unused = 0;
+        while let Some(Scripted { call: Call::Step { .. }, sent, .. }) = self.script.front() {
+            unused += usize::from(*sent);
+            self.script.pop_front();
+        }
+        let announced = match self.script.front() {
+            Some(Scripted { call: Call::Finish, .. }) => self.script.pop_front(),
+            _ => None,
+        };
+        let Some(running) = self.running.as_mut() else { return };
+        // The unused steps are the oldest kept answers still awaited: everything before them was
+        // read, and what follows them belongs to this `finish` and to later cases.
+        for awaited in running.awaiting.iter_mut().filter(|a| a.kind == Answer::Kept).take(unused) {
+            awaited.kind = Answer::Unused;
+        }
+        match announced {
+            Some(entry) if entry.sent => {}
+            Some(entry) => running.send(entry.line.as_bytes(), Answer::Finish),
+            None => {
+                if let Ok(line) = request_line(&driver::finish()) {
+                    running.send(line.as_bytes(), Answer::Finish);
+                }
             }
         }
     }
 
-    /// `start` in pipelining mode: written together with the steps sent ahead for the case,
-    /// after whatever answers of the previous case are still to be read. Should one of those be
+    /// `start` of an announced case: written (if not already) with everything announced after
+    /// it, after whatever answers of earlier cases are still to be read. Should one of those be
     /// broken (the previous case's `finish` timed out, say), the process is ended and a fresh one
-    /// gets the case, exactly as after a broken `finish` in step-by-step mode.
-    fn start_pipelined(&mut self, line: &str) -> Result<Reply, AdapterError> {
+    /// gets the case and everything after it, exactly as after a broken `finish` in step-by-step
+    /// mode.
+    fn start_announced(&mut self) -> Result<Reply, AdapterError> {
         for attempt in 0..2 {
             self.ensure_running()?;
             let Some(running) = self.running.as_mut() else {
                 return Err(AdapterError("adapter is not running".into()));
             };
-            if running.awaiting.is_empty() {
+            let unsent = self.script.front().is_some_and(|entry| !entry.sent);
+            if unsent && running.awaiting.is_empty() {
                 if let Err(e) = running.check_quiet() {
                     return Err(self.broken(e));
                 }
             }
-            running.queue(line.as_bytes(), Answer::Kept);
-            for ahead in self.ahead.iter().take(self.ahead_unsent) {
-                running.queue(ahead.line.as_bytes(), Answer::Kept);
-            }
-            running.write_some();
+            self.send_script();
             match self.next_answer() {
                 Ok(reply) => {
-                    self.ahead_unsent = 0;
                     self.case_open = true;
                     return Ok(reply);
                 }
                 Err(Broken::Request(e)) => return Err(self.broken(e)),
-                Err(Broken::Dropped) if attempt == 0 => {
-                    // The steps sent ahead go again, to the fresh process.
-                    if let Some(running) = self.running.take() {
-                        self.stderr.append(running.kill_and_capture());
-                    }
-                }
+                Err(Broken::Dropped) if attempt == 0 => self.end_process(),
                 Err(Broken::Dropped) => return Err(self.broken("a dropped answer was broken".into())),
             }
         }
         Err(AdapterError("internal: start was not sent".into()))
+    }
+
+    /// Reads (and drops) the answers awaited before the next kept one: the requests of the case
+    /// just finished that it did not use, and its `finish`. A broken one ends the process (the
+    /// next case starts on a fresh one), as a broken `finish` does in step-by-step mode.
+    fn read_dropped(&mut self) {
+        loop {
+            let Some(running) = self.running.as_mut() else { return };
+            if running.awaiting.front().is_none_or(|awaited| awaited.kind == Answer::Kept) {
+                return;
+            }
+            let (deadline, _) = self.deadline();
+            let timeout = self.timeout;
+            let Some(running) = self.running.as_mut() else { return };
+            let Some(awaited) = running.awaiting.pop_front() else { return };
+            let answer = running.read_answer(awaited.end, deadline, timeout).and_then(|line| driver::decode_answer(&line));
+            let fine = match awaited.kind {
+                Answer::Finish => matches!(answer, Ok(Ok(_))),
+                Answer::Unused | Answer::Kept => answer.is_ok(),
+            };
+            if !fine {
+                self.end_process();
+                return;
+            }
+        }
     }
 }
 
@@ -761,23 +831,24 @@ fn request_line(message: &driver::Request<'_>) -> Result<String, AdapterError> {
 }
 
 impl ProcessAdapter {
-    /// Moves what the running adapter wrote to stderr so far into `self.stderr`.
+    /// Moves what the running adapter wrote to stderr so far into `self.stderr`: all of it
+    /// without marks; with marks, what belongs to the case that just finished.
     fn collect_stderr(&mut self) {
-        if let Some(running) = self.running.as_mut() {
-            running.drain_stderr();
-            self.stderr.append(std::mem::take(&mut running.captured));
-        }
+        let Some(running) = self.running.as_mut() else { return };
+        running.drain_stderr();
+        let (before, own) = running.stream.take_case();
+        self.keep_case_text(before, own);
     }
 
-    /// A case starts: what the adapter wrote since the previous case was taken is marked as
-    /// written before it.
+    /// A case starts: without marks, what the adapter wrote since the previous case was taken is
+    /// marked as written before it (with marks, the mark itself says where the case begins).
     fn mark_case_start(&mut self) {
+        if self.case_marks {
+            return;
+        }
         self.collect_stderr();
         if !self.stderr.is_empty() {
-            // The harness's own line: not counted as bytes the adapter wrote.
-            let total = self.stderr.total;
-            self.stderr.push(BEFORE_START);
-            self.stderr.total = total;
+            self.stderr.push_own_line(BEFORE_START);
         }
     }
 }
@@ -819,13 +890,55 @@ impl Adapter for ProcessAdapter {
         &self.implementation
     }
 
+    fn announce_case(&mut self, case: &str, protocol: Protocol, setup: &Value, steps: &[&Value], whole: bool) -> bool {
+        if !self.pipelining || (!self.cases_ahead && (self.case_open || !self.script.is_empty())) {
+            return false;
+        }
+        let lines = (|| {
+            let mut lines = vec![(request_line(&driver::start(case, protocol, setup))?, Call::Start(case.to_string()))];
+            for (index, step) in steps.iter().enumerate() {
+                lines.push((request_line(&driver::step(index, step))?, Call::Step { index, step: address(step) }));
+            }
+            if whole {
+                lines.push((request_line(&driver::finish())?, Call::Finish));
+            }
+            Ok::<_, AdapterError>(lines)
+        })();
+        let Ok(lines) = lines else { return false };
+        self.script.extend(lines.into_iter().map(|(line, call)| Scripted { line, call, sent: false }));
+        self.next_ahead = steps.len();
+        if self.cases_ahead {
+            self.send_script();
+        }
+        true
+    }
+
+    fn sends_cases_ahead(&self) -> bool {
+        self.cases_ahead
+    }
+
+    fn withdraw_ahead(&mut self) {
+        // Only cases that have not started are left; what was sent for them is not worth reading.
+        if self.script.iter().any(|entry| entry.sent) {
+            if let Some(ended) = self.running.take() {
+                ended.kill();
+            }
+        }
+        self.script.clear();
+        self.next_ahead = 0;
+    }
+
     fn start(&mut self, case: &str, protocol: Protocol, setup: &Value) -> Result<Reply, AdapterError> {
         self.next_step = 0;
         self.timed_out = false;
         self.mark_case_start();
-        let reply = if self.pipelining {
-            let line = request_line(&driver::start(case, protocol, setup))?;
-            self.start_pipelined(&line)?
+        let announced = matches!(self.script.front(), Some(Scripted { call: Call::Start(id), .. }) if id == case);
+        let reply = if announced {
+            let reply = self.start_announced();
+            self.script.pop_front();
+            reply?
+        } else if !self.script.is_empty() {
+            return Err(self.broken(format!("internal: case {case} is not the case announced next")));
         } else {
             self.request(&driver::start(case, protocol, setup))?
         };
@@ -843,28 +956,26 @@ impl Adapter for ProcessAdapter {
             let index = self.next_ahead;
             let Ok(line) = request_line(&driver::step(index, step)) else { return };
             self.next_ahead += 1;
-            match self.running.as_mut() {
-                Some(running) if self.case_open => running.queue(line.as_bytes(), Answer::Kept),
-                _ => self.ahead_unsent += 1,
-            }
-            self.ahead.push_back(Ahead { line, index, step: address(step) });
+            self.script.push_back(Scripted { line, call: Call::Step { index, step: address(step) }, sent: false });
         }
-        if let Some(running) = self.running.as_mut().filter(|_| self.case_open) {
-            running.write_some();
+        if self.case_open {
+            self.send_script();
         }
     }
 
     fn step(&mut self, step: &Value) -> Result<Reply, AdapterError> {
         let index = self.next_step;
         self.next_step += 1;
-        let Some(sent) = self.ahead.pop_front() else {
+        let Some(entry) = self.script.front() else {
             return self.request_line(&request_line(&driver::step(index, step))?);
         };
-        if sent.index != index || sent.step != address(step) || self.ahead_unsent > 0 {
-            // The runner keeps to what it sent ahead; anything else would pair answers with the
+        let expected = matches!(entry.call, Call::Step { index: i, step: at } if i == index && at == address(step));
+        if !expected || !entry.sent {
+            // The runner keeps to what it announced; anything else would pair answers with the
             // wrong requests.
             return Err(self.broken(format!("internal: step {index} is not the step sent ahead for it")));
         }
+        self.script.pop_front();
         self.answer()
     }
 
@@ -873,6 +984,12 @@ impl Adapter for ProcessAdapter {
     }
 
     fn take_stderr(&mut self) -> Option<String> {
+        if self.cases_ahead {
+            // Everything the adapter writes for a case comes before its answer to the case's
+            // `finish`; reading that answer (the adapter is usually cases ahead by now) puts the
+            // whole of it in the pipe.
+            self.read_dropped();
+        }
         self.collect_stderr();
         let mut taken = std::mem::take(&mut self.stderr);
         crate::quote::tail(taken.end.make_contiguous(), taken.total)

@@ -130,11 +130,16 @@ fn handle(adapter: &mut ReferenceAdapter, renaming: Option<&Renaming>, running: 
                 implementation.codes = renaming.and_then(Renaming::declared_map);
                 let mut hello = driver::encode_hello(&implementation);
                 driver::declare_pipelining(&mut hello);
+                // It writes a mark to its stderr for every `start` (below).
+                driver::declare_case_marks(&mut hello);
                 hello
             }
             other => driver::encode_reply(Err(format!("unsupported driver protocol {other:?}"))),
         }),
         Some("start") => {
+            // The case mark, before anything else the case does (`harness/driver/README.md`,
+            // "Case marks"): whatever the reference writes to stderr for the case follows it.
+            let _ = io::stderr().write_all(driver::case_mark(field("case").and_then(Value::as_str).unwrap_or("")).as_bytes());
             let protocol = match field("protocol").and_then(Value::as_str) {
                 Some("rcip") => Protocol::Rcip,
                 Some("rui") => Protocol::Rui,

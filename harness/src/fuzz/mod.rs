@@ -18,12 +18,13 @@ pub mod draw;
 pub mod finding;
 pub mod shrink;
 
+use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use crate::adapter::{Adapter, Protocol};
 use crate::loader::{Case, CaseParts};
-use crate::runner::CaseResult;
+use crate::runner::{prepare, CaseResult, Prepared};
 use crate::session::guarded;
 use crate::verdict::Verdict;
 
@@ -140,7 +141,17 @@ pub fn judge(adapter: &mut dyn Adapter, case: &suites::case::Case) -> Result<Cas
 
 /// [`judge`], consuming the case: a drawn case's steps move into the run instead of being copied.
 fn judge_drawn(adapter: &mut dyn Adapter, case: suites::case::Case) -> Result<CaseResult, String> {
-    Ok(guarded(adapter, &Case::parsed(parts_of(case, "fuzz")?), false))
+    let case = Case::parsed(parts_of(case, "fuzz")?);
+    let prepared = prepare(adapter, &case);
+    Ok(guarded(adapter, &case, prepared, false))
+}
+
+/// A drawn case made ready to run, and announced when the adapter sends cases ahead.
+struct Drawn {
+    slot: usize,
+    choices: Vec<u32>,
+    case: Case,
+    prepared: Prepared,
 }
 
 /// A verdict that makes the case a disagreement: what fails a conformance run.
@@ -163,26 +174,42 @@ pub fn fuzz(
     let mut outcome = Outcome { cases: 0, tallies: Vec::new(), budget_stopped: false, finding: None };
     // Draw indices run on past empty paths; the guard stops a configuration that draws nothing.
     let mut draw: u64 = 0;
+    let mut drawn: u64 = 0;
     let mut empty_in_a_row = 0u32;
+    // An adapter that sends whole cases ahead gets the next drawn cases announced while it runs
+    // this one; the draws are the same, in the same order, as one at a time.
+    let mut ahead: VecDeque<Drawn> = VecDeque::new();
+    let window = if adapter.sends_cases_ahead() { crate::session::CASES_AHEAD } else { 1 };
     while outcome.cases < settings.cases {
         if settings.budget.is_some_and(|budget| started.elapsed() >= budget) {
             outcome.budget_stopped = true;
             break;
         }
-        let slot = (draw % settings.targets.len() as u64) as usize;
-        let target = settings.targets[slot];
-        let choices = draw::choices(target, settings.seed, draw, settings.max_steps(target));
-        draw += 1;
-        let Some(case) = target.translate(&choices) else {
-            empty_in_a_row += 1;
-            if empty_in_a_row > 10_000 {
-                return Err(format!("{target}: 10,000 draws in a row gave an empty path (--max-steps too small?)"));
+        while drawn < settings.cases && ahead.len() < window && ahead.back().is_none_or(|d| d.prepared.announced_whole()) {
+            let slot = (draw % settings.targets.len() as u64) as usize;
+            let target = settings.targets[slot];
+            let choices = draw::choices(target, settings.seed, draw, settings.max_steps(target));
+            draw += 1;
+            let Some(case) = target.translate(&choices) else {
+                empty_in_a_row += 1;
+                if empty_in_a_row > 10_000 {
+                    return Err(format!("{target}: 10,000 draws in a row gave an empty path (--max-steps too small?)"));
+                }
+                continue;
+            };
+            empty_in_a_row = 0;
+            drawn += 1;
+            let case = Case::parsed(parts_of(case, "fuzz")?);
+            let mut prepared = prepare(adapter, &case);
+            if window > 1 {
+                prepared.announce(adapter, &case);
             }
-            continue;
-        };
-        empty_in_a_row = 0;
+            ahead.push_back(Drawn { slot, choices, case, prepared });
+        }
+        let Some(Drawn { slot, choices, case, prepared }) = ahead.pop_front() else { break };
+        let target = settings.targets[slot];
         outcome.cases += 1;
-        let result = judge_drawn(adapter, case)?;
+        let result = guarded(adapter, &case, prepared, false);
         on_case(outcome.cases, target, &result);
         let tally = &mut tallies[slot].1;
         match result.verdict {
@@ -195,6 +222,8 @@ pub fn fuzz(
                 }
             }
             Verdict::Fail | Verdict::Errored | Verdict::Xfail => {
+                // The cases drawn after it are not run: the campaign stops here.
+                adapter.withdraw_ahead();
                 // The run consumed the drawn case; a path translates to the same case every
                 // time, so translating it again gives it back for the finding.
                 let case = target
@@ -213,6 +242,9 @@ pub fn fuzz(
                 break;
             }
         }
+    }
+    if !ahead.is_empty() {
+        adapter.withdraw_ahead();
     }
     outcome.tallies = tallies;
     Ok(outcome)
