@@ -30,11 +30,26 @@ struct Script<'a> {
 
 const NORMAL_STEP: &str = r#"case "$l" in *'"expect"'*) echo '{"reply":"observed","value":{"status":"succeeded"}}';; *) echo '{"reply":"done"}';; esac"#;
 
+/// The same, declaring `caseMarks` too and writing the mark for each `start` to its stderr
+/// before the hook runs ("Sending cases ahead").
+const HELLO_MARKS: &str = r#"{"reply":"hello","protocol":"rcip-rui-driver/1","implementation":{"name":"sh","version":"1"},"protocols":["rcip"],"profiles":["events"],"limits":null,"assistBatchBound":null,"pipelining":true,"caseMarks":true}"#;
+
+const MARK: &str = r#"printf '\036rcip-rui-driver start %s\n' "$(echo "$l" | sed 's/.*"case":"\([^"]*\)".*/\1/')" >&2"#;
+
 impl Script<'_> {
     fn argv(&self, launches: &std::path::Path) -> Vec<String> {
+        self.argv_for(launches, HELLO, "")
+    }
+
+    /// The adapter declaring `caseMarks` and writing them.
+    fn argv_marked(&self, launches: &std::path::Path) -> Vec<String> {
+        self.argv_for(launches, HELLO_MARKS, &format!("{MARK}; "))
+    }
+
+    fn argv_for(&self, launches: &std::path::Path, hello: &str, before_start: &str) -> Vec<String> {
         let script = format!(
-            "p=$(cat '{0}' 2>/dev/null | wc -l); echo $$ >> '{0}'; read l; echo '{HELLO}'; c=0; n=0; while read l; do case \"$l\" in \
-             *'\"start\"'*) c=$((c+1)); n=0; {1};; \
+            "p=$(cat '{0}' 2>/dev/null | wc -l); echo $$ >> '{0}'; read l; echo '{hello}'; c=0; n=0; while read l; do case \"$l\" in \
+             *'\"start\"'*) c=$((c+1)); n=0; {before_start}{1};; \
              *'\"step\"'*) n=$((n+1)); {2};; \
              *'\"finish\"'*) {3};; \
              *) exit 0;; esac; done",
@@ -181,4 +196,115 @@ fn requests_larger_than_the_pipe_are_written_while_answers_are_read() {
     let pipelined = run(&script, Pipelining::IfDeclared, &context);
     assert_eq!(one_at_a_time, pipelined);
     assert!(pipelined.0.iter().all(|r| r.starts_with("fail None differences 1")), "{pipelined:?}");
+}
+
+/// What three cases gave through a session (`session::run_cases`, which announces cases ahead to
+/// an adapter that takes them), and how many processes ran them. `marked`: the adapter declares
+/// and writes case marks.
+fn run_session(script: &Script<'_>, pipelining: Pipelining, marked: bool) -> (Vec<String>, usize) {
+    let launches = std::env::temp_dir().join(format!("harness-ahead-{}-{:?}-{}", std::process::id(), pipelining, rand_suffix()));
+    let _ = std::fs::remove_file(&launches);
+    let argv = if marked { script.argv_marked(&launches) } else { script.argv(&launches) };
+    let cases: Vec<Case> = ["rcip.test.one.001", "rcip.test.two.001", "rcip.test.three.001"].iter().map(|id| case(id, steps("x"))).collect();
+    let selected: Vec<&Case> = cases.iter().collect();
+    let factory = || -> Result<Box<dyn harness::adapter::Adapter>, String> {
+        let adapter = ProcessAdapter::launch_with(argv.clone(), Duration::from_millis(500), None, pipelining)?;
+        assert_eq!(adapter.cases_ahead(), marked && pipelining == Pipelining::IfDeclared);
+        Ok(Box::new(adapter))
+    };
+    let session = harness::session::run_cases(&selected, 1, 0, &factory, &|_| None, &|_, _| {}).expect("session");
+    let results = session
+        .results
+        .iter()
+        .map(|result| {
+            format!(
+                "{} {:?} differences {} checks {} stderr {:?}",
+                result.verdict,
+                result.reason,
+                result.differences.len(),
+                result.checks,
+                result.stderr.as_deref().unwrap_or("")
+            )
+        })
+        .collect();
+    let count = std::fs::read_to_string(&launches).unwrap_or_default().lines().count();
+    let _ = std::fs::remove_file(&launches);
+    (results, count)
+}
+
+/// Runs the three cases one request at a time and with whole cases sent ahead (the adapter
+/// declaring marks both times), requires the same outcome, and returns it.
+fn same_sent_ahead(script: Script<'_>) -> (Vec<String>, usize) {
+    let one_at_a_time = run_session(&script, Pipelining::Off, true);
+    let ahead = run_session(&script, Pipelining::IfDeclared, true);
+    assert_eq!(one_at_a_time, ahead, "one request at a time (left) and cases sent ahead (right) differ");
+    ahead
+}
+
+/// Stderr at every point of a case: at its start, at each step, at its finish.
+const LOUD_START: &str = r#"echo "start $p$c" >&2; echo '{"reply":"done"}'"#;
+/// The finish writes late (after a pause), so that only an attribution by marks and by the
+/// `finish` answer, not by arrival, gives it to its own case.
+const LOUD_FINISH: &str = r#"sleep 0.2; echo "finish $p$c" >&2; echo '{"reply":"done"}'"#;
+
+#[test]
+fn cases_sent_ahead_keep_each_case_s_stderr_its_own() {
+    let on_step = format!(r#"echo "step $p$c.$n" >&2; {NORMAL_STEP}"#);
+    let (results, launches) = same_sent_ahead(Script { on_start: LOUD_START, on_step: &on_step, on_finish: LOUD_FINISH });
+    assert_eq!(launches, 1);
+    for (i, result) in results.iter().enumerate() {
+        let c = i + 1;
+        assert!(result.starts_with("fail None differences 1"), "{results:?}");
+        // What the case wrote at its finish is its own, not the next case's.
+        let own = format!("start 0{c}\\nstep 0{c}.1\\nstep 0{c}.2\\nstep 0{c}.3\\nstep 0{c}.4\\nstep 0{c}.5\\nstep 0{c}.6\\nfinish 0{c}\"");
+        assert!(result.ends_with(&format!("stderr \"{own}")), "case {c}: {result}");
+        assert!(!result.contains("rcip-rui-driver start"), "marks are not shown: {result}");
+    }
+}
+
+#[test]
+fn a_crash_with_cases_sent_ahead_sends_them_again_to_a_fresh_process() {
+    let on_step = format!("if [ $p$c = 01 ] && [ $n -eq 2 ]; then echo 'boom at step 2' >&2; exit 3; fi; {NORMAL_STEP}");
+    let (results, launches) = same_sent_ahead(Script { on_start: DONE, on_step: &on_step, on_finish: DONE });
+    assert!(results[0].starts_with("errored Some(\"adapter failed at step 1: the adapter closed its stdout"), "{results:?}");
+    assert!(results[0].contains("boom at step 2"), "{results:?}");
+    assert!(results[1..].iter().all(|r| r.starts_with("fail None differences 1")), "{results:?}");
+    assert_eq!(launches, 2);
+}
+
+#[test]
+fn a_hang_with_cases_sent_ahead_names_the_step_in_flight() {
+    let on_step = format!("if [ $p$c = 01 ] && [ $n -eq 3 ]; then exec sleep 30; fi; {NORMAL_STEP}");
+    let (results, launches) = same_sent_ahead(Script { on_start: DONE, on_step: &on_step, on_finish: DONE });
+    assert!(results[0].starts_with("errored Some(\"adapter failed at step 2: no response within 500 ms"), "{results:?}");
+    assert!(results[1..].iter().all(|r| r.starts_with("fail None differences 1")), "{results:?}");
+    assert_eq!(launches, 2);
+}
+
+#[test]
+fn a_broken_finish_with_cases_sent_ahead_costs_a_restart_and_nothing_else() {
+    for on_finish in ["if [ $p$c = 02 ]; then echo 'not json'; else echo '{\"reply\":\"done\"}'; fi", "if [ $p$c = 02 ]; then exec sleep 30; fi; echo '{\"reply\":\"done\"}'"] {
+        let (results, launches) = same_sent_ahead(Script { on_start: DONE, on_step: NORMAL_STEP, on_finish });
+        assert!(results.iter().all(|r| r.starts_with("fail None differences 1")), "{on_finish}: {results:?}");
+        assert_eq!(launches, 2, "{on_finish}");
+    }
+}
+
+#[test]
+fn an_unsupported_step_with_cases_sent_ahead_drops_the_answers_after_it() {
+    let on_step = format!(
+        "if [ $p$c = 01 ] && [ $n -eq 2 ]; then echo '{{\"reply\":\"unsupported\",\"reason\":\"no such thing\"}}'; else {NORMAL_STEP}; fi"
+    );
+    let (results, launches) = same_sent_ahead(Script { on_start: DONE, on_step: &on_step, on_finish: DONE });
+    assert!(results[0].starts_with("unsupported Some(\"step 1: no such thing\")"), "{results:?}");
+    assert!(results[1..].iter().all(|r| r.starts_with("fail None differences 1")), "{results:?}");
+    assert_eq!(launches, 1);
+}
+
+#[test]
+fn without_marks_cases_are_not_sent_ahead() {
+    let script = Script { on_start: LOUD_START, on_step: NORMAL_STEP, on_finish: LOUD_FINISH };
+    let (results, launches) = run_session(&script, Pipelining::IfDeclared, false);
+    assert_eq!(launches, 1);
+    assert!(results.iter().all(|r| r.starts_with("fail None differences 1")), "{results:?}");
 }
