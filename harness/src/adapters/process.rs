@@ -21,7 +21,12 @@
 //! `finish` was answered. What the adapter writes before a case's `start` (at the handshake, or
 //! after the previous case ended) goes to that case, after a line saying so; what it writes after
 //! its response, asynchronously or through a buffer flushed later, goes to the case being run
-//! when the harness reads it. Each job has its own process, so `--jobs` never mixes cases.
+//! when the harness reads it. An adapter that declares `caseMarks` marks each case's beginning on
+//! its stderr instead (`adapters/stderr.rs`): each case then gets exactly what was written from its
+//! mark to the next, and whole cases can be sent ahead of the answers to earlier ones
+//! (`harness/driver/README.md`, "Sending cases ahead"; `Adapter::announce_case`): the announced
+//! requests are kept until asked for, and sent again to a fresh process when the one they went to
+//! breaks. Each job has its own process, so `--jobs` never mixes cases.
 
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
