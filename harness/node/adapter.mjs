@@ -234,8 +234,9 @@ async function load(options) {
       assistBatchBound: assistExport === undefined ? null : Math.min(32, Math.max(1, boundExport === undefined ? 8 : module[boundExport])),
       // Requests are answered strictly in order, one at a time (`main`), and readline keeps
       // reading while one is handled: the harness may send ahead (harness/driver/README.md,
-      // "Pipelining").
+      // "Pipelining"); each start is marked on stderr (`answer`), so whole cases may go ahead.
       pipelining: true,
+      caseMarks: true,
     },
   };
 }
@@ -251,6 +252,7 @@ function ruiHello(url, options, rui) {
     limits: rui.limits,
     assistBatchBound: null,
     pipelining: true,
+    caseMarks: true,
   };
 }
 
@@ -381,6 +383,12 @@ async function answer(line) {
     return error(`request is not JSON: ${parseError.message}`);
   }
   if (request && request.cmd === 'bye') return 'bye';
+  if (request && request.cmd === 'start') {
+    // The case mark (harness/driver/README.md, "Sending cases ahead"), before anything the case
+    // does: process.stderr is synchronous on pipes and carries the implementation's own writes
+    // (console.error) in the same order.
+    process.stderr.write(`\x1ercip-rui-driver start ${request.case}\n`);
+  }
   faults = [];
   let reply;
   try {
