@@ -6,8 +6,8 @@
 use serde_json::json;
 
 use super::support::framing::{
-    commits_sample, commits_sample_cut, commits_sample_then_stray, cuts_inside,
-    invalid_begin_frame, not_json_discards_open, not_json_frame, not_json_then_begin,
+    commits_base_then_t1, commits_sample, commits_sample_cut, commits_sample_then_stray,
+    cuts_inside, invalid_begin_frame, not_json_discards_open, not_json_frame, not_json_then_begin,
     record_across_two_frames, t1_rejected_either, truncated_in_open,
 };
 use super::support::observe::{
@@ -79,24 +79,6 @@ fn well_formed() -> Case {
 }
 
 fn two_transactions() -> Case {
-    let mut s = Script::new(F);
-    s.records(&base_tx());
-    s.records(
-        &Tx::begin("t1", 1)
-            .node("a", "Text", json!({ "text": "bye" }), &[])
-            .commit(2, "r"),
-    );
-    s.end();
-    let mut state = base_state();
-    state.graph["revision"] = json!(2);
-    state.graph["nodes"]["a"]["props"] = json!({ "text": "bye" });
-    state.revision = 2;
-    s.extend(state.expect());
-    s.extend(logs(
-        vec![committed("t0", 1), committed("t1", 2)],
-        vec![],
-        vec![],
-    ));
     case(
         SECTION,
         "two-transactions-one-chunk",
@@ -105,7 +87,7 @@ fn two_transactions() -> Case {
         "two transactions delivered in one chunk both commit",
         &["RUI-FRAME-06", "CL-D07-1"],
     )
-    .steps(s.steps())
+    .steps(commits_base_then_t1(F, true))
 }
 
 fn crlf_line_ends() -> Case {

@@ -6,13 +6,13 @@
 use serde_json::json;
 
 use super::support::framing::{
-    commits_sample, interrupted_in_open, invalid_begin_frame, not_json_discards_open,
-    not_json_frame, not_json_then_begin, open_t1,
+    commits_base_then_t1, commits_sample, interrupted_in_open, invalid_begin_frame,
+    not_json_discards_open, not_json_frame, not_json_then_begin, open_t1,
 };
 use super::support::observe::{at, committed, logs, outside, rejected, State};
 use super::support::stream::{text, Framing, Script};
 use super::support::tuples::{begin, commit, node, Tx};
-use super::support::{base_state, base_tx, case, code, sample_state, sample_tx};
+use super::support::{case, code, sample_state, sample_tx};
 use crate::case::{Case, Section};
 
 const SECTION: &str = "framing-websocket";
@@ -54,23 +54,6 @@ fn well_formed() -> Case {
 }
 
 fn two_transactions() -> Case {
-    let mut s = Script::new(F);
-    s.records(&base_tx());
-    s.records(
-        &Tx::begin("t1", 1)
-            .node("a", "Text", json!({ "text": "bye" }), &[])
-            .commit(2, "r"),
-    );
-    let mut state = base_state();
-    state.graph["revision"] = json!(2);
-    state.graph["nodes"]["a"]["props"] = json!({ "text": "bye" });
-    state.revision = 2;
-    s.extend(state.expect());
-    s.extend(logs(
-        vec![committed("t0", 1), committed("t1", 2)],
-        vec![],
-        vec![],
-    ));
     case(
         SECTION,
         "two-transactions",
@@ -79,7 +62,7 @@ fn two_transactions() -> Case {
         "two transactions over consecutive messages both commit",
         &["RUI-FRAME-04", "CL-D07-3"],
     )
-    .steps(s.steps())
+    .steps(commits_base_then_t1(F, false))
 }
 
 fn surrounding_whitespace() -> Case {

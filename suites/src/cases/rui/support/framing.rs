@@ -139,6 +139,33 @@ pub fn record_across_two_frames(framing: Framing) -> Vec<Value> {
     script.steps()
 }
 
+/// The baseline and then `t1`, restaging `a` as Text "bye", committed as revision 2, both in
+/// one chunk; the stream then ends if `end` is set (the WebSocket case leaves the connection
+/// open).
+pub fn commits_base_then_t1(framing: Framing, end: bool) -> Vec<Value> {
+    let mut script = Script::new(framing);
+    script.records(&base_tx());
+    script.records(
+        &Tx::begin("t1", 1)
+            .node("a", "Text", json!({ "text": "bye" }), &[])
+            .commit(2, "r"),
+    );
+    if end {
+        script.end();
+    }
+    let mut state = base_state();
+    state.graph["revision"] = json!(2);
+    state.graph["nodes"]["a"]["props"] = json!({ "text": "bye" });
+    state.revision = 2;
+    script.extend(state.expect());
+    script.extend(logs(
+        vec![committed("t0", 1), committed("t1", 2)],
+        vec![],
+        vec![],
+    ));
+    script.steps()
+}
+
 /// The transaction `t1` after the baseline, restaging `a` as Text "bye", left open.
 pub fn open_t1() -> Vec<Value> {
     Tx::begin("t1", 1)
