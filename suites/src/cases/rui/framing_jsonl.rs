@@ -489,15 +489,7 @@ fn abort_then_commit_lines() -> Case {
             .commit(1, "r"),
     );
     s.end();
-    s.extend(
-        State::new(
-            1,
-            "r",
-            json!({ "r": { "component": "Stack", "props": {}, "children": [] } }),
-            json!({}),
-        )
-        .expect(),
-    );
+    s.extend(State::single("r", "Stack", json!({})).expect());
     s.extend(logs(
         vec![aborted("t1"), committed("t2", 1)],
         vec![],

@@ -170,15 +170,7 @@ fn invalid_message_discards_open() -> Case {
         vec![at(bad, code::FRAME_NOT_JSON)],
         outside(&rest),
     ));
-    s.extend(
-        State::new(
-            1,
-            "s",
-            json!({ "s": { "component": "Stack", "props": {}, "children": [] } }),
-            json!({}),
-        )
-        .expect(),
-    );
+    s.extend(State::single("s", "Stack", json!({})).expect());
     case(
         SECTION,
         "invalid-message-discards-open",
