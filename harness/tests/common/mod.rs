@@ -1,6 +1,7 @@
 //! Helpers the test files share: the `conformance` binary run to completion, a fresh scratch
-//! folder per test, the handshake a shell adapter answers with, the Node adapter's packages, and a
-//! case built in the test rather than loaded from vectors/.
+//! folder per test, the handshake a shell adapter answers with, the check that no adapter process
+//! outlived its run, the Node adapter's packages, and a case built in the test rather than loaded
+//! from vectors/.
 
 #![allow(dead_code)] // each test file uses the helpers it needs
 
@@ -25,6 +26,15 @@ pub fn scratch(prefix: &str, name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
+}
+
+/// Every process whose id is a line of the file `pids` (each adapter started appends its own) is
+/// gone or a zombie: the run left no adapter behind.
+pub fn assert_no_adapter_left(pids: &Path) {
+    for pid in std::fs::read_to_string(pids).unwrap().lines() {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        assert!(stat.is_empty() || stat.contains(") Z"), "adapter process {pid} left behind: {stat}");
+    }
 }
 
 /// The repository's root.
