@@ -26,19 +26,11 @@ usage() {
   exit 64
 }
 
+# shellcheck source=scripts/lib/options.sh
+. scripts/lib/options.sh
 shard=""
 mutate=""
-rest=()
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --shard) [ $# -ge 2 ] || usage; shard="$2"; shift 2 ;;
-    --shard=*) shard="${1#--shard=}"; shift ;;
-    --mutate) [ $# -ge 2 ] || usage; mutate="$2"; shift 2 ;;
-    --mutate=*) mutate="${1#--mutate=}"; shift ;;
-    -h|--help) usage ;;
-    *) rest+=("$1"); shift ;;
-  esac
-done
+parse_options shard mutate -- "$@"
 if [ -n "$shard" ] && ! [[ "$shard" =~ ^([0-9]+)/([0-9]+)$ && ${BASH_REMATCH[2]} -ge 1 && ${BASH_REMATCH[1]} -lt ${BASH_REMATCH[2]} ]]; then
   echo "mutants-js: --shard must be K/N with 0 <= K < N, not '$shard'" >&2
   exit 64

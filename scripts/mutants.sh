@@ -23,22 +23,12 @@ usage() {
   exit 64
 }
 
+# shellcheck source=scripts/lib/options.sh
+. scripts/lib/options.sh
 shard=""
 judge="vectors"
 missed=""
-rest=()
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --shard) [ $# -ge 2 ] || usage; shard="$2"; shift 2 ;;
-    --shard=*) shard="${1#--shard=}"; shift ;;
-    --judge) [ $# -ge 2 ] || usage; judge="$2"; shift 2 ;;
-    --judge=*) judge="${1#--judge=}"; shift ;;
-    --missed) [ $# -ge 2 ] || usage; missed="$2"; shift 2 ;;
-    --missed=*) missed="${1#--missed=}"; shift ;;
-    -h|--help) usage ;;
-    *) rest+=("$1"); shift ;;
-  esac
-done
+parse_options shard judge missed -- "$@"
 
 if ! [[ "$shard" =~ ^([0-9]+)/([0-9]+)$ ]]; then
   echo "error: --shard K/N is required (K from 0 to N-1), got '${shard}'" >&2

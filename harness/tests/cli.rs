@@ -9,7 +9,7 @@ use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
 mod common;
-use common::{HELLO, conformance};
+use common::{assert_no_adapter_left, conformance, HELLO};
 
 fn scratch(name: &str) -> PathBuf {
     common::scratch("cli", name)
@@ -143,10 +143,7 @@ fn an_adapter_that_never_answers_is_stopped_by_the_circuit_breaker_and_leaves_no
     assert!(cases.iter().all(|c| c["verdict"] == "errored"));
     assert!(cases.last().unwrap()["reason"].as_str().unwrap().starts_with("not run: the run stopped"));
     assert!(report["scope"]["stopped"].is_string());
-    for pid in std::fs::read_to_string(&pids).unwrap().lines() {
-        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-        assert!(stat.is_empty() || stat.contains(") Z"), "adapter process {pid} left behind: {stat}");
-    }
+    assert_no_adapter_left(&pids);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -5,12 +5,13 @@
 //! once sending one request at a time and once pipelined, and must give the same verdicts,
 //! reasons (the step in flight, the adapter's stderr), differences and process restarts.
 
-use std::path::PathBuf;
+mod common;
+
 use std::time::Duration;
 
 use harness::adapter::Protocol;
 use harness::adapters::process::{Pipelining, ProcessAdapter};
-use harness::loader::{Case, CaseParts};
+use harness::loader::Case;
 use harness::runner::run_case;
 use serde_json::{json, Value};
 
@@ -63,19 +64,7 @@ impl Script<'_> {
 }
 
 fn case(id: &str, steps: Vec<Value>) -> Case {
-    Case::from(CaseParts {
-        id: id.into(),
-        protocol: Protocol::Rcip,
-        section: "rcip.test".into(),
-        file: PathBuf::from("test.json"),
-        description: "d".into(),
-        requirements: vec!["CL-B05-1".into()],
-        strictness: "REQUIRED".into(),
-        profiles: vec![],
-        setup: json!({ "definition": {} }),
-        steps,
-        notes: None,
-    })
+    Case::from(common::test_case(id, Protocol::Rcip, json!({ "definition": {} }), steps))
 }
 
 /// Five actions and an expectation the shell adapter's observation does not match (so the

@@ -3,6 +3,8 @@
 //! counts a skip, an unsupported or an errored case as a pass, and the expectations file turns
 //! listed failures into xfail while reporting stale entries.
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
@@ -51,18 +53,12 @@ fn echo() -> Echo {
 }
 
 fn case(id: &str, strictness: &str, profiles: &[&str], answer: Value) -> Case {
+    let steps = vec![json!({"expect": "outcome", "of": "i1", "is": "ok"})];
     Case::from(CaseParts {
-        id: id.into(),
-        protocol: Protocol::Rcip,
-        section: id.rsplitn(3, '.').nth(2).unwrap_or("rcip").into(),
         file: PathBuf::from("t.json"),
-        description: "d".into(),
-        requirements: vec!["CL-B05-1".into()],
         strictness: strictness.into(),
         profiles: profiles.iter().map(|p| p.to_string()).collect(),
-        setup: json!({ "answer": answer }),
-        steps: vec![json!({"expect": "outcome", "of": "i1", "is": "ok"})],
-        notes: None,
+        ..common::test_case(id, Protocol::Rcip, json!({ "answer": answer }), steps)
     })
 }
 

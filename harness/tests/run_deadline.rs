@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 mod common;
-use common::{HELLO, conformance};
+use common::{assert_no_adapter_left, conformance, HELLO};
 
 fn scratch(name: &str) -> PathBuf {
     common::scratch("deadline", name)
@@ -61,10 +61,7 @@ fn an_adapter_answering_just_under_the_step_timeout_is_stopped_by_the_run_deadli
     assert_eq!(not_run, cases.len() - 1, "every other case is errored as not run");
     assert!(err.contains(&format!("{not_run} case(s) were not run")), "{err}");
     assert!(json["scope"]["stopped"].as_str().unwrap().contains("--max-run-seconds"));
-    for pid in std::fs::read_to_string(&pids).unwrap().lines() {
-        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-        assert!(stat.is_empty() || stat.contains(") Z"), "adapter process {pid} left behind: {stat}");
-    }
+    assert_no_adapter_left(&pids);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -2,6 +2,8 @@
 //! ("Verdicts") arises exactly when it should, expectations never reach the adapter, and a broken
 //! adapter is `errored`, not a failure of the implementation.
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
@@ -53,19 +55,8 @@ impl Adapter for Scripted {
 }
 
 fn case(setup: Value, steps: Vec<Value>, profiles: &[&str]) -> Case {
-    Case::from(CaseParts {
-        id: "rcip.test.case.001".into(),
-        protocol: Protocol::Rcip,
-        section: "rcip.test".into(),
-        file: PathBuf::from("test.json"),
-        description: "d".into(),
-        requirements: vec!["CL-B05-1".into()],
-        strictness: "REQUIRED".into(),
-        profiles: profiles.iter().map(|p| p.to_string()).collect(),
-        setup,
-        steps,
-        notes: None,
-    })
+    let profiles = profiles.iter().map(|p| p.to_string()).collect();
+    Case::from(CaseParts { profiles, ..common::test_case("rcip.test.case.001", Protocol::Rcip, setup, steps) })
 }
 
 fn outcome_step(strictness: Option<&str>) -> Value {
@@ -173,17 +164,11 @@ fn an_observation_beyond_the_driver_bound_is_errored_in_process_as_over_stdio() 
         json!({ "expect": "quarantine", "is": { "$match": "type", "type": "array" } }),
     ];
     let case = Case::from(CaseParts {
-        id: "rui.memory.quarantine.001".into(),
-        protocol: Protocol::Rui,
-        section: "rui.memory".into(),
         file: PathBuf::from("memory.json"),
         description: "a flood of invalid frames".into(),
         requirements: vec!["CL-D05-1".into()],
-        strictness: "REQUIRED".into(),
         profiles: vec!["jsonl".into()],
-        setup,
-        steps,
-        notes: None,
+        ..common::test_case("rui.memory.quarantine.001", Protocol::Rui, setup, steps)
     });
     let result = run_case(&mut harness::adapters::reference::ReferenceAdapter::new(), &case);
     assert_eq!(result.verdict, Verdict::Errored, "{:?}", result.reason);
@@ -212,19 +197,7 @@ fn the_same_handler_can_be_bound_again_and_the_request_mutated_after_invoke() {
             "status": "succeeded", "capabilityId": "notes.list", "output": { "n": 1 },
             "invocationId": { "$match": "not", "pattern": "changed" } } } }),
     ];
-    let case = Case::from(CaseParts {
-        id: "rcip.test.same-handler.001".into(),
-        protocol: Protocol::Rcip,
-        section: "rcip.test".into(),
-        file: PathBuf::from("test.json"),
-        description: "d".into(),
-        requirements: vec!["CL-B05-1".into()],
-        strictness: "REQUIRED".into(),
-        profiles: vec![],
-        setup: json!({ "definition": definition }),
-        steps,
-        notes: None,
-    });
+    let case = Case::from(common::test_case("rcip.test.same-handler.001", Protocol::Rcip, json!({ "definition": definition }), steps));
     let result = run_case(&mut harness::adapters::reference::ReferenceAdapter::new(), &case);
     assert_eq!(result.verdict, Verdict::Pass, "{}", harness::console::render_case(&result));
     assert_eq!(result.checks, 2);
@@ -250,17 +223,9 @@ fn the_frames_observation_lists_every_frame_accepted_quarantined_or_rejected() {
         json!({ "expect": "revision", "is": 1 }),
     ];
     let case = Case::from(CaseParts {
-        id: "rui.test.frames.001".into(),
-        protocol: Protocol::Rui,
-        section: "rui.test".into(),
-        file: PathBuf::from("test.json"),
-        description: "d".into(),
         requirements: vec!["CL-D05-1".into()],
-        strictness: "REQUIRED".into(),
         profiles: vec!["jsonl".into()],
-        setup,
-        steps,
-        notes: None,
+        ..common::test_case("rui.test.frames.001", Protocol::Rui, setup, steps)
     });
     let result = run_case(&mut harness::adapters::reference::ReferenceAdapter::new(), &case);
     assert_eq!(result.verdict, Verdict::Pass, "{}", harness::console::render_case(&result));
@@ -286,17 +251,9 @@ fn the_assist_invocations_observation_lists_the_orchestrator_invoke_calls() {
             { "capabilityId": "notes.list", "input": {} }, { "capabilityId": "notes.search", "input": { "q": "a" } } ] }),
     ];
     let case = Case::from(CaseParts {
-        id: "rcip.test.assist-invocations.001".into(),
-        protocol: Protocol::Rcip,
-        section: "rcip.test".into(),
-        file: PathBuf::from("test.json"),
-        description: "d".into(),
         requirements: vec!["CL-C01-1".into()],
-        strictness: "REQUIRED".into(),
         profiles: vec!["assist".into()],
-        setup,
-        steps,
-        notes: None,
+        ..common::test_case("rcip.test.assist-invocations.001", Protocol::Rcip, setup, steps)
     });
     let result = run_case(&mut harness::adapters::reference::ReferenceAdapter::new(), &case);
     assert_eq!(result.verdict, Verdict::Pass, "{}", harness::console::render_case(&result));

@@ -46,7 +46,7 @@ use serde_json::{json, Value};
 use super::format::{Body, Record, Trace};
 use super::invocation::{Failure, OutOfScope, Verdict};
 // The stable code (CL-D08) of each class of the model, as the generated vectors name them.
-use suites::cases::from_model::transaction::code;
+use suites::cases::from_model::transaction::{code, own_fault};
 
 /// The most node ids the checker numbers.
 const MAX_NODE_IDS: usize = 8;
@@ -712,17 +712,6 @@ fn extent(value: &Value) -> (u64, u64, u64) {
             .fold((0, 0, 1), |(s, a, d), (s2, a2, d2)| (s.max(s2), a.max(a2), d.max(d2 + 1))),
         _ => (0, 0, 0),
     }
-}
-
-/// The record's own fault behind a limit (the code a limit may also be reported with).
-fn own_fault(model: &TransactionModel, before: &StreamState, action: Action) -> Option<Rejection> {
-    let mut unlimited = before.clone();
-    unlimited.open.as_mut()?.operations = 0;
-    let after = model.step(&unlimited, action);
-    after.last.iter().find_map(|event| match event {
-        Event::Rejected(r) if *r != Rejection::LimitExceeded => Some(*r),
-        _ => None,
-    })
 }
 
 fn log_json(entries: &[(usize, &'static str)]) -> Value {

@@ -1,10 +1,16 @@
-//! Helpers the CLI test files share: the `conformance` binary run to completion, a fresh scratch
-//! folder per test, the handshake a shell adapter answers with, and the Node adapter's packages.
+//! Helpers the test files share: the `conformance` binary run to completion, a fresh scratch
+//! folder per test, the handshake a shell adapter answers with, the check that no adapter process
+//! outlived its run, the Node adapter's packages, and a case built in the test rather than loaded
+//! from vectors/.
 
 #![allow(dead_code)] // each test file uses the helpers it needs
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+
+use harness::adapter::Protocol;
+use harness::loader::CaseParts;
+use serde_json::Value;
 
 /// The handshake reply of a scripted shell adapter that declares both protocols and no profile.
 pub const HELLO: &str = r#"{"reply":"hello","protocol":"rcip-rui-driver/1","implementation":{"name":"sh","version":"1"},"protocols":["rcip","rui"],"profiles":[],"limits":null,"assistBatchBound":null}"#;
@@ -20,6 +26,15 @@ pub fn scratch(prefix: &str, name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
+}
+
+/// Every process whose id is a line of the file `pids` (each adapter started appends its own) is
+/// gone or a zombie: the run left no adapter behind.
+pub fn assert_no_adapter_left(pids: &Path) {
+    for pid in std::fs::read_to_string(pids).unwrap().lines() {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        assert!(stat.is_empty() || stat.contains(") Z"), "adapter process {pid} left behind: {stat}");
+    }
 }
 
 /// The repository's root.
@@ -50,4 +65,23 @@ pub fn node_packages() {
         install(&node, "@sinonjs/fake-timers");
         install(&node.join("subject"), "ajv");
     });
+}
+
+/// The parts of a REQUIRED test case `id` (of the section its id names, from `test.json`, described
+/// `d`, citing CL-B05-1, no profiles, no notes); a test overrides the fields it is about with
+/// `CaseParts { field, ..test_case(…) }` and builds it with `Case::from`.
+pub fn test_case(id: &str, protocol: Protocol, setup: Value, steps: Vec<Value>) -> CaseParts {
+    CaseParts {
+        id: id.into(),
+        protocol,
+        section: id.rsplitn(3, '.').nth(2).unwrap_or_default().into(),
+        file: PathBuf::from("test.json"),
+        description: "d".into(),
+        requirements: vec!["CL-B05-1".into()],
+        strictness: "REQUIRED".into(),
+        profiles: vec![],
+        setup,
+        steps,
+        notes: None,
+    }
 }

@@ -5,7 +5,7 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::case::{Case, Section, Strictness};
+use crate::case::{Case, Section};
 use crate::pattern::{any, of_type, one_of, unordered};
 
 /// A case of `section` with the stable id `rcip.assist.<section>.<slug>.<NNN>`, needing profile
@@ -538,28 +538,6 @@ pub fn rejected_locally(capability: &str) -> Value {
 // Step metadata
 // ---------------------------------------------------------------------------------------------
 
-/// Per-step metadata any step may carry.
-pub trait StepExt {
-    fn strict(self, strictness: Strictness) -> Value;
-    fn reqs(self, ids: &[&str]) -> Value;
-    fn note(self, text: &str) -> Value;
-}
-
-impl StepExt for Value {
-    fn strict(self, strictness: Strictness) -> Value {
-        with(self, "strictness", json!(strictness.as_str()))
-    }
-    fn reqs(self, ids: &[&str]) -> Value {
-        with(self, "requirements", json!(ids))
-    }
-    fn note(self, text: &str) -> Value {
-        with(self, "note", json!(text))
-    }
-}
-
-fn with(mut step: Value, key: &str, value: Value) -> Value {
-    if let Some(object) = step.as_object_mut() {
-        object.insert(key.into(), value);
-    }
-    step
-}
+/// Per-step metadata any step may carry (strictness, requirement ids, a note): the RCIP builders'
+/// own, since an Assist step is a step of the same vectors.
+pub use crate::cases::rcip::support::StepExt;

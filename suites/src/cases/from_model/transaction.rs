@@ -386,8 +386,9 @@ fn replay(model: &TransactionModel, path: &[Action]) -> Run {
 }
 
 /// The fault `action` shows by itself in `before`, ignoring the operation limit, when this reading
-/// finds it at the record.
-fn own_fault(model: &TransactionModel, before: &StreamState, action: Action) -> Option<Rejection> {
+/// finds it at the record: the code a limit may also be reported with (the trace checker,
+/// harness/src/trace/transaction.rs, accepts the same two).
+pub fn own_fault(model: &TransactionModel, before: &StreamState, action: Action) -> Option<Rejection> {
     let mut unlimited = before.clone();
     unlimited.open.as_mut()?.operations = 0;
     let after = model.step(&unlimited, action);

@@ -173,15 +173,7 @@ fn no_defaults_applied() -> Case {
             .commit(1, "r"),
     );
     s.end();
-    s.extend(
-        State::new(
-            1,
-            "r",
-            nodes(vec![("r", n("Stack", json!({}), &[]))]),
-            json!({}),
-        )
-        .expect(),
-    );
+    s.extend(State::single("r", "Stack", json!({})).expect());
     s.extend(logs(vec![committed("t1", 1)], vec![], vec![]));
     let mut setup = setup(F);
     setup["catalog"] = catalog;
@@ -256,15 +248,7 @@ fn prerelease_catalog_version() -> Case {
             .commit(1, "r"),
     );
     script.end();
-    script.extend(
-        State::new(
-            1,
-            "r",
-            nodes(vec![("r", n("Stack", json!({}), &[]))]),
-            json!({}),
-        )
-        .expect(),
-    );
+    script.extend(State::single("r", "Stack", json!({})).expect());
     script.extend(logs(vec![committed("t1", 1)], vec![], vec![]));
     case(
         SECTION,

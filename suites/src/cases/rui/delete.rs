@@ -348,12 +348,7 @@ fn root_node() -> Case {
     let prior = vec![Tx::begin("t0", 0)
         .node("r", "Stack", json!({}), &[])
         .commit(1, "r")];
-    let state = State::new(
-        1,
-        "r",
-        nodes(vec![("r", n("Stack", json!({}), &[]))]),
-        json!({}),
-    );
+    let state = State::single("r", "Stack", json!({}));
     let tx = Tx::begin("t1", 1).delete_node("r").commit(2, "r");
     case(
         SECTION,

@@ -5,14 +5,15 @@
 
 use serde_json::{json, Value};
 
-use super::support::observe::{
-    at, committed, expect, logs, outside, rejected, rejected_any, strict, traced, State,
+use super::support::framing::{
+    commits_sample, commits_sample_cut, commits_sample_then_stray, cuts_inside,
+    interrupted_in_open, invalid_begin_frame, not_json_frame, not_json_then_begin,
+    t1_rejected_either, truncated_in_open, SAMPLE_CHARACTERS,
 };
+use super::support::observe::{at, committed, logs, outside, rejected, traced, State};
 use super::support::stream::{text, Framing, Script, RS};
 use super::support::tuples::{begin, commit, node, Tx};
-use super::support::{
-    base_state, base_tx, case, code, invalid_begin_frame, sample_state, sample_tx,
-};
+use super::support::{base_state, base_tx, case, code, sample_state, sample_tx};
 use crate::case::{Case, Section, Strictness};
 
 const SECTION: &str = "framing-json-seq";
@@ -55,16 +56,7 @@ pub fn section() -> Section {
     ])
 }
 
-fn sample_committed(script: &mut Script) {
-    script.extend(sample_state().expect());
-    script.extend(logs(vec![committed("t1", 1)], vec![], vec![]));
-}
-
 fn well_formed() -> Case {
-    let mut s = Script::new(F);
-    s.records(&sample_tx());
-    s.end();
-    sample_committed(&mut s);
     case(
         SECTION,
         "well-formed-stream",
@@ -73,16 +65,12 @@ fn well_formed() -> Case {
         "each RS-prefixed LF-terminated text is one record; commits",
         &["RUI-FRAME-05", "CL-D07-4", "RUI-FRAME-01", "RUI-STATUS-02"],
     )
-    .steps(s.steps())
+    .steps(commits_sample(F, |s| {
+        s.records(&sample_tx());
+    }))
 }
 
 fn split_after_rs() -> Case {
-    let mut s = Script::new(F);
-    s.records(&sample_tx());
-    let cuts: Vec<usize> = s.offsets_of(RS).into_iter().map(|rs| rs + 1).collect();
-    s.feed_cut(&cuts);
-    s.end();
-    sample_committed(&mut s);
     case(
         SECTION,
         "split-between-rs-and-text",
@@ -91,16 +79,12 @@ fn split_after_rs() -> Case {
         "a chunk boundary right after every RS",
         &["CL-D07-4", "RUI-FRAME-02", "CL-D07-5"],
     )
-    .steps(s.steps())
+    .steps(commits_sample_cut(F, |s| {
+        s.offsets_of(RS).into_iter().map(|rs| rs + 1).collect()
+    }))
 }
 
 fn split_between_lf_and_rs() -> Case {
-    let mut s = Script::new(F);
-    s.records(&sample_tx());
-    let cuts: Vec<usize> = s.offsets_of(RS).into_iter().filter(|rs| *rs > 0).collect();
-    s.feed_cut(&cuts);
-    s.end();
-    sample_committed(&mut s);
     case(
         SECTION,
         "split-between-lf-and-rs",
@@ -109,21 +93,12 @@ fn split_between_lf_and_rs() -> Case {
         "a chunk boundary between each LF and the next RS",
         &["CL-D07-4", "RUI-FRAME-02"],
     )
-    .steps(s.steps())
+    .steps(commits_sample_cut(F, |s| {
+        s.offsets_of(RS).into_iter().filter(|rs| *rs > 0).collect()
+    }))
 }
 
 fn split_inside_utf8() -> Case {
-    let mut s = Script::new(F);
-    s.records(&sample_tx());
-    let mut cuts = Vec::new();
-    for (character, width) in [("\u{e9}", 2), ("\u{65e5}", 3), ("\u{1f600}", 4)] {
-        let start = s.find(character.as_bytes());
-        cuts.extend((1..width).map(|k| start + k));
-    }
-    cuts.sort_unstable();
-    s.feed_cut(&cuts);
-    s.end();
-    sample_committed(&mut s);
     case(
         SECTION,
         "split-inside-utf8-characters",
@@ -132,15 +107,12 @@ fn split_inside_utf8() -> Case {
         "chunks cut inside 2-, 3- and 4-byte UTF-8 characters",
         &["CL-D07-4", "RUI-FRAME-02", "CL-D07-5"],
     )
-    .steps(s.steps())
+    .steps(commits_sample_cut(F, |s| {
+        cuts_inside(s, &SAMPLE_CHARACTERS)
+    }))
 }
 
 fn one_byte_chunks() -> Case {
-    let mut s = Script::new(F);
-    s.records(&sample_tx());
-    s.feed_bytewise();
-    s.end();
-    sample_committed(&mut s);
     case(
         SECTION,
         "one-byte-chunks",
@@ -149,17 +121,13 @@ fn one_byte_chunks() -> Case {
         "a text sequence delivered one byte per chunk",
         &["CL-D07-4", "RUI-FRAME-02"],
     )
-    .steps(s.steps())
+    .steps(commits_sample(F, |s| {
+        s.records(&sample_tx());
+        s.feed_bytewise();
+    }))
 }
 
 fn text_spans_lines() -> Case {
-    let mut s = Script::new(F);
-    for record in sample_tx() {
-        let pretty = serde_json::to_string_pretty(&record).unwrap_or_default();
-        s.payload(pretty.as_bytes());
-    }
-    s.end();
-    sample_committed(&mut s);
     case(
         SECTION,
         "text-spans-lines",
@@ -168,20 +136,15 @@ fn text_spans_lines() -> Case {
         "a text holding LF whitespace ends only at its last LF before RS",
         &["CL-D07-4", "PRJ-RUI-FRAME-08", "RUI-FRAME-05"],
     )
-    .steps(s.steps())
+    .steps(commits_sample(F, |s| {
+        for record in sample_tx() {
+            let pretty = serde_json::to_string_pretty(&record).unwrap_or_default();
+            s.payload(pretty.as_bytes());
+        }
+    }))
 }
 
 fn consecutive_rs_ignored() -> Case {
-    let mut s = Script::new(F);
-    let records = sample_tx();
-    s.raw(&[RS, RS]);
-    s.records(&records[..2]);
-    s.raw(&[RS]);
-    s.records(&records[2..]);
-    let stray = s.record(&commit(5, 2, "r"));
-    s.end();
-    s.extend(sample_state().expect());
-    s.extend(logs(vec![committed("t1", 1)], vec![], outside(&[stray])));
     case(
         SECTION,
         "consecutive-rs-ignored",
@@ -191,7 +154,13 @@ fn consecutive_rs_ignored() -> Case {
         &["PRJ-RUI-FRAME-09", "PRJ-RUI-FRAME-11", "CL-D07-4"],
     )
     .strictness(Strictness::Recommended)
-    .steps(s.steps())
+    .steps(commits_sample_then_stray(F, |s| {
+        let records = sample_tx();
+        s.raw(&[RS, RS]);
+        s.records(&records[..2]);
+        s.raw(&[RS]);
+        s.records(&records[2..]);
+    }))
 }
 
 /// The open transaction `t1` (after the baseline), then `cut` as a text without its LF,
@@ -266,45 +235,22 @@ fn complete_text_without_lf_before_rs() -> Case {
 }
 
 fn truncated_at_end(slug: &str, description: &str, whole: bool) -> Case {
-    let mut s = Script::new(F);
-    s.records(&base_tx());
-    s.records(
-        &Tx::begin("t1", 1)
-            .node("a", "Text", json!({ "text": "bye" }), &[])
-            .open(),
-    );
     let full = text(&commit(2, 2, "r"));
     let bytes = if whole {
         full.as_bytes()
     } else {
         &full.as_bytes()[..full.len() - 4]
     };
-    let cut = s.raw_frame(&[&[RS][..], bytes].concat());
-    s.end();
-    s.extend(base_state().expect());
     // See `cut_by_rs`: only the text cut mid-value is truncated under every reading.
     let (case_strictness, choice_strictness) = if whole {
         (Strictness::Recommended, Strictness::Recommended)
     } else {
         (Strictness::Required, Strictness::ImplDefined)
     };
-    s.extend(vec![
-        traced(
-            strict(
-                expect(
-                    "transactions",
-                    json!([
-                        committed("t0", 1),
-                        rejected_any("t1", &[code::FRAME_INVALID, code::INTERRUPTED])
-                    ]),
-                ),
-                choice_strictness,
-            ),
-            &["PRJ-RUI-FRAME-12", "CL-D05-3", "CL-D05-7"],
-        ),
-        expect("quarantine", json!([at(cut, code::FRAME_TRUNCATED)])),
-        expect("rejections", json!([])),
-    ]);
+    let rejection = t1_rejected_either(
+        choice_strictness,
+        &["PRJ-RUI-FRAME-12", "CL-D05-3", "CL-D05-7"],
+    );
     let requirements: &[&str] = if whole {
         &["PRJ-RUI-FRAME-13", "RUI-FRAME-02", "CL-D07-5"]
     } else {
@@ -318,24 +264,15 @@ fn truncated_at_end(slug: &str, description: &str, whole: bool) -> Case {
     };
     case(SECTION, slug, 1, F, description, requirements)
         .strictness(case_strictness)
-        .steps(s.steps())
+        .steps(truncated_in_open(
+            F,
+            &[&[RS][..], bytes].concat(),
+            rejection,
+            None,
+        ))
 }
 
 fn not_json_with_lf() -> Case {
-    let mut s = Script::new(F);
-    let bad = s.payload(b"{\"begin\":0}}");
-    s.records(
-        &Tx::begin("t2", 0)
-            .node("r", "Stack", json!({}), &[])
-            .commit(1, "r"),
-    );
-    s.end();
-    s.extend(logs(
-        vec![committed("t2", 1)],
-        vec![at(bad, code::FRAME_NOT_JSON)],
-        vec![],
-    ));
-    s.push(expect("revision", json!(1)));
     case(
         SECTION,
         "not-json-with-lf",
@@ -349,7 +286,7 @@ fn not_json_with_lf() -> Case {
             "CL-D07-4",
         ],
     )
-    .steps(s.steps())
+    .steps(not_json_then_begin(F, b"{\"begin\":0}}", &[]))
 }
 
 fn invalid_utf8() -> Case {
@@ -410,21 +347,11 @@ fn lf_only_element() -> Case {
 }
 
 fn two_values_one_text() -> Case {
-    let mut s = Script::new(F);
     let both = format!(
         "{} {}",
         text(&begin("t1", 0)),
         text(&node(1, "r", "Stack", json!({}), &[]))
     );
-    let bad = s.payload(both.as_bytes());
-    let rest = s.records(&[commit(2, 1, "r")]);
-    s.end();
-    s.extend(State::empty().expect());
-    s.extend(logs(
-        vec![],
-        vec![at(bad, code::FRAME_NOT_JSON)],
-        outside(&rest),
-    ));
     case(
         SECTION,
         "two-values-one-text",
@@ -433,7 +360,7 @@ fn two_values_one_text() -> Case {
         "two JSON values between one RS and LF are one invalid frame",
         &["PRJ-RUI-FRAME-01", "RUI-FRAME-01", "CL-D07-4"],
     )
-    .steps(s.steps())
+    .steps(not_json_frame(F, both.as_bytes(), &[commit(2, 1, "r")]))
 }
 
 fn resume_at_next_rs() -> Case {
@@ -459,20 +386,6 @@ fn resume_at_next_rs() -> Case {
 }
 
 fn interrupted_between_texts() -> Case {
-    let mut s = Script::new(F);
-    s.records(&base_tx());
-    s.records(
-        &Tx::begin("t1", 1)
-            .node("a", "Text", json!({ "text": "bye" }), &[])
-            .open(),
-    );
-    s.end();
-    s.extend(base_state().expect());
-    s.extend(logs(
-        vec![committed("t0", 1), rejected("t1", code::INTERRUPTED)],
-        vec![],
-        vec![],
-    ));
     case(
         SECTION,
         "interrupted-between-texts",
@@ -481,16 +394,10 @@ fn interrupted_between_texts() -> Case {
         "the stream ends after whole texts inside a transaction",
         &["RUI-RECOV-09", "CL-D05-7", "PRJ-RUI-TX-05", "CL-D07-4"],
     )
-    .steps(s.steps())
+    .steps(interrupted_in_open(F))
 }
 
 fn split_before_lf() -> Case {
-    let mut s = Script::new(F);
-    s.records(&sample_tx());
-    let cuts: Vec<usize> = s.offsets_of(b'\n');
-    s.feed_cut(&cuts);
-    s.end();
-    sample_committed(&mut s);
     case(
         SECTION,
         "split-before-lf",
@@ -499,7 +406,7 @@ fn split_before_lf() -> Case {
         "a chunk ending right before each text's LF does not end the text",
         &["CL-D07-4", "RUI-FRAME-02", "PRJ-RUI-FRAME-08"],
     )
-    .steps(s.steps())
+    .steps(commits_sample_cut(F, |s| s.offsets_of(b'\n')))
 }
 
 fn trailing_bytes() -> Case {

@@ -5,12 +5,17 @@
 
 use serde_json::json;
 
+use super::support::framing::{
+    commits_base_then_t1, commits_sample, commits_sample_cut, commits_sample_then_stray,
+    cuts_inside, invalid_begin_frame, not_json_discards_open, not_json_frame, not_json_then_begin,
+    record_across_two_frames, t1_rejected_either, truncated_in_open,
+};
 use super::support::observe::{
-    aborted, at, committed, expect, logs, outside, rejected, rejected_any, strict, traced, State,
+    aborted, at, committed, expect, logs, outside, rejected, strict, traced, State,
 };
 use super::support::stream::{text, Framing, Script};
 use super::support::tuples::{begin, commit, node, Tx};
-use super::support::{base_state, base_tx, case, code, sample_state, sample_tx};
+use super::support::{base_state, base_tx, case, code, sample_tx};
 use crate::case::{Case, Section, Strictness};
 use crate::pattern::one_of;
 
@@ -52,17 +57,14 @@ pub fn section() -> Section {
     ])
 }
 
-/// The sample transaction committed, nothing quarantined or rejected.
-fn sample_committed(script: &mut Script) {
-    script.extend(sample_state().expect());
-    script.extend(logs(vec![committed("t1", 1)], vec![], vec![]));
+/// Each record of the sample transaction on a line ending in CRLF.
+fn crlf_records(script: &mut Script) {
+    for record in sample_tx() {
+        script.raw_frame(format!("{}\r\n", text(&record)).as_bytes());
+    }
 }
 
 fn well_formed() -> Case {
-    let mut s = Script::new(F);
-    s.records(&sample_tx());
-    s.end();
-    sample_committed(&mut s);
     case(
         SECTION,
         "well-formed-stream",
@@ -71,28 +73,12 @@ fn well_formed() -> Case {
         "each LF-terminated line carries one record; the transaction commits",
         &["RUI-FRAME-06", "CL-D07-1", "RUI-FRAME-01", "RUI-STATUS-02"],
     )
-    .steps(s.steps())
+    .steps(commits_sample(F, |s| {
+        s.records(&sample_tx());
+    }))
 }
 
 fn two_transactions() -> Case {
-    let mut s = Script::new(F);
-    s.records(&base_tx());
-    s.records(
-        &Tx::begin("t1", 1)
-            .node("a", "Text", json!({ "text": "bye" }), &[])
-            .commit(2, "r"),
-    );
-    s.end();
-    let mut state = base_state();
-    state.graph["revision"] = json!(2);
-    state.graph["nodes"]["a"]["props"] = json!({ "text": "bye" });
-    state.revision = 2;
-    s.extend(state.expect());
-    s.extend(logs(
-        vec![committed("t0", 1), committed("t1", 2)],
-        vec![],
-        vec![],
-    ));
     case(
         SECTION,
         "two-transactions-one-chunk",
@@ -101,16 +87,10 @@ fn two_transactions() -> Case {
         "two transactions delivered in one chunk both commit",
         &["RUI-FRAME-06", "CL-D07-1"],
     )
-    .steps(s.steps())
+    .steps(commits_base_then_t1(F, true))
 }
 
 fn crlf_line_ends() -> Case {
-    let mut s = Script::new(F);
-    for record in sample_tx() {
-        s.raw_frame(format!("{}\r\n", text(&record)).as_bytes());
-    }
-    s.end();
-    sample_committed(&mut s);
     case(
         SECTION,
         "crlf-line-ends",
@@ -119,17 +99,10 @@ fn crlf_line_ends() -> Case {
         "a CR before the LF is insignificant whitespace of the JSON text",
         &["PRJ-RUI-FRAME-03", "CL-D07-1"],
     )
-    .steps(s.steps())
+    .steps(commits_sample(F, crlf_records))
 }
 
 fn split_inside_utf8(width: usize, character: &str) -> Case {
-    let mut s = Script::new(F);
-    s.records(&sample_tx());
-    let start = s.find(character.as_bytes());
-    let cuts: Vec<usize> = (1..width).map(|k| start + k).collect();
-    s.feed_cut(&cuts);
-    s.end();
-    sample_committed(&mut s);
     let slug = format!("split-inside-{width}-byte-character");
     let description = format!("chunks cut inside a {width}-byte UTF-8 character decode as one");
     case(
@@ -140,15 +113,12 @@ fn split_inside_utf8(width: usize, character: &str) -> Case {
         &description,
         &["CL-D07-1", "RUI-FRAME-02", "CL-D07-5"],
     )
-    .steps(s.steps())
+    .steps(commits_sample_cut(F, |s| {
+        cuts_inside(s, &[(character, width)])
+    }))
 }
 
 fn one_byte_chunks() -> Case {
-    let mut s = Script::new(F);
-    s.records(&sample_tx());
-    s.feed_bytewise();
-    s.end();
-    sample_committed(&mut s);
     case(
         SECTION,
         "one-byte-chunks",
@@ -157,23 +127,13 @@ fn one_byte_chunks() -> Case {
         "a stream delivered one byte per chunk gives the same commit",
         &["CL-D07-1", "RUI-FRAME-02"],
     )
-    .steps(s.steps())
+    .steps(commits_sample(F, |s| {
+        s.records(&sample_tx());
+        s.feed_bytewise();
+    }))
 }
 
 fn split_around_line_feeds() -> Case {
-    let mut s = Script::new(F);
-    s.records(&sample_tx());
-    let len = s.pending_len();
-    let mut cuts = Vec::new();
-    for lf in s.offsets_of(b'\n') {
-        cuts.push(lf);
-        if lf + 1 < len {
-            cuts.push(lf + 1);
-        }
-    }
-    s.feed_cut(&cuts);
-    s.end();
-    sample_committed(&mut s);
     case(
         SECTION,
         "split-around-line-feeds",
@@ -182,18 +142,20 @@ fn split_around_line_feeds() -> Case {
         "chunks ending just before and just after each LF",
         &["CL-D07-1", "RUI-FRAME-02"],
     )
-    .steps(s.steps())
+    .steps(commits_sample_cut(F, |s| {
+        let len = s.pending_len();
+        let mut cuts = Vec::new();
+        for lf in s.offsets_of(b'\n') {
+            cuts.push(lf);
+            if lf + 1 < len {
+                cuts.push(lf + 1);
+            }
+        }
+        cuts
+    }))
 }
 
 fn split_across_feed_steps() -> Case {
-    let mut s = Script::new(F);
-    s.records(&sample_tx());
-    let middle = s.find(b"\"Button\"") + 3;
-    s.feed_prefix(middle);
-    s.interject(expect("transactions", json!([])));
-    s.interject(expect("graph", State::empty().graph));
-    s.end();
-    sample_committed(&mut s);
     case(
         SECTION,
         "split-across-feed-steps",
@@ -202,24 +164,16 @@ fn split_across_feed_steps() -> Case {
         "a line split over two feeds applies only once complete",
         &["CL-D07-1", "RUI-FRAME-02", "CL-D07-5"],
     )
-    .steps(s.steps())
+    .steps(commits_sample(F, |s| {
+        s.records(&sample_tx());
+        let middle = s.find(b"\"Button\"") + 3;
+        s.feed_prefix(middle);
+        s.interject(expect("transactions", json!([])));
+        s.interject(expect("graph", State::empty().graph));
+    }))
 }
 
 fn record_across_two_lines() -> Case {
-    let mut s = Script::new(F);
-    let first = s.payload(b"[\"begin\",0,");
-    let second = s.payload(b"\"t1\",0]");
-    let rest = s.records(&[node(1, "r", "Stack", json!({}), &[]), commit(2, 1, "r")]);
-    s.end();
-    s.extend(State::empty().expect());
-    s.extend(logs(
-        vec![],
-        vec![
-            at(first, code::FRAME_NOT_JSON),
-            at(second, code::FRAME_NOT_JSON),
-        ],
-        outside(&rest),
-    ));
     case(
         SECTION,
         "record-across-two-lines",
@@ -234,25 +188,10 @@ fn record_across_two_lines() -> Case {
             "CL-D05-1",
         ],
     )
-    .steps(s.steps())
+    .steps(record_across_two_frames(F))
 }
 
 fn invalid_utf8_outside() -> Case {
-    let mut s = Script::new(F);
-    let bad = s.payload(b"[\"begin\",0,\"t\xff\",0]");
-    let rest = s.records(&[node(1, "r", "Stack", json!({}), &[]), commit(2, 1, "r")]);
-    s.records(
-        &Tx::begin("t2", 0)
-            .node("r", "Stack", json!({}), &[])
-            .commit(1, "r"),
-    );
-    s.end();
-    s.extend(logs(
-        vec![committed("t2", 1)],
-        vec![at(bad, code::FRAME_NOT_JSON)],
-        outside(&rest),
-    ));
-    s.push(expect("revision", json!(1)));
     case(
         SECTION,
         "invalid-utf8-outside-transaction",
@@ -267,26 +206,14 @@ fn invalid_utf8_outside() -> Case {
             "CL-D07-1",
         ],
     )
-    .steps(s.steps())
+    .steps(not_json_then_begin(
+        F,
+        b"[\"begin\",0,\"t\xff\",0]",
+        &[node(1, "r", "Stack", json!({}), &[]), commit(2, 1, "r")],
+    ))
 }
 
 fn invalid_utf8_inside() -> Case {
-    let mut s = Script::new(F);
-    s.records(&base_tx());
-    s.records(
-        &Tx::begin("t1", 1)
-            .node("r", "Stack", json!({}), &["a"])
-            .open(),
-    );
-    let bad = s.payload(b"[\"node\",2,\"a\",\"Text\",{\"text\":\"\xc3\x28\"},[]]");
-    let rest = s.records(&[commit(3, 2, "r")]);
-    s.end();
-    s.extend(base_state().expect());
-    s.extend(logs(
-        vec![committed("t0", 1), rejected("t1", code::FRAME_INVALID)],
-        vec![at(bad, code::FRAME_NOT_JSON)],
-        outside(&rest),
-    ));
     case(
         SECTION,
         "invalid-utf8-inside-transaction",
@@ -301,20 +228,17 @@ fn invalid_utf8_inside() -> Case {
             "RUI-RECOV-06",
         ],
     )
-    .steps(s.steps())
+    .steps(not_json_discards_open(
+        F,
+        &Tx::begin("t1", 1)
+            .node("r", "Stack", json!({}), &["a"])
+            .open(),
+        |s| s.payload(b"[\"node\",2,\"a\",\"Text\",{\"text\":\"\xc3\x28\"},[]]"),
+        &[commit(3, 2, "r")],
+    ))
 }
 
 fn encoded_surrogate() -> Case {
-    let mut s = Script::new(F);
-    let bad = s.payload(b"[\"begin\",0,\"\xed\xa0\x80\",0]");
-    let rest = s.records(&[commit(1, 1, "r")]);
-    s.end();
-    s.extend(State::empty().expect());
-    s.extend(logs(
-        vec![],
-        vec![at(bad, code::FRAME_NOT_JSON)],
-        outside(&rest),
-    ));
     case(
         SECTION,
         "utf8-encoded-surrogate",
@@ -323,24 +247,14 @@ fn encoded_surrogate() -> Case {
         "a UTF-8 encoded surrogate is invalid UTF-8: the line is quarantined",
         &["PRJ-RUI-FRAME-01", "CL-D05-1", "CL-D07-1"],
     )
-    .steps(s.steps())
+    .steps(not_json_frame(
+        F,
+        b"[\"begin\",0,\"\xed\xa0\x80\",0]",
+        &[commit(1, 1, "r")],
+    ))
 }
 
 fn syntax_error() -> Case {
-    let mut s = Script::new(F);
-    let bad = s.payload(b"[\"begin\",0,\"t1\",0");
-    s.records(
-        &Tx::begin("t2", 0)
-            .node("r", "Stack", json!({}), &[])
-            .commit(1, "r"),
-    );
-    s.end();
-    s.extend(logs(
-        vec![committed("t2", 1)],
-        vec![at(bad, code::FRAME_NOT_JSON)],
-        vec![],
-    ));
-    s.push(expect("revision", json!(1)));
     case(
         SECTION,
         "syntax-error",
@@ -349,20 +263,10 @@ fn syntax_error() -> Case {
         "a terminated line with a JSON syntax error is not JSON, not truncated",
         &["PRJ-RUI-FRAME-01", "CL-D05-1", "CL-D05-2", "CL-D07-1"],
     )
-    .steps(s.steps())
+    .steps(not_json_then_begin(F, b"[\"begin\",0,\"t1\",0", &[]))
 }
 
 fn trailing_bytes() -> Case {
-    let mut s = Script::new(F);
-    let bad = s.payload(b"[\"begin\",0,\"t1\",0] x");
-    let rest = s.records(&[node(1, "r", "Stack", json!({}), &[]), commit(2, 1, "r")]);
-    s.end();
-    s.extend(State::empty().expect());
-    s.extend(logs(
-        vec![],
-        vec![at(bad, code::FRAME_NOT_JSON)],
-        outside(&rest),
-    ));
     case(
         SECTION,
         "trailing-bytes-after-value",
@@ -371,25 +275,15 @@ fn trailing_bytes() -> Case {
         "bytes after the JSON value make the line invalid",
         &["PRJ-RUI-FRAME-01", "RUI-FRAME-01", "CL-D07-1"],
     )
-    .steps(s.steps())
+    .steps(invalid_begin_frame(F, b"[\"begin\",0,\"t1\",0] x"))
 }
 
 fn two_values_one_line() -> Case {
-    let mut s = Script::new(F);
     let both = format!(
         "{}{}",
         text(&begin("t1", 0)),
         text(&node(1, "r", "Stack", json!({}), &[]))
     );
-    let bad = s.payload(both.as_bytes());
-    let rest = s.records(&[commit(2, 1, "r")]);
-    s.end();
-    s.extend(State::empty().expect());
-    s.extend(logs(
-        vec![],
-        vec![at(bad, code::FRAME_NOT_JSON)],
-        outside(&rest),
-    ));
     case(
         SECTION,
         "two-values-one-line",
@@ -403,21 +297,12 @@ fn two_values_one_line() -> Case {
             "CL-D07-1",
         ],
     )
-    .steps(s.steps())
+    .steps(not_json_frame(F, both.as_bytes(), &[commit(2, 1, "r")]))
 }
 
 /// A blank line between records: not a frame (PRJ-RUI-FRAME-04). A stray commit afterwards shows
 /// the frame numbering skipped the blank line.
 fn blank_line_case(slug: &str, description: &str, blank: &[u8]) -> Case {
-    let mut s = Script::new(F);
-    let records = sample_tx();
-    s.records(&records[..2]);
-    s.raw(blank);
-    s.records(&records[2..]);
-    let stray = s.record(&commit(5, 2, "r"));
-    s.end();
-    s.extend(sample_state().expect());
-    s.extend(logs(vec![committed("t1", 1)], vec![], outside(&[stray])));
     case(
         SECTION,
         slug,
@@ -427,7 +312,12 @@ fn blank_line_case(slug: &str, description: &str, blank: &[u8]) -> Case {
         &["PRJ-RUI-FRAME-04", "PRJ-RUI-FRAME-11", "CL-D07-1"],
     )
     .strictness(Strictness::Recommended)
-    .steps(s.steps())
+    .steps(commits_sample_then_stray(F, |s| {
+        let records = sample_tx();
+        s.records(&records[..2]);
+        s.raw(blank);
+        s.records(&records[2..]);
+    }))
 }
 
 fn blank_line_ignored() -> Case {
@@ -447,41 +337,18 @@ fn whitespace_line_ignored() -> Case {
 }
 
 fn unterminated_last_line() -> Case {
-    let mut s = Script::new(F);
-    s.records(&base_tx());
-    s.records(
-        &Tx::begin("t1", 1)
-            .node("a", "Text", json!({ "text": "bye" }), &[])
-            .open(),
+    // Whether t1 fails at all is PRJ-RUI-FRAME-05 (RECOMMENDED: JSON Lines lets the last line
+    // end without LF, so a runtime may apply it and commit t1); when it is not applied, the
+    // code is PRJ-RUI-FRAME-12's (IMPL-DEFINED). The step is only as strict as the first.
+    let rejection = t1_rejected_either(
+        Strictness::Recommended,
+        &[
+            "PRJ-RUI-FRAME-05",
+            "PRJ-RUI-FRAME-12",
+            "CL-D05-3",
+            "CL-D05-7",
+        ],
     );
-    let last = s.raw_frame(text(&commit(2, 2, "r")).as_bytes());
-    s.end();
-    s.extend(base_state().expect());
-    s.extend(vec![
-        // Whether t1 fails at all is PRJ-RUI-FRAME-05 (RECOMMENDED: JSON Lines lets the last line
-        // end without LF, so a runtime may apply it and commit t1); when it is not applied, the
-        // code is PRJ-RUI-FRAME-12's (IMPL-DEFINED). The step is only as strict as the first.
-        traced(
-            strict(
-                expect(
-                    "transactions",
-                    json!([
-                        committed("t0", 1),
-                        rejected_any("t1", &[code::FRAME_INVALID, code::INTERRUPTED])
-                    ]),
-                ),
-                Strictness::Recommended,
-            ),
-            &[
-                "PRJ-RUI-FRAME-05",
-                "PRJ-RUI-FRAME-12",
-                "CL-D05-3",
-                "CL-D05-7",
-            ],
-        ),
-        expect("quarantine", json!([at(last, code::FRAME_TRUNCATED)])),
-        expect("rejections", json!([])),
-    ]);
     case(
         SECTION,
         "unterminated-last-line",
@@ -491,7 +358,12 @@ fn unterminated_last_line() -> Case {
         &["PRJ-RUI-FRAME-05", "RUI-FRAME-02", "CL-D07-5"],
     )
     .strictness(Strictness::Recommended)
-    .steps(s.steps())
+    .steps(truncated_in_open(
+        F,
+        text(&commit(2, 2, "r")).as_bytes(),
+        rejection,
+        None,
+    ))
 }
 
 fn unterminated_begin_opens_nothing() -> Case {
@@ -542,17 +414,8 @@ fn interrupted_mid_line() -> Case {
     s.end();
     s.extend(base_state().expect());
     s.extend(vec![
-        traced(
-            strict(
-                expect(
-                    "transactions",
-                    json!([
-                        committed("t0", 1),
-                        rejected_any("t1", &[code::FRAME_INVALID, code::INTERRUPTED])
-                    ]),
-                ),
-                Strictness::ImplDefined,
-            ),
+        t1_rejected_either(
+            Strictness::ImplDefined,
             &["PRJ-RUI-FRAME-12", "CL-D05-3", "CL-D05-7"],
         ),
         // A last line without LF is a line to JSON Lines (CL-D07-1), so half a record there is
@@ -626,15 +489,7 @@ fn abort_then_commit_lines() -> Case {
             .commit(1, "r"),
     );
     s.end();
-    s.extend(
-        State::new(
-            1,
-            "r",
-            json!({ "r": { "component": "Stack", "props": {}, "children": [] } }),
-            json!({}),
-        )
-        .expect(),
-    );
+    s.extend(State::single("r", "Stack", json!({})).expect());
     s.extend(logs(
         vec![aborted("t1"), committed("t2", 1)],
         vec![],
@@ -652,14 +507,6 @@ fn abort_then_commit_lines() -> Case {
 }
 
 fn crlf_split_between_cr_and_lf() -> Case {
-    let mut s = Script::new(F);
-    for record in sample_tx() {
-        s.raw_frame(format!("{}\r\n", text(&record)).as_bytes());
-    }
-    let cuts: Vec<usize> = s.offsets_of(b'\r').into_iter().map(|cr| cr + 1).collect();
-    s.feed_cut(&cuts);
-    s.end();
-    sample_committed(&mut s);
     case(
         SECTION,
         "crlf-split-between-cr-and-lf",
@@ -668,5 +515,9 @@ fn crlf_split_between_cr_and_lf() -> Case {
         "CRLF line ends cut between CR and LF still end each line once",
         &["PRJ-RUI-FRAME-03", "CL-D07-1", "RUI-FRAME-02"],
     )
-    .steps(s.steps())
+    .steps(commits_sample(F, |s| {
+        crlf_records(s);
+        let cuts: Vec<usize> = s.offsets_of(b'\r').into_iter().map(|cr| cr + 1).collect();
+        s.feed_cut(&cuts);
+    }))
 }

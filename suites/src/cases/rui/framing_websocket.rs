@@ -5,12 +5,14 @@
 
 use serde_json::json;
 
-use super::support::observe::{at, committed, expect, logs, outside, rejected, State};
+use super::support::framing::{
+    commits_base_then_t1, commits_sample, interrupted_in_open, invalid_begin_frame,
+    not_json_discards_open, not_json_frame, not_json_then_begin, open_t1,
+};
+use super::support::observe::{at, committed, logs, outside, rejected, State};
 use super::support::stream::{text, Framing, Script};
 use super::support::tuples::{begin, commit, node, Tx};
-use super::support::{
-    base_state, base_tx, case, code, invalid_begin_frame, sample_state, sample_tx,
-};
+use super::support::{case, code, sample_state, sample_tx};
 use crate::case::{Case, Section};
 
 const SECTION: &str = "framing-websocket";
@@ -38,11 +40,6 @@ pub fn section() -> Section {
 }
 
 fn well_formed() -> Case {
-    let mut s = Script::new(F);
-    s.records(&sample_tx());
-    s.end();
-    s.extend(sample_state().expect());
-    s.extend(logs(vec![committed("t1", 1)], vec![], vec![]));
     case(
         SECTION,
         "well-formed-stream",
@@ -51,27 +48,12 @@ fn well_formed() -> Case {
         "each message carries one record; the transaction commits",
         &["RUI-FRAME-04", "CL-D07-3", "RUI-FRAME-01", "RUI-STATUS-02"],
     )
-    .steps(s.steps())
+    .steps(commits_sample(F, |s| {
+        s.records(&sample_tx());
+    }))
 }
 
 fn two_transactions() -> Case {
-    let mut s = Script::new(F);
-    s.records(&base_tx());
-    s.records(
-        &Tx::begin("t1", 1)
-            .node("a", "Text", json!({ "text": "bye" }), &[])
-            .commit(2, "r"),
-    );
-    let mut state = base_state();
-    state.graph["revision"] = json!(2);
-    state.graph["nodes"]["a"]["props"] = json!({ "text": "bye" });
-    state.revision = 2;
-    s.extend(state.expect());
-    s.extend(logs(
-        vec![committed("t0", 1), committed("t1", 2)],
-        vec![],
-        vec![],
-    ));
     case(
         SECTION,
         "two-transactions",
@@ -80,22 +62,10 @@ fn two_transactions() -> Case {
         "two transactions over consecutive messages both commit",
         &["RUI-FRAME-04", "CL-D07-3"],
     )
-    .steps(s.steps())
+    .steps(commits_base_then_t1(F, false))
 }
 
 fn surrounding_whitespace() -> Case {
-    let mut s = Script::new(F);
-    for (i, record) in sample_tx().iter().enumerate() {
-        let padded = if i % 2 == 0 {
-            format!("{}\n", text(record))
-        } else {
-            format!(" \t{}\r\n", text(record))
-        };
-        s.payload(padded.as_bytes());
-    }
-    s.end();
-    s.extend(sample_state().expect());
-    s.extend(logs(vec![committed("t1", 1)], vec![], vec![]));
     case(
         SECTION,
         "whitespace-around-record",
@@ -104,26 +74,19 @@ fn surrounding_whitespace() -> Case {
         "JSON whitespace around the record in a message is insignificant",
         &["PRJ-RUI-FRAME-10", "CL-D07-3"],
     )
-    .steps(s.steps())
+    .steps(commits_sample(F, |s| {
+        for (i, record) in sample_tx().iter().enumerate() {
+            let padded = if i % 2 == 0 {
+                format!("{}\n", text(record))
+            } else {
+                format!(" \t{}\r\n", text(record))
+            };
+            s.payload(padded.as_bytes());
+        }
+    }))
 }
 
 fn empty_message() -> Case {
-    let mut s = Script::new(F);
-    s.records(&base_tx());
-    s.records(
-        &Tx::begin("t1", 1)
-            .node("a", "Text", json!({ "text": "bye" }), &[])
-            .open(),
-    );
-    let empty = s.payload(b"");
-    let rest = s.records(&[commit(2, 2, "r")]);
-    s.end();
-    s.extend(base_state().expect());
-    s.extend(logs(
-        vec![committed("t0", 1), rejected("t1", code::FRAME_INVALID)],
-        vec![at(empty, code::FRAME_NOT_JSON)],
-        outside(&rest),
-    ));
     case(
         SECTION,
         "empty-message",
@@ -137,20 +100,15 @@ fn empty_message() -> Case {
             "CL-D05-3",
         ],
     )
-    .steps(s.steps())
+    .steps(not_json_discards_open(
+        F,
+        &open_t1(),
+        |s| s.payload(b""),
+        &[commit(2, 2, "r")],
+    ))
 }
 
 fn invalid_utf8() -> Case {
-    let mut s = Script::new(F);
-    let bad = s.payload(b"[\"begin\",0,\"t\xc0\xaf\",0]");
-    let rest = s.records(&[node(1, "r", "Stack", json!({}), &[]), commit(2, 1, "r")]);
-    s.end();
-    s.extend(State::empty().expect());
-    s.extend(logs(
-        vec![],
-        vec![at(bad, code::FRAME_NOT_JSON)],
-        outside(&rest),
-    ));
     case(
         SECTION,
         "invalid-utf8-message",
@@ -159,24 +117,10 @@ fn invalid_utf8() -> Case {
         "a message with an overlong UTF-8 sequence is quarantined",
         &["PRJ-RUI-FRAME-01", "RUI-RECOV-01", "CL-D05-1", "CL-D07-3"],
     )
-    .steps(s.steps())
+    .steps(invalid_begin_frame(F, b"[\"begin\",0,\"t\xc0\xaf\",0]"))
 }
 
 fn syntax_error() -> Case {
-    let mut s = Script::new(F);
-    let bad = s.payload(b"[\"begin\",0,\"t1\",0,]");
-    s.records(
-        &Tx::begin("t2", 0)
-            .node("r", "Stack", json!({}), &[])
-            .commit(1, "r"),
-    );
-    s.end();
-    s.extend(logs(
-        vec![committed("t2", 1)],
-        vec![at(bad, code::FRAME_NOT_JSON)],
-        vec![],
-    ));
-    s.push(expect("revision", json!(1)));
     case(
         SECTION,
         "syntax-error-message",
@@ -185,25 +129,15 @@ fn syntax_error() -> Case {
         "a message with a trailing comma is not JSON; the next begin commits",
         &["PRJ-RUI-FRAME-01", "CL-D05-1", "CL-D05-2", "CL-D07-3"],
     )
-    .steps(s.steps())
+    .steps(not_json_then_begin(F, b"[\"begin\",0,\"t1\",0,]", &[]))
 }
 
 fn two_records_one_message() -> Case {
-    let mut s = Script::new(F);
     let both = format!(
         "{}\n{}",
         text(&begin("t1", 0)),
         text(&node(1, "r", "Stack", json!({}), &[]))
     );
-    let bad = s.payload(both.as_bytes());
-    let rest = s.records(&[commit(2, 1, "r")]);
-    s.end();
-    s.extend(State::empty().expect());
-    s.extend(logs(
-        vec![],
-        vec![at(bad, code::FRAME_NOT_JSON)],
-        outside(&rest),
-    ));
     case(
         SECTION,
         "two-records-one-message",
@@ -217,7 +151,7 @@ fn two_records_one_message() -> Case {
             "PRJ-RUI-FRAME-01",
         ],
     )
-    .steps(s.steps())
+    .steps(not_json_frame(F, both.as_bytes(), &[commit(2, 1, "r")]))
 }
 
 fn invalid_message_discards_open() -> Case {
@@ -236,15 +170,7 @@ fn invalid_message_discards_open() -> Case {
         vec![at(bad, code::FRAME_NOT_JSON)],
         outside(&rest),
     ));
-    s.extend(
-        State::new(
-            1,
-            "s",
-            json!({ "s": { "component": "Stack", "props": {}, "children": [] } }),
-            json!({}),
-        )
-        .expect(),
-    );
+    s.extend(State::single("s", "Stack", json!({})).expect());
     case(
         SECTION,
         "invalid-message-discards-open",
@@ -257,20 +183,6 @@ fn invalid_message_discards_open() -> Case {
 }
 
 fn interrupted() -> Case {
-    let mut s = Script::new(F);
-    s.records(&base_tx());
-    s.records(
-        &Tx::begin("t1", 1)
-            .node("a", "Text", json!({ "text": "bye" }), &[])
-            .open(),
-    );
-    s.end();
-    s.extend(base_state().expect());
-    s.extend(logs(
-        vec![committed("t0", 1), rejected("t1", code::INTERRUPTED)],
-        vec![],
-        vec![],
-    ));
     case(
         SECTION,
         "interrupted",
@@ -279,7 +191,7 @@ fn interrupted() -> Case {
         "the connection ends inside a transaction: staging discarded",
         &["RUI-RECOV-09", "CL-D05-7", "PRJ-RUI-TX-05", "CL-D07-3"],
     )
-    .steps(s.steps())
+    .steps(interrupted_in_open(F))
 }
 
 fn resume_at_next_message() -> Case {

@@ -156,15 +156,6 @@ fn registered(code: &str) -> &'static str {
     }
 }
 
-fn single(id: &str, component: &str, props: Value) -> State {
-    State::new(
-        1,
-        id,
-        nodes(vec![(id, n(component, props, &[]))]),
-        json!({}),
-    )
-}
-
 fn id_at_limit() -> Case {
     let id = "a".repeat(ID_MAX as usize);
     let tx = Tx::begin("t1", 0)
@@ -175,7 +166,7 @@ fn id_at_limit() -> Case {
         "a node id exactly maxIdLength long commits",
         ("maxIdLength", ID_MAX),
         tx,
-        single(&id, "Stack", json!({})),
+        State::single(&id, "Stack", json!({})),
         &["PRJ-RUI-LIMIT-01", "PRJ-RUI-LIMIT-07"],
     )
 }
@@ -223,7 +214,7 @@ fn string_at_limit_props() -> Case {
         "a prop string exactly maxStringLength long commits",
         ("maxStringLength", STRING_MAX),
         tx,
-        single("r", "Text", props),
+        State::single("r", "Text", props),
         &["PRJ-RUI-LIMIT-02", "PRJ-RUI-LIMIT-07"],
     )
 }
@@ -310,7 +301,7 @@ fn array_at_limit_props() -> Case {
         "a prop array exactly maxArrayLength long commits",
         ("maxArrayLength", ARRAY_MAX),
         tx,
-        single("r", "Box", props),
+        State::single("r", "Box", props),
         &["PRJ-RUI-LIMIT-03", "PRJ-RUI-LIMIT-07"],
     )
 }
@@ -421,7 +412,7 @@ fn depth_at_limit_props() -> Case {
         "props nested exactly maxDepth containers deep commit",
         ("maxDepth", DEPTH_MAX),
         tx,
-        single("r", "Box", props),
+        State::single("r", "Box", props),
         &["PRJ-RUI-LIMIT-04", "PRJ-RUI-LIMIT-08"],
     )
 }
@@ -726,7 +717,11 @@ fn bytes_at_limit_crlf() -> Case {
     let framing = Framing::Jsonl;
     let records = transaction_of_bytes(BYTES_MAX as usize, 1000).0.len();
     let (tx, data) = transaction_of_bytes(BYTES_MAX as usize - records, 1000);
-    assert_eq!(tx.len(), records, "builder bug: the record count changed with the byte total");
+    assert_eq!(
+        tx.len(),
+        records,
+        "builder bug: the record count changed with the byte total"
+    );
     let state = State::new(1, "r", nodes(vec![("r", n("Box", json!({}), &[]))]), data);
     let mut script = Script::new(framing);
     for record in &tx {
@@ -809,7 +804,7 @@ fn minimum_id() -> Case {
         "minimum-profile-id",
         "every implementation accepts a 64-character node id",
         tx,
-        single(&id, "Stack", json!({})),
+        State::single(&id, "Stack", json!({})),
         &["PRJ-RUI-LIMIT-07"],
     )
 }
@@ -823,7 +818,7 @@ fn minimum_string() -> Case {
         "minimum-profile-string",
         "every implementation accepts a 1024-character string",
         tx,
-        single("r", "Text", props),
+        State::single("r", "Text", props),
         &["PRJ-RUI-LIMIT-07"],
     )
 }
@@ -837,7 +832,7 @@ fn minimum_array() -> Case {
         "minimum-profile-array",
         "every implementation accepts a 64-element array",
         tx,
-        single("r", "Box", props),
+        State::single("r", "Box", props),
         &["PRJ-RUI-LIMIT-07"],
     )
 }
@@ -851,7 +846,7 @@ fn minimum_depth_props() -> Case {
         "minimum-profile-depth-props",
         "every implementation accepts props nested 16 deep",
         tx,
-        single("r", "Box", props),
+        State::single("r", "Box", props),
         &["PRJ-RUI-LIMIT-08"],
     )
 }

@@ -98,15 +98,7 @@ fn minimal_commit() -> Case {
             .commit(1, "r"),
     );
     s.end();
-    s.extend(
-        State::new(
-            1,
-            "r",
-            nodes(vec![("r", n("Stack", json!({}), &[]))]),
-            json!({}),
-        )
-        .expect(),
-    );
+    s.extend(State::single("r", "Stack", json!({})).expect());
     s.extend(logs(vec![committed("t1", 1)], vec![], vec![]));
     case(
         SECTION,
@@ -296,15 +288,7 @@ fn commit_after_commit() -> Case {
     );
     let stray = s.records(&[commit(3, 2, "r")]);
     s.end();
-    s.extend(
-        State::new(
-            1,
-            "r",
-            nodes(vec![("r", n("Stack", json!({}), &[]))]),
-            json!({}),
-        )
-        .expect(),
-    );
+    s.extend(State::single("r", "Stack", json!({})).expect());
     s.extend(logs(vec![committed("t1", 1)], vec![], outside(&stray)));
     case(
         SECTION,
@@ -326,15 +310,7 @@ fn abort_after_commit() -> Case {
     );
     let stray = s.records(&[abort(3, "E_LATE", "too late")]);
     s.end();
-    s.extend(
-        State::new(
-            1,
-            "r",
-            nodes(vec![("r", n("Stack", json!({}), &[]))]),
-            json!({}),
-        )
-        .expect(),
-    );
+    s.extend(State::single("r", "Stack", json!({})).expect());
     s.extend(logs(vec![committed("t1", 1)], vec![], outside(&stray)));
     case(
         SECTION,

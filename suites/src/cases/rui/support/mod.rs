@@ -1,7 +1,9 @@
 //! The shared kit of the Rixx UI case builders: records (`tuples`), framings and frame counting
-//! (`stream`), observations (`observe`), setups (`setup`), the stable codes of CL-D08, and the
-//! committed baseline most failure cases start from.
+//! (`stream`), observations (`observe`), setups (`setup`), the stream shapes the framing sections
+//! share (`framing`), the stable codes of CL-D08, and the committed baseline most failure cases
+//! start from.
 
+pub mod framing;
 pub mod observe;
 pub mod setup;
 pub mod stream;
@@ -228,25 +230,5 @@ pub fn failing_after(
             ));
         }
     }
-    script.steps()
-}
-
-/// An invalid frame carrying `payload` where a begin was meant, then the node and commit of that
-/// transaction: the frame is quarantined as not JSON, opens nothing, and the two records are
-/// rejected as outside a transaction.
-pub fn invalid_begin_frame(framing: Framing, payload: &[u8]) -> Vec<Value> {
-    let mut script = Script::new(framing);
-    let bad = script.payload(payload);
-    let rest = script.records(&[
-        tuples::node(1, "r", "Stack", json!({}), &[]),
-        tuples::commit(2, 1, "r"),
-    ]);
-    script.end();
-    script.extend(State::empty().expect());
-    script.extend(observe::logs(
-        vec![],
-        vec![observe::at(bad, code::FRAME_NOT_JSON)],
-        outside(&rest),
-    ));
     script.steps()
 }

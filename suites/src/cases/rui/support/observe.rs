@@ -147,6 +147,12 @@ impl State {
         }
     }
 
+    /// Revision 1 whose graph is the one node `root` (`component` with `props`, no children)
+    /// and whose data is `{}`: what a one-node transaction commits.
+    pub fn single(root: &str, component: &str, props: Value) -> State {
+        State::new(1, root, nodes(vec![(root, n(component, props, &[]))]), json!({}))
+    }
+
     /// `graph`, `data` and `revision` expectations.
     pub fn expect(&self) -> Vec<Value> {
         vec![
