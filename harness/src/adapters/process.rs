@@ -313,6 +313,9 @@ impl ProcessAdapter {
     /// What it wrote to stderr before breaking is the case's stderr (`take_stderr`), shown under
     /// the case with the error. Requests announced for later cases go to the next process.
     fn broken(&mut self, message: String) -> AdapterError {
+        if let Some(running) = &self.running {
+            self.timed_out |= running.timed_out;
+        }
         self.end_process();
         AdapterError(message)
     }
@@ -321,7 +324,6 @@ impl ProcessAdapter {
     /// it was sent and has not answered is sent again to the next process.
     fn end_process(&mut self) {
         if let Some(ended) = self.running.take() {
-            self.timed_out |= ended.timed_out;
             let mut stream = ended.kill_and_capture();
             // With marks, what it wrote for the cases sent ahead after this one is dropped with
             // them: those cases run again on the next process, which writes its own.
