@@ -275,9 +275,11 @@ async function loadReact(module, url, options) {
       return undefined;
     }
   }
-  // jsdom and react-dom load at the first case that renders (they cost a second or more): a run
-  // without react cases never pays for them. A React warning, or an error React or jsdom reports
-  // that nobody expected, makes the step that caused it answer `error` (`faults`): never ignored.
+  // react-dom loads at the first case that renders, and so does jsdom unless --react made it a
+  // global before the implementation loaded (`load`): a run without react cases and without
+  // --react never pays for them (a second or more). A React warning, or an error React or jsdom
+  // reports that nobody expected, makes the step that caused it answer `error` (`faults`): never
+  // ignored.
   let env;
   return {
     entry,
