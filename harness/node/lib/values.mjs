@@ -376,38 +376,11 @@ export function setAtPointer(root, pointer, replacement) {
   return Reflect.set(current, last, replacement);
 }
 
-/**
- * Sorts object keys recursively: the canonical text of a JSON observation. An observation is JSON
- * data the adapter built (`toWire` output, records of plain members), most of it canonical already
- * (`toWire` sorts): an array or plain object whose keys are in order and whose members are
- * canonical is returned as it is, since a copy would serialise to the same text; only what is out
- * of order (or not a plain object or array) is copied.
- */
+/** Sorts object keys recursively: the canonical text of a JSON observation. */
 export function canonical(json) {
+  if (Array.isArray(json)) return json.map(canonical);
   if (json === null || typeof json !== 'object') return json;
-  if (Array.isArray(json)) {
-    if (Object.getPrototypeOf(json) !== Array.prototype) return json.map(canonical);
-    let out;
-    for (let i = 0; i < json.length; i += 1) {
-      const item = canonical(json[i]);
-      if (out === undefined && item !== json[i]) out = json.slice(0, i);
-      if (out !== undefined) out.push(item);
-    }
-    return out === undefined ? json : out;
-  }
-  const keys = Object.keys(json);
-  const sorted = keys.slice().sort();
-  const proto = Object.getPrototypeOf(json);
-  let same = proto === Object.prototype || proto === null;
-  const members = new Array(sorted.length);
-  for (let i = 0; i < sorted.length; i += 1) {
-    if (sorted[i] !== keys[i]) same = false;
-    const member = json[sorted[i]];
-    members[i] = canonical(member);
-    if (members[i] !== member) same = false;
-  }
-  if (same) return json;
   const out = {};
-  for (let i = 0; i < sorted.length; i += 1) defineMember(out, sorted[i], members[i]);
+  for (const key of Object.keys(json).sort()) defineMember(out, key, canonical(json[key]));
   return out;
 }
