@@ -17,7 +17,8 @@
 #   models) in-process and over stdio, as paths per second.
 # - node: every RCIP case (React included) through the Node adapter and the JavaScript subject
 #   (needs `npm ci` in harness/node and harness/node/subject), against the same selection through
-#   reference-driver over stdio.
+#   reference-driver over stdio; and the adapter's start-up alone (a `hello` then `bye` piped in:
+#   loading jsdom, fake-timers and the subject), so that start-up and the cases' share are told apart.
 # - validate: `conformance validate` on a generated stream (`generate-stream`, VALIDATE_MIB MiB,
 #   default 512) in jsonl and sse, as MiB/s of CPU time (issue 29 §3); then, once, the peak RSS of
 #   validating a 1 GiB stream piped in (constant memory).
@@ -93,6 +94,7 @@ for _ in $(seq "$rounds"); do
         time_one rcip-reference-stdio "$bin" run --quiet --filter rcip. --adapter -- "$driver"
         time_one rcip-node-pipelined "$bin" run --quiet --filter rcip. --adapter -- "${node_adapter[@]}"
         time_one rcip-node-one-at-a-time "$bin" run --quiet --filter rcip. --no-pipelining --adapter -- "${node_adapter[@]}"
+        time_one rcip-node-start-up sh -c 'printf "%s\n" "{\"cmd\":\"hello\",\"protocol\":\"rcip-rui-driver/1\"}" "{\"cmd\":\"bye\"}" | "$@"' sh "${node_adapter[@]}"
         ;;
       validate)
         for f in jsonl sse; do
@@ -124,11 +126,13 @@ for w in "${what[@]}"; do
         printf "fuzz paths per CPU second (both processes): in-process %.0f, stdio pipelined %.0f\n", 3000 / i, 3000 / p }'
       ;;
     node)
-      for n in rcip-reference-stdio rcip-node-pipelined rcip-node-one-at-a-time; do report $n; done
+      for n in rcip-reference-stdio rcip-node-pipelined rcip-node-one-at-a-time rcip-node-start-up; do report $n; done
       awk -v r="$(wall rcip-reference-stdio)" -v p="$(wall rcip-node-pipelined)" -v s="$(wall rcip-node-one-at-a-time)" 'BEGIN {
         printf "RCIP + React, Node adapter / stdio reference: pipelined %.2fx, one at a time %.2fx\n", p / r, s / r }'
       awk -v r="$(cpu rcip-reference-stdio)" -v p="$(cpu rcip-node-pipelined)" 'BEGIN {
         printf "the same in CPU time (both processes): pipelined %.2fx\n", p / r }'
+      awk -v r="$(cpu rcip-reference-stdio)" -v p="$(cpu rcip-node-pipelined)" -v u="$(cpu rcip-node-start-up)" 'BEGIN {
+        printf "CPU time: the Node adapter start-up %.2f s; the rest of the pipelined run (both processes) %.2f s, %.2fx the whole reference run\n", u, p - u, (p - u) / r }'
       ;;
     validate)
       for f in jsonl sse; do

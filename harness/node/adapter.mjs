@@ -157,10 +157,14 @@ async function settle() {
   for (let round = 0; round < MAX_ROUNDS && quiet < QUIET_ROUNDS; round += 1) {
     const before = activityCount;
     await new Promise((resolve) => setImmediate(resolve));
-    try {
-      clock.tick(0);
-    } catch (error) {
-      log(`a timer due now threw: ${describeError(error)}`);
+    // tick(0) runs what fake-timers has due now and otherwise changes nothing: skipped when
+    // nothing is due (it cost more than the settling round itself).
+    if (somethingDueNow()) {
+      try {
+        clock.tick(0);
+      } catch (error) {
+        log(`a timer due now threw: ${describeError(error)}`);
+      }
     }
     quiet = activityCount === before ? quiet + 1 : 0;
     if (quiet > 0 && nothingPending()) break;
@@ -171,18 +175,31 @@ async function settle() {
 const STDIO_RESOURCES = ['PipeWrap', 'TTYWrap'];
 
 /**
+ * Whether a virtual timer is due at the current instant. Fake-timers keeps its timers in
+ * `clock.timers` (a Map, in the pinned version); without it the answer is "maybe" (true).
+ */
+function timerDueNow() {
+  if (clock.countTimers() === 0) return false;
+  if (!(clock.timers instanceof Map)) return true;
+  for (const timer of clock.timers.values()) {
+    if (!(timer.callAt > clock.now)) return true;
+  }
+  return false;
+}
+
+/** Whether `clock.tick(0)` has anything to run: a timer due now, or a fake-timers job. */
+function somethingDueNow() {
+  return (Array.isArray(clock.jobs) && clock.jobs.length > 0) || timerDueNow();
+}
+
+/**
  * Whether nothing could run before the next request: no virtual timer due now, and no active
  * resource (an immediate, a real timer, I/O, a message port, a child process) other than at most
- * the adapter's three standard streams. Fake-timers keeps its timers in `clock.timers` (a Map, in
- * the pinned version); without it the answer is "maybe", and settling takes every round.
+ * the adapter's three standard streams. Without a readable `clock.timers` settling takes every
+ * round.
  */
 function nothingPending() {
-  if (clock.countTimers() > 0) {
-    if (!(clock.timers instanceof Map)) return false;
-    for (const timer of clock.timers.values()) {
-      if (!(timer.callAt > clock.now)) return false;
-    }
-  }
+  if (timerDueNow()) return false;
   const resources = process.getActiveResourcesInfo();
   return resources.length <= 3 && resources.every((name) => STDIO_RESOURCES.includes(name));
 }
@@ -277,9 +294,11 @@ async function loadReact(module, url, options) {
       return undefined;
     }
   }
-  // jsdom and react-dom load at the first case that renders (they cost a second or more): a run
-  // without react cases never pays for them. A React warning, or an error React or jsdom reports
-  // that nobody expected, makes the step that caused it answer `error` (`faults`): never ignored.
+  // react-dom loads at the first case that renders, and so does jsdom unless --react made it a
+  // global before the implementation loaded (`load`): a run without react cases and without
+  // --react never pays for them (a second or more). A React warning, or an error React or jsdom
+  // reports that nobody expected, makes the step that caused it answer `error` (`faults`): never
+  // ignored.
   let env;
   return {
     entry,

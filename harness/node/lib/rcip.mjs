@@ -102,6 +102,10 @@ const STEP_MEMBERS = {
   'expect:hook-client': { required: ['key'], optional: [] },
   'expect:hook-snapshot': { required: ['key'], optional: [] },
 };
+/** The kinds of step: a step has exactly one of these members, and it names the step. */
+const STEP_KINDS = ['host', 'client', 'gate', 'clock', 'expect', 'react'];
+// Each entry's members as one set (META_KEYS, required and optional): checked on every step.
+for (const members of Object.values(STEP_MEMBERS)) members.allowed = new Set([...META_KEYS, ...members.required, ...members.optional]);
 
 const NO_ASSIST = 'the module exports no createRcipAssist: the adapter cannot drive an Assist orchestrator (profile assist)';
 const NO_REACT = 'the implementation offers no React entry (CLARIFICATIONS A08): the adapter cannot render React trees (profile react)';
@@ -548,17 +552,21 @@ export class RcipCase {
   /** Answers one step (vectors/README.md "RCIP steps"); a clock step is asynchronous. */
   async step(step) {
     if (!isObject(step)) fail('step must be an object');
-    const kinds = ['host', 'client', 'gate', 'clock', 'expect', 'react'].filter((k) => Object.hasOwn(step, k));
-    if (kinds.length !== 1) fail('a step has exactly one of host, client, gate, clock, expect, react');
-    const kind = kinds[0];
+    let kind;
+    let kinds = 0;
+    for (const k of STEP_KINDS) {
+      if (Object.hasOwn(step, k)) {
+        kind = k;
+        kinds += 1;
+      }
+    }
+    if (kinds !== 1) fail('a step has exactly one of host, client, gate, clock, expect, react');
     const verb = step[kind];
     const key = `${kind}:${verb}`;
-    const members = STEP_MEMBERS[key];
+    const members = Object.hasOwn(STEP_MEMBERS, key) ? STEP_MEMBERS[key] : undefined;
     if (members === undefined) fail(`unknown step ${kind}: ${JSON.stringify(verb)}`);
     for (const name of Object.keys(step)) {
-      if (name !== kind && !META_KEYS.includes(name) && !members.required.includes(name) && !members.optional.includes(name)) {
-        fail(`step ${key} has an unexpected member ${JSON.stringify(name)}`);
-      }
+      if (name !== kind && !members.allowed.has(name)) fail(`step ${key} has an unexpected member ${JSON.stringify(name)}`);
     }
     for (const name of members.required) {
       if (!Object.hasOwn(step, name)) fail(`step ${key} needs ${JSON.stringify(name)}`);

@@ -273,9 +273,20 @@ export function toWireOptional(value) {
 }
 
 function encodeValue(value, omitUndefinedMembers) {
+  // The objects being encoded, each with the number of reference tokens in its path (`path` holds
+  // the tokens from the root): a pointer is written out only for a cycle's `ref`, never for every
+  // member on the way (building a pointer per member was the largest share of encoding).
   const ancestors = new Map();
+  const path = [];
 
-  function encode(v, pointer, depth) {
+  function child(v, key, depth) {
+    path.push(key);
+    const encoded = encode(readMember(v, key), depth + 1);
+    path.pop();
+    return encoded;
+  }
+
+  function encode(v, depth) {
     switch (typeof v) {
       case 'undefined': return { $value: 'undefined' };
       case 'number':
@@ -294,30 +305,29 @@ function encodeValue(value, omitUndefinedMembers) {
         break;
     }
     if (v === null) return null;
-    if (ancestors.has(v)) return { $value: 'ref', to: ancestors.get(v) };
+    if (ancestors.has(v)) return { $value: 'ref', to: formatPointer(path.slice(0, ancestors.get(v))) };
     if (depth > MAX_DEPTH) fail(`observed value nested deeper than ${MAX_DEPTH}`);
-    ancestors.set(v, pointer);
+    ancestors.set(v, path.length);
     try {
-      const child = (key) => encode(readMember(v, key), `${pointer}/${escapePointerToken(key)}`, depth + 1);
       if (Array.isArray(v)) {
         const length = v.length;
         let sparse = false;
         for (let i = 0; i < length && !sparse; i += 1) sparse = !Object.hasOwn(v, i);
         if (!sparse) {
           const out = [];
-          for (let i = 0; i < length; i += 1) out.push(child(i));
+          for (let i = 0; i < length; i += 1) out.push(child(v, i, depth));
           return out;
         }
         const items = {};
         for (const key of Object.keys(v).filter((k) => /^(0|[1-9][0-9]*)$/.test(k)).sort((a, b) => a - b)) {
-          items[key] = child(key);
+          items[key] = child(v, key, depth);
         }
         return { $value: 'sparse-array', length, items };
       }
       const fields = {};
       for (const key of Object.keys(v).sort()) {
         if (omitUndefinedMembers && readMember(v, key) === undefined) continue;
-        defineMember(fields, key, child(key));
+        defineMember(fields, key, child(v, key, depth));
       }
       const proto = Object.getPrototypeOf(v);
       if (proto === Object.prototype || proto === null) {
@@ -330,7 +340,7 @@ function encodeValue(value, omitUndefinedMembers) {
     }
   }
 
-  return encode(value, '', 0);
+  return encode(value, 0);
 }
 
 /** A structurally equal copy: same shapes and prototypes, new objects (functions are shared). */
