@@ -33,7 +33,7 @@ async function withDriver(body, options) {
 // Handshake, framing, bye
 // ------------------------------------------------------------------------------------------------
 
-test('handshake declares rcip, the events profile, no limits, no Assist bound, and pipelining', () => withDriver(async (d) => {
+test('handshake declares rcip, the events profile, no limits, no Assist bound, pipelining and case marks', () => withDriver(async (d) => {
   assert.deepEqual(await d.hello(), {
     reply: 'hello',
     protocol: PROTOCOL,
@@ -43,6 +43,7 @@ test('handshake declares rcip, the events profile, no limits, no Assist bound, a
     limits: null,
     assistBatchBound: null,
     pipelining: true,
+    caseMarks: true,
   });
 }));
 
@@ -131,6 +132,19 @@ test('the rui protocol is unsupported by this adapter', () => withDriver(async (
   await d.hello();
   const reply = await d.start({ framing: 'jsonl' }, 'rui');
   assert.equal(reply.reply, 'unsupported');
+}));
+
+test('each start is marked on stderr before anything the case writes (harness/driver/README.md, "Sending cases ahead")', () => withDriver(async (d) => {
+  await d.hello();
+  const mark = '\x1ercip-rui-driver start test.case.001\n';
+  assert.equal(d.stderr.includes(mark), false, 'no mark before a start');
+  assert.deepEqual(await d.start({ definition: definition([], { id: 'chatty' }) }), { reply: 'done' });
+  const at = d.stderr.indexOf(mark);
+  assert.ok(at >= 0, `the mark is on stderr: ${JSON.stringify(d.stderr)}`);
+  assert.ok(d.stderr.indexOf('chatty implementation writes to stdout') > at, 'what the implementation writes at creation follows the mark');
+  assert.deepEqual(await d.send({ cmd: 'finish' }), { reply: 'done' });
+  assert.deepEqual(await d.start({ definition: definition() }), { reply: 'done' });
+  assert.equal(d.stderr.split(mark).length - 1, 2, 'one mark per start');
 }));
 
 test('whatever the implementation prints goes to stderr, never between response lines', () => withDriver(async (d) => {

@@ -28,7 +28,7 @@ export function canonicalText(value) {
 }
 
 const RESPONSE_MEMBERS = {
-  hello: ['reply', 'protocol', 'implementation', 'protocols', 'profiles', 'limits', 'assistBatchBound', 'pipelining'],
+  hello: ['reply', 'protocol', 'implementation', 'protocols', 'profiles', 'limits', 'assistBatchBound', 'pipelining', 'caseMarks'],
   done: ['reply'],
   threw: ['reply'],
   observed: ['reply', 'value'],

@@ -35,6 +35,7 @@ test('a consumer-only module declares rui, its framings and limits; RCIP cases a
   assert.deepEqual(hello.profiles, ['jsonl', 'websocket']);
   assert.equal(hello.limits.maxDepth, 16);
   assert.equal(hello.pipelining, true);
+  assert.equal(hello.caseMarks, true);
   assert.equal((await d.start({ definition: {} }, 'rcip')).reply, 'unsupported');
   assert.equal((await start(d, { framing: 'sse', catalog: CATALOG })).reply, 'unsupported', 'an undeclared framing');
   assert.equal((await start(d, { framing: 'jsonl', catalog: { id: 'throws', components: {} } })).reply, 'threw');
