@@ -9,7 +9,18 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { after } from 'node:test';
 import { fileURLToPath } from 'node:url';
+
+/**
+ * Every adapter a Driver started that has not exited: killed when the test file's tests are done,
+ * so that a test that failed before closing its Driver (one made without `withDriver`) makes the
+ * run fail instead of keeping it waiting on a live child process forever.
+ */
+const live = new Set();
+after(() => {
+  for (const child of live) child.kill('SIGKILL');
+});
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const ADAPTER = path.join(here, '..', 'adapter.mjs');
@@ -64,7 +75,11 @@ export class Driver {
       if (next) next(line);
       else this.lines.push(line);
     });
-    this.exited = new Promise((resolve) => this.child.on('exit', (code) => resolve(code)));
+    live.add(this.child);
+    this.exited = new Promise((resolve) => this.child.on('exit', (code) => {
+      live.delete(this.child);
+      resolve(code);
+    }));
     this.mark = 0;
   }
 
@@ -158,6 +173,14 @@ export class Driver {
     if (this.child.exitCode === null) {
       this.child.stdin.end(`${JSON.stringify({ cmd: 'bye' })}\n`);
     }
+    // An adapter that does not end at `bye` (a test that failed half-way may leave it so) is
+    // killed, so that a failing test fails instead of hanging the whole run.
+    let timer;
+    const killed = new Promise((resolve) => {
+      timer = setTimeout(() => { this.child.kill('SIGKILL'); resolve(); }, 10_000);
+    });
+    await Promise.race([this.exited, killed]);
+    clearTimeout(timer);
     const code = await this.exited;
     fs.rmSync(this.dir, { recursive: true, force: true });
     return code;
