@@ -7,9 +7,10 @@
 //! bound) and the transaction is doomed with that `LIMIT_*` code, reported at commit like every
 //! other content check.
 //!
-//! Commit applies the operations to the committed snapshot in place with an undo log and keeps
-//! them only if every check passes, restoring the snapshot exactly otherwise, so it changes whole
-//! or not at all (CL-D02-9, RUI-COMMIT-04). Checks,
+//! Commit applies the operations to the committed snapshot in place with an undo log (each node
+//! definition it replaced or removed, and each data operation's `pointer::Undo`) and keeps them
+//! only if every check passes, restoring the snapshot exactly otherwise, so it changes whole or
+//! not at all (CL-D02-9, RUI-COMMIT-04). Checks,
 //! in this order (the order is not specified; when several fail, any of their codes is acceptable):
 //! 1. a bound already passed (`LIMIT_OPERATIONS`, `LIMIT_TRANSACTION_BYTES`);
 //! 2. the base revision is the committed revision (`STALE_BASE_REVISION`, CL-D02-5; checked here at
@@ -283,12 +284,12 @@ impl OpenTransaction {
 }
 
 /// What puts a committed snapshot back as it was before `apply` changed it: each node id the
-/// transaction set or deleted with its previous definition, in order, and the data document as
-/// it was before the first data operation (copied only by a transaction that has one).
+/// transaction set or deleted with its previous definition, and what undoes each data operation,
+/// both in the order applied (and undone in reverse).
 #[derive(Default)]
 struct Undo {
     nodes: Vec<(String, Option<Node>)>,
-    data: Option<Value>,
+    data: Vec<pointer::Undo>,
 }
 
 impl Undo {
@@ -303,8 +304,8 @@ impl Undo {
                 }
             }
         }
-        if let Some(data) = self.data {
-            committed.data = data;
+        for change in self.data.into_iter().rev() {
+            change.restore(&mut committed.data);
         }
     }
 }
@@ -325,13 +326,6 @@ fn apply_operations(
     };
     let mut defined: BTreeSet<String> = BTreeSet::new();
     for operation in operations {
-        if matches!(
-            operation,
-            Operation::Data { .. } | Operation::DeleteData { .. }
-        ) && undo.data.is_none()
-        {
-            undo.data = Some(committed.data.clone());
-        }
         match operation {
             Operation::Node { id, node } => {
                 if !defined.insert(id.clone()) && !choices.injects(Fault::RuiDuplicateNodeAccepted)
@@ -355,14 +349,17 @@ fn apply_operations(
             }
             Operation::Data { pointer, value } => {
                 limits.check_value(&value)?;
-                if let SetEffect::Appended { len } =
-                    pointer::set_with(&mut committed.data, &pointer, value, reading)?
-                {
+                let (effect, change) =
+                    pointer::set_undoable(&mut committed.data, &pointer, value, reading)?;
+                // Logged before the array bound is checked: that check fails after the append.
+                undo.data.push(change);
+                if let SetEffect::Appended { len } = effect {
                     limits.check_array_len(len)?;
                 }
             }
             Operation::DeleteData { pointer } => {
-                pointer::remove_with(&mut committed.data, &pointer, reading)?
+                let change = pointer::remove_undoable(&mut committed.data, &pointer, reading)?;
+                undo.data.push(change);
             }
         }
     }
