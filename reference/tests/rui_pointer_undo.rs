@@ -98,9 +98,9 @@ proptest! {
         for op in ops {
             let before = bytes(&doc);
             let outcome = match &op {
-                Op::Set(p, v) => pointer::set_undoable(&mut doc, p, v.clone(), reading)
+                Op::Set(p, v) => pointer::set_undoable(&mut doc, p.clone(), v.clone(), reading)
                     .map(|(effect, undo)| (Some(effect), undo)),
-                Op::Remove(p) => pointer::remove_undoable(&mut doc, p, reading)
+                Op::Remove(p) => pointer::remove_undoable(&mut doc, p.clone(), reading)
                     .map(|undo| (None, undo)),
             };
             let oracle = match &op {
@@ -126,10 +126,10 @@ fn a_removed_member_comes_back_in_its_place() {
     let start = json!({ "a": 1, "b": { "x": [1, 2, 3] }, "c": 3 });
     let mut doc = start.clone();
     let reading = Reading::default();
-    let first = pointer::remove_undoable(&mut doc, "/b/x/1", reading).expect("element 1 exists");
-    let second = pointer::remove_undoable(&mut doc, "/b", reading).expect("member b exists");
+    let first = pointer::remove_undoable(&mut doc, "/b/x/1".into(), reading).expect("element 1 exists");
+    let second = pointer::remove_undoable(&mut doc, "/b".into(), reading).expect("member b exists");
     let (effect, third) =
-        pointer::set_undoable(&mut doc, "/b", json!(0), reading).expect("parent exists");
+        pointer::set_undoable(&mut doc, "/b".into(), json!(0), reading).expect("parent exists");
     assert_eq!(effect, SetEffect::Stored);
     assert_eq!(bytes(&doc), bytes(&json!({ "a": 1, "c": 3, "b": 0 })));
     for undo in [third, second, first] {

@@ -164,26 +164,26 @@ pub fn set_with(
     value: Value,
     reading: Reading,
 ) -> Result<SetEffect, TransactionCode> {
-    set_undoable(doc, pointer, value, reading).map(|(effect, _)| effect)
+    set_undoable(doc, pointer.to_owned(), value, reading).map(|(effect, _)| effect)
 }
 
-/// [`set_with`], also giving what undoes it. On an error `doc` is unchanged.
+/// [`set_with`], also giving what undoes it (which keeps `pointer`). On an error `doc` is
+/// unchanged.
 pub fn set_undoable(
     doc: &mut Value,
-    pointer: &str,
+    pointer: String,
     value: Value,
     reading: Reading,
 ) -> Result<(SetEffect, Undo), TransactionCode> {
-    let Some(Parsed { parent, last }) = parse(pointer)? else {
+    let Some(Parsed { parent, last }) = parse(&pointer)? else {
         let before = std::mem::replace(doc, value);
         return Ok((SetEffect::Stored, Undo::document(before)));
     };
     let container = walk(doc, parent)?.ok_or(TransactionCode::DataParentMissing)?;
     let (effect, change) = match container {
         Value::Object(members) => {
-            let name = last.into_owned();
-            let before = members.insert(name.clone(), value);
-            (SetEffect::Stored, Change::Member { name, before })
+            let before = members.insert(last.into_owned(), value);
+            (SetEffect::Stored, Change::Member { before })
         }
         Value::Array(items) => {
             let index = match array_index(&last) {
@@ -207,7 +207,7 @@ pub fn set_undoable(
         _ if reading.scalar_parent_invalid => return Err(TransactionCode::PointerInvalid),
         _ => return Err(TransactionCode::DataParentMissing),
     };
-    Ok((effect, Undo::within(parent, change)))
+    Ok((effect, Undo { pointer, change }))
 }
 
 /// `["delete", seq, "data", pointer]` applied to `doc`.
@@ -221,16 +221,17 @@ pub fn remove_with(
     pointer: &str,
     reading: Reading,
 ) -> Result<(), TransactionCode> {
-    remove_undoable(doc, pointer, reading).map(|_| ())
+    remove_undoable(doc, pointer.to_owned(), reading).map(|_| ())
 }
 
-/// [`remove_with`], also giving what undoes it. On an error `doc` is unchanged.
+/// [`remove_with`], also giving what undoes it (which keeps `pointer`). On an error `doc` is
+/// unchanged.
 pub fn remove_undoable(
     doc: &mut Value,
-    pointer: &str,
+    pointer: String,
     reading: Reading,
 ) -> Result<Undo, TransactionCode> {
-    let Some(Parsed { parent, last }) = parse(pointer)? else {
+    let Some(Parsed { parent, last }) = parse(&pointer)? else {
         if reading.delete_document_resets {
             let before = std::mem::replace(doc, Value::Object(serde_json::Map::new()));
             return Ok(Undo::document(before));
@@ -245,10 +246,10 @@ pub fn remove_undoable(
                 .keys()
                 .position(|name| name.as_str() == last.as_ref())
                 .ok_or(TransactionCode::DeleteAbsent)?;
-            let (name, value) = members
-                .shift_remove_entry(last.as_ref())
+            let value = members
+                .shift_remove(last.as_ref())
                 .ok_or(TransactionCode::DeleteAbsent)?;
-            Change::MemberRemoved { name, at, value }
+            Change::MemberRemoved { at, value }
         }
         Value::Array(items) => {
             let index = array_index(&last).ok_or(TransactionCode::PointerInvalid)?;
@@ -262,17 +263,18 @@ pub fn remove_undoable(
         }
         _ => return Err(TransactionCode::DeleteAbsent),
     };
-    Ok(Undo::within(parent, change))
+    Ok(Undo { pointer, change })
 }
 
-/// What undoes one data operation applied to the document (issue 29 §3): where it acted and what
+/// What undoes one data operation applied to the document (issue 29 §3): its pointer and what
 /// was there. A rejected commit restores the document by undoing its operations in reverse order
 /// (CL-D02-9: the document changes whole or not at all), at the cost of what they touched rather
-/// than of a copy of the whole document taken at every commit.
+/// than of a copy of the whole document taken at every commit; applying allocates nothing for it
+/// (the pointer is the record's, parsed again only to undo).
 #[derive(Debug)]
 pub struct Undo {
-    /// The escaped pointer text of the container the operation changed (unused for `Document`).
-    parent: String,
+    /// The operation's pointer, already checked (unused for `Document`).
+    pointer: String,
     change: Change,
 }
 
@@ -282,9 +284,9 @@ enum Change {
     /// The whole document was replaced (`""`): this was it.
     Document(Value),
     /// A member was stored: it held `before`, or was absent and so was appended last.
-    Member { name: String, before: Option<Value> },
+    Member { before: Option<Value> },
     /// A member was removed from place `at`.
-    MemberRemoved { name: String, at: usize, value: Value },
+    MemberRemoved { at: usize, value: Value },
     /// The element at `at` was replaced.
     Element { at: usize, before: Value },
     /// An element was appended.
@@ -296,15 +298,8 @@ enum Change {
 impl Undo {
     fn document(before: Value) -> Undo {
         Undo {
-            parent: String::new(),
+            pointer: String::new(),
             change: Change::Document(before),
-        }
-    }
-
-    fn within(parent: &str, change: Change) -> Undo {
-        Undo {
-            parent: parent.to_owned(),
-            change,
         }
     }
 
@@ -316,23 +311,26 @@ impl Undo {
             *doc = before;
             return;
         }
-        let Ok(Some(container)) = walk(doc, &self.parent) else {
+        let Ok(Some(Parsed { parent, last })) = parse(&self.pointer) else {
+            return;
+        };
+        let Ok(Some(container)) = walk(doc, parent) else {
             return;
         };
         match (self.change, container) {
-            (Change::Member { name, before }, Value::Object(members)) => match before {
+            (Change::Member { before }, Value::Object(members)) => match before {
                 // Replacing a value keeps the member's place.
                 Some(before) => {
-                    members.insert(name, before);
+                    members.insert(last.into_owned(), before);
                 }
                 None => {
-                    members.shift_remove(&name);
+                    members.shift_remove(last.as_ref());
                 }
             },
-            (Change::MemberRemoved { name, at, value }, Value::Object(members))
+            (Change::MemberRemoved { at, value }, Value::Object(members))
                 if at <= members.len() =>
             {
-                members.shift_insert(at, name, value);
+                members.shift_insert(at, last.into_owned(), value);
             }
             (Change::Element { at, before }, Value::Array(items)) => {
                 if let Some(slot) = items.get_mut(at) {

@@ -194,11 +194,7 @@ impl OpenTransaction {
         {
             return Some(TransactionCode::StaleBaseRevision);
         }
-        let mut defined = BTreeSet::new();
-        let duplicate = self.operations.iter().any(|operation| match operation {
-            Operation::Node { id, .. } => !defined.insert(id.as_str()),
-            _ => false,
-        });
+        let duplicate = second_definition(&self.operations).is_some();
         (duplicate && !choices.injects(Fault::RuiDuplicateNodeAccepted))
             .then_some(TransactionCode::DuplicateNode)
     }
@@ -263,10 +259,10 @@ impl OpenTransaction {
     ) -> Result<Undo, TransactionCode> {
         let mut undo = Undo::default();
         let applied = apply_operations(self.operations, committed, &mut undo, limits, choices)
-            .and_then(|defined| {
+            .and_then(|()| {
                 check_graph(
                     &committed.nodes,
-                    &defined,
+                    &undo.defined_ids(),
                     root_id,
                     catalog,
                     limits,
@@ -289,10 +285,25 @@ impl OpenTransaction {
 #[derive(Default)]
 struct Undo {
     nodes: Vec<(String, Option<Node>)>,
+    /// Which entries of `nodes` a node record made (the others a `delete node`).
+    definitions: Vec<usize>,
     data: Vec<pointer::Undo>,
 }
 
 impl Undo {
+    /// The ids the transaction defined, each once, in id order (the order check 5 takes them in).
+    fn defined_ids(&self) -> Vec<&str> {
+        let mut ids: Vec<&str> = self
+            .definitions
+            .iter()
+            .filter_map(|&at| self.nodes.get(at))
+            .map(|(id, _)| id.as_str())
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        ids
+    }
+
     fn restore(self, committed: &mut Snapshot) {
         for (id, before) in self.nodes.into_iter().rev() {
             match before {
@@ -310,26 +321,38 @@ impl Undo {
     }
 }
 
-/// Check 4: the operations applied in record order; the ids the transaction defined.
+/// The position of the first node record that defines an id an earlier one defined (RUI-NODE-02,
+/// CL-D02-7), if any; found before the operations are consumed, so that no id is copied.
+fn second_definition(operations: &[Operation]) -> Option<usize> {
+    let mut defined = BTreeSet::new();
+    operations
+        .iter()
+        .position(|operation| match operation {
+            Operation::Node { id, .. } => !defined.insert(id.as_str()),
+            _ => false,
+        })
+}
+
+/// Check 4: the operations applied in record order, each logged in `undo`.
 fn apply_operations(
     operations: Vec<Operation>,
     committed: &mut Snapshot,
     undo: &mut Undo,
     limits: &Limits,
     choices: &Choices,
-) -> Result<BTreeSet<String>, TransactionCode> {
+) -> Result<(), TransactionCode> {
     let reading = pointer::Reading {
         append_dash: choices.takes(Choice::RuiArrayAppend),
         scalar_parent_invalid: choices.takes(Choice::RuiScalarParentPointerInvalid),
         index_at_length_refused: choices.takes(Choice::RuiIndexAtLengthRefused),
         delete_document_resets: choices.takes(Choice::RuiDeleteDocumentResets),
     };
-    let mut defined: BTreeSet<String> = BTreeSet::new();
-    for operation in operations {
+    let duplicate_at = second_definition(&operations)
+        .filter(|_| !choices.injects(Fault::RuiDuplicateNodeAccepted));
+    for (at, operation) in operations.into_iter().enumerate() {
         match operation {
             Operation::Node { id, node } => {
-                if !defined.insert(id.clone()) && !choices.injects(Fault::RuiDuplicateNodeAccepted)
-                {
+                if duplicate_at == Some(at) {
                     return Err(TransactionCode::DuplicateNode);
                 }
                 // Replacing a definition keeps the map's key: no copy of the id.
@@ -337,6 +360,7 @@ fn apply_operations(
                     Some(slot) => Some(std::mem::replace(slot, node)),
                     None => committed.nodes.insert(id.clone(), node),
                 };
+                undo.definitions.push(undo.nodes.len());
                 undo.nodes.push((id, before));
             }
             Operation::DeleteNode { id } => {
@@ -350,7 +374,7 @@ fn apply_operations(
             Operation::Data { pointer, value } => {
                 limits.check_value(&value)?;
                 let (effect, change) =
-                    pointer::set_undoable(&mut committed.data, &pointer, value, reading)?;
+                    pointer::set_undoable(&mut committed.data, pointer, value, reading)?;
                 // Logged before the array bound is checked: that check fails after the append.
                 undo.data.push(change);
                 if let SetEffect::Appended { len } = effect {
@@ -358,24 +382,24 @@ fn apply_operations(
                 }
             }
             Operation::DeleteData { pointer } => {
-                let change = pointer::remove_undoable(&mut committed.data, &pointer, reading)?;
+                let change = pointer::remove_undoable(&mut committed.data, pointer, reading)?;
                 undo.data.push(change);
             }
         }
     }
-    Ok(defined)
+    Ok(())
 }
 
 /// Checks 5 and 6 on the graph the operations left.
 fn check_graph(
     nodes: &BTreeMap<String, Node>,
-    defined: &BTreeSet<String>,
+    defined: &[&str],
     root_id: &str,
     catalog: &Catalog,
     limits: &Limits,
     choices: &Choices,
 ) -> Result<(), TransactionCode> {
-    for id in defined {
+    for &id in defined {
         if let Some(node) = nodes.get(id) {
             match check_node(id, node, catalog, limits) {
                 Err(TransactionCode::UnknownComponent)
