@@ -334,7 +334,7 @@ impl Runtime {
         };
         // The wider reading of PRJ-RUI-LIMIT-13 bounds the whole record tuple, so it needs the
         // frame's JSON value; otherwise the record is read in one pass without building it.
-        let (record, exceeded) = if self.choices.takes(Choice::RuiLimitsBoundWholeRecord) {
+        if self.choices.takes(Choice::RuiLimitsBoundWholeRecord) {
             let value: Value = match parse_frame(bytes) {
                 Ok(value) => value,
                 Err(code) => return self.quarantine_frame(index, code),
@@ -345,19 +345,29 @@ impl Runtime {
                 }
             }
             let exceeded = self.limits.check_whole_record(&value).err();
-            (parse_record(value), exceeded)
-        } else {
-            let frame = match read_frame(bytes) {
-                Ok(frame) => frame,
-                Err(code) => return self.quarantine_frame(index, code),
-            };
-            if let Some(found) = &mut self.repeated_names {
-                if frame.repeats_a_name {
-                    found.push(index);
-                }
-            }
-            (frame.record, None)
+            return self.on_read(index, bytes, parse_record(value), exceeded);
+        }
+        let frame = match read_frame(bytes) {
+            Ok(frame) => frame,
+            Err(code) => return self.quarantine_frame(index, code),
         };
+        if let Some(found) = &mut self.repeated_names {
+            if frame.repeats_a_name {
+                found.push(index);
+            }
+        }
+        self.on_read(index, bytes, frame.record, None)
+    }
+
+    /// The record read from frame `index` (`bytes`), or why its JSON value is none, with a bound
+    /// of the wider reading it already passed.
+    fn on_read(
+        &mut self,
+        index: u64,
+        bytes: &[u8],
+        record: Result<Record, RecordError>,
+        exceeded: Option<TransactionCode>,
+    ) {
         // PRJ-RUI-LIMIT-16 is IMPL-DEFINED: `rui-bytes-count-whitespace` counts the frame's
         // payload as it came, JSON whitespace around the value included (not the json-seq LF).
         let text_len = if self.choices.takes(Choice::RuiBytesCountWhitespace) {
