@@ -126,7 +126,8 @@ fn a_removed_member_comes_back_in_its_place() {
     let start = json!({ "a": 1, "b": { "x": [1, 2, 3] }, "c": 3 });
     let mut doc = start.clone();
     let reading = Reading::default();
-    let first = pointer::remove_undoable(&mut doc, "/b/x/1".into(), reading).expect("element 1 exists");
+    let first =
+        pointer::remove_undoable(&mut doc, "/b/x/1".into(), reading).expect("element 1 exists");
     let second = pointer::remove_undoable(&mut doc, "/b".into(), reading).expect("member b exists");
     let (effect, third) =
         pointer::set_undoable(&mut doc, "/b".into(), json!(0), reading).expect("parent exists");

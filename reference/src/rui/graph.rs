@@ -198,7 +198,13 @@ pub fn check_structure(
     if dangling {
         return Err(TransactionCode::ChildUnresolved);
     }
-    walk_from_root(nodes, root, root_node, limits, Visits::for_graph(nodes.len()))
+    walk_from_root(
+        nodes,
+        root,
+        root_node,
+        limits,
+        Visits::for_graph(nodes.len()),
+    )
 }
 
 /// The depth-first walk of [`check_structure`] from the root, marking nodes in `visits`.

@@ -284,20 +284,26 @@ impl OpenTransaction {
 /// both in the order applied (and undone in reverse).
 #[derive(Default)]
 struct Undo {
-    nodes: Vec<(String, Option<Node>)>,
-    /// Which entries of `nodes` a node record made (the others a `delete node`).
-    definitions: Vec<usize>,
+    nodes: Vec<NodeUndo>,
     data: Vec<pointer::Undo>,
+}
+
+/// A node id the transaction set or deleted, with its previous definition.
+struct NodeUndo {
+    id: String,
+    before: Option<Node>,
+    /// A node record set it (rather than a `delete node`).
+    defined: bool,
 }
 
 impl Undo {
     /// The ids the transaction defined, each once, in id order (the order check 5 takes them in).
     fn defined_ids(&self) -> Vec<&str> {
         let mut ids: Vec<&str> = self
-            .definitions
+            .nodes
             .iter()
-            .filter_map(|&at| self.nodes.get(at))
-            .map(|(id, _)| id.as_str())
+            .filter(|node| node.defined)
+            .map(|node| node.id.as_str())
             .collect();
         ids.sort_unstable();
         ids.dedup();
@@ -305,7 +311,7 @@ impl Undo {
     }
 
     fn restore(self, committed: &mut Snapshot) {
-        for (id, before) in self.nodes.into_iter().rev() {
+        for NodeUndo { id, before, .. } in self.nodes.into_iter().rev() {
             match before {
                 Some(node) => {
                     committed.nodes.insert(id, node);
@@ -324,13 +330,16 @@ impl Undo {
 /// The position of the first node record that defines an id an earlier one defined (RUI-NODE-02,
 /// CL-D02-7), if any; found before the operations are consumed, so that no id is copied.
 fn second_definition(operations: &[Operation]) -> Option<usize> {
+    fn defines(operation: &Operation) -> Option<&str> {
+        match operation {
+            Operation::Node { id, .. } => Some(id),
+            _ => None,
+        }
+    }
     let mut defined = BTreeSet::new();
     operations
         .iter()
-        .position(|operation| match operation {
-            Operation::Node { id, .. } => !defined.insert(id.as_str()),
-            _ => false,
-        })
+        .position(|operation| defines(operation).is_some_and(|id| !defined.insert(id)))
 }
 
 /// Check 4: the operations applied in record order, each logged in `undo`.
@@ -360,8 +369,11 @@ fn apply_operations(
                     Some(slot) => Some(std::mem::replace(slot, node)),
                     None => committed.nodes.insert(id.clone(), node),
                 };
-                undo.definitions.push(undo.nodes.len());
-                undo.nodes.push((id, before));
+                undo.nodes.push(NodeUndo {
+                    id,
+                    before,
+                    defined: true,
+                });
             }
             Operation::DeleteNode { id } => {
                 limits.check_id(&id)?;
@@ -369,7 +381,11 @@ fn apply_operations(
                     .nodes
                     .remove(&id)
                     .ok_or(TransactionCode::DeleteAbsent)?;
-                undo.nodes.push((id, Some(before)));
+                undo.nodes.push(NodeUndo {
+                    id,
+                    before: Some(before),
+                    defined: false,
+                });
             }
             Operation::Data { pointer, value } => {
                 limits.check_value(&value)?;
@@ -459,5 +475,37 @@ fn check_revisions(
     match found.into_iter().find(|(broken, _)| *broken) {
         Some((_, code)) => Err(code),
         None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        // RUI-NODE-02, CL-D02-7: the first node record whose id an earlier node record defined,
+        // found from borrowed ids (issue 29 §3), against a plain reading of the rule; a delete in
+        // between changes nothing.
+        #[test]
+        fn the_second_definition_is_the_first_repeated_node_id(
+            ops in prop::collection::vec((0..12usize, any::<bool>()), 0..40),
+        ) {
+            let operations: Vec<Operation> = ops
+                .iter()
+                .map(|&(id, define)| {
+                    let id = format!("n{id}");
+                    if define {
+                        Operation::Node { id, node: Node::new("Stack".into(), Default::default(), Vec::new()) }
+                    } else {
+                        Operation::DeleteNode { id }
+                    }
+                })
+                .collect();
+            let expected = ops.iter().enumerate().position(|(at, &(id, define))| {
+                define && ops[..at].iter().any(|&(earlier, defined)| defined && earlier == id)
+            });
+            prop_assert_eq!(second_definition(&operations), expected);
+        }
     }
 }
