@@ -139,6 +139,49 @@ enum Visit {
     Done(usize),
 }
 
+/// The walk's mark of each node it reached, by id. Lookup only, never iterated, so no order
+/// decides anything. A few nodes (a small UI, the common case) are searched in place; many
+/// through a B-tree (rather than a hash map: no hashing of every id at every commit). Issue 29 §3.
+enum Visits<'a> {
+    Few(Vec<(&'a str, Visit)>),
+    Many(BTreeMap<&'a str, Visit>),
+}
+
+impl<'a> Visits<'a> {
+    /// Up to this many nodes, a linear search costs less than the B-tree's allocations.
+    const FEW: usize = 16;
+
+    fn for_graph(nodes: usize) -> Visits<'a> {
+        if nodes <= Self::FEW {
+            Visits::Few(Vec::with_capacity(nodes))
+        } else {
+            Visits::Many(BTreeMap::new())
+        }
+    }
+
+    fn get(&self, id: &str) -> Option<Visit> {
+        match self {
+            Visits::Few(marks) => marks
+                .iter()
+                .find(|(marked, _)| *marked == id)
+                .map(|(_, visit)| *visit),
+            Visits::Many(marks) => marks.get(id).copied(),
+        }
+    }
+
+    fn insert(&mut self, id: &'a str, visit: Visit) {
+        match self {
+            Visits::Few(marks) => match marks.iter_mut().find(|(marked, _)| *marked == id) {
+                Some((_, mark)) => *mark = visit,
+                None => marks.push((id, visit)),
+            },
+            Visits::Many(marks) => {
+                marks.insert(id, visit);
+            }
+        }
+    }
+}
+
 /// Root exists, every child reference of every node resolves (reachable or not: "Every
 /// structural child reference resolves", RUI-INV-03), reachable graph acyclic and within
 /// `maxDepth`. Iterative (no recursion on input), O(nodes + edges); the path never grows past
@@ -155,11 +198,27 @@ pub fn check_structure(
     if dangling {
         return Err(TransactionCode::ChildUnresolved);
     }
-    // Lookup only; never iterated, so its order decides nothing. A B-tree rather than a hash
-    // map: no hashing of every id at every commit (issue 29 §3).
-    let mut visits: BTreeMap<&str, Visit> = BTreeMap::new();
+    walk_from_root(
+        nodes,
+        root,
+        root_node,
+        limits,
+        Visits::for_graph(nodes.len()),
+    )
+}
+
+/// The depth-first walk of [`check_structure`] from the root, marking nodes in `visits`.
+fn walk_from_root<'a>(
+    nodes: &'a BTreeMap<String, Node>,
+    root: &'a str,
+    root_node: &'a Node,
+    limits: &Limits,
+    mut visits: Visits<'a>,
+) -> Result<(), TransactionCode> {
     // The current path: each node with the index of its next child to visit and its height so far.
-    let mut path: Vec<(&str, &Node, usize, usize)> = vec![(root, root_node, 0, 0)];
+    // It never holds more nodes than the graph has.
+    let mut path: Vec<(&str, &Node, usize, usize)> = Vec::with_capacity(nodes.len());
+    path.push((root, root_node, 0, 0));
     visits.insert(root, Visit::OnPath);
     limits.check_depth(1)?;
     while let Some(top) = path.last_mut() {
@@ -167,7 +226,7 @@ pub fn check_structure(
         match node.children.get(next) {
             Some(child) => {
                 top.2 = next + 1;
-                match visits.get(child.as_str()).copied() {
+                match visits.get(child) {
                     Some(Visit::OnPath) => return Err(TransactionCode::GraphCycle),
                     Some(Visit::Done(below)) => {
                         top.3 = height.max(below);
@@ -241,6 +300,35 @@ pub fn check_acyclic(nodes: &BTreeMap<String, Node>) -> Result<(), TransactionCo
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    // The two ways of marking visited nodes decide every graph alike (issue 29 §3): graphs of up
+    // to 40 nodes with random child lists (cycles, diamonds, self-references, deep chains), walked
+    // from each node under a small depth bound.
+    proptest! {
+        #[test]
+        fn few_and_many_visits_decide_alike(
+            children in prop::collection::vec(prop::collection::vec(0..40usize, 0..4), 1..40),
+            max_depth in 1..12usize,
+        ) {
+            let count = children.len();
+            let nodes: BTreeMap<String, Node> = children
+                .iter()
+                .enumerate()
+                .map(|(id, kids)| {
+                    let kids = kids.iter().map(|k| format!("n{}", k % count)).collect();
+                    (format!("n{id}"), Node::new("Stack".into(), Map::new(), kids))
+                })
+                .collect();
+            let limits = Limits { max_depth, ..Limits::default() };
+            for (root, root_node) in &nodes {
+                let few = walk_from_root(&nodes, root, root_node, &limits, Visits::Few(Vec::new()));
+                let many =
+                    walk_from_root(&nodes, root, root_node, &limits, Visits::Many(BTreeMap::new()));
+                prop_assert_eq!(few, many);
+            }
+        }
+    }
 
     // RUI-INV-02 ("The committed root exists") and CL-D02-1 (a committed graph starts empty at
     // revision 0 with no root): the empty snapshot is the one snapshot without a root; any later

@@ -31,12 +31,16 @@ pub struct FrameRecord {
 pub fn read_frame(bytes: &[u8]) -> Result<FrameRecord, QuarantineCode> {
     let mut repeats = false;
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
-    let record = Top {
+    // Written without combinators, so that the record is not moved from one `Result` to the next.
+    let Ok(record) = (Top {
         repeats: &mut repeats,
+    })
+    .deserialize(&mut deserializer) else {
+        return Err(QuarantineCode::FrameNotJson);
+    };
+    if deserializer.end().is_err() {
+        return Err(QuarantineCode::FrameNotJson);
     }
-    .deserialize(&mut deserializer)
-    .and_then(|record| deserializer.end().map(|()| record))
-    .map_err(|_| QuarantineCode::FrameNotJson)?;
     Ok(FrameRecord {
         record,
         repeats_a_name: repeats,

@@ -334,7 +334,7 @@ impl Runtime {
         };
         // The wider reading of PRJ-RUI-LIMIT-13 bounds the whole record tuple, so it needs the
         // frame's JSON value; otherwise the record is read in one pass without building it.
-        let (record, exceeded) = if self.choices.takes(Choice::RuiLimitsBoundWholeRecord) {
+        if self.choices.takes(Choice::RuiLimitsBoundWholeRecord) {
             let value: Value = match parse_frame(bytes) {
                 Ok(value) => value,
                 Err(code) => return self.quarantine_frame(index, code),
@@ -345,19 +345,29 @@ impl Runtime {
                 }
             }
             let exceeded = self.limits.check_whole_record(&value).err();
-            (parse_record(value), exceeded)
-        } else {
-            let frame = match read_frame(bytes) {
-                Ok(frame) => frame,
-                Err(code) => return self.quarantine_frame(index, code),
-            };
-            if let Some(found) = &mut self.repeated_names {
-                if frame.repeats_a_name {
-                    found.push(index);
-                }
-            }
-            (frame.record, None)
+            return self.on_read(index, bytes, parse_record(value), exceeded);
+        }
+        let frame = match read_frame(bytes) {
+            Ok(frame) => frame,
+            Err(code) => return self.quarantine_frame(index, code),
         };
+        if let Some(found) = &mut self.repeated_names {
+            if frame.repeats_a_name {
+                found.push(index);
+            }
+        }
+        self.on_read(index, bytes, frame.record, None)
+    }
+
+    /// The record read from frame `index` (`bytes`), or why its JSON value is none, with a bound
+    /// of the wider reading it already passed.
+    fn on_read(
+        &mut self,
+        index: u64,
+        bytes: &[u8],
+        record: Result<Record, RecordError>,
+        exceeded: Option<TransactionCode>,
+    ) {
         // PRJ-RUI-LIMIT-16 is IMPL-DEFINED: `rui-bytes-count-whitespace` counts the frame's
         // payload as it came, JSON whitespace around the value included (not the json-seq LF).
         let text_len = if self.choices.takes(Choice::RuiBytesCountWhitespace) {
@@ -365,42 +375,48 @@ impl Runtime {
         } else {
             record_text_len(bytes)
         };
-        let parsed = record.and_then(|record| self.pointer_field_checked(record));
-        match parsed {
-            Ok(record) => self.on_record(index, record, text_len, exceeded),
-            Err(error) => {
-                let (in_transaction, outside) = match error {
-                    RecordError::Invalid => {
-                        (TransactionCode::RecordInvalid, RejectionCode::RecordInvalid)
-                    }
-                    RecordError::UnknownOperation => (
-                        TransactionCode::UnknownOperation,
-                        RejectionCode::UnknownOperation,
-                    ),
-                };
-                match self.open.take() {
-                    Some(open) => self.reject(open, in_transaction, index),
-                    None => self.rejections.push(Rejection {
-                        frame: index,
-                        code: outside,
-                    }),
-                }
-            }
+        // The record is checked where it lies and moved only into `on_record` (issue 29 §3).
+        let checked = match &record {
+            Ok(record) => self.pointer_field_check(record),
+            Err(error) => Err(*error),
+        };
+        match (checked, record) {
+            (Ok(()), Ok(record)) => self.on_record(index, record, text_len, exceeded),
+            (Err(error), _) | (Ok(()), Err(error)) => self.record_error(index, error),
+        }
+    }
+
+    /// A frame whose JSON value is no record (or no valid one): it ends an open transaction, or
+    /// is rejected outside one.
+    fn record_error(&mut self, index: u64, error: RecordError) {
+        let (in_transaction, outside) = match error {
+            RecordError::Invalid => (TransactionCode::RecordInvalid, RejectionCode::RecordInvalid),
+            RecordError::UnknownOperation => (
+                TransactionCode::UnknownOperation,
+                RejectionCode::UnknownOperation,
+            ),
+        };
+        match self.open.take() {
+            Some(open) => self.reject(open, in_transaction, index),
+            None => self.rejections.push(Rejection {
+                frame: index,
+                code: outside,
+            }),
         }
     }
 
     /// Under the alternate reading of PRJ-RUI-DATA-02 (`Choice::RuiPointerRecordInvalid`) a data
     /// pointer outside RFC 6901 syntax is a field of the wrong form, so the record is invalid
     /// (CL-D01-9) rather than the transaction failing with POINTER_INVALID.
-    fn pointer_field_checked(&self, record: Record) -> Result<Record, RecordError> {
-        let pointer = match &record {
+    fn pointer_field_check(&self, record: &Record) -> Result<(), RecordError> {
+        let pointer = match record {
             Record::Data { pointer, .. } | Record::DeleteData { pointer, .. } => pointer,
-            _ => return Ok(record),
+            _ => return Ok(()),
         };
         if self.choices.takes(Choice::RuiPointerRecordInvalid) && !pointer::is_rfc6901(pointer) {
             return Err(RecordError::Invalid);
         }
-        Ok(record)
+        Ok(())
     }
 
     fn quarantine_frame(&mut self, frame: u64, code: QuarantineCode) {

@@ -7,9 +7,10 @@
 //! bound) and the transaction is doomed with that `LIMIT_*` code, reported at commit like every
 //! other content check.
 //!
-//! Commit applies the operations to the committed snapshot in place with an undo log and keeps
-//! them only if every check passes, restoring the snapshot exactly otherwise, so it changes whole
-//! or not at all (CL-D02-9, RUI-COMMIT-04). Checks,
+//! Commit applies the operations to the committed snapshot in place with an undo log (each node
+//! definition it replaced or removed, and each data operation's `pointer::Undo`) and keeps them
+//! only if every check passes, restoring the snapshot exactly otherwise, so it changes whole or
+//! not at all (CL-D02-9, RUI-COMMIT-04). Checks,
 //! in this order (the order is not specified; when several fail, any of their codes is acceptable):
 //! 1. a bound already passed (`LIMIT_OPERATIONS`, `LIMIT_TRANSACTION_BYTES`);
 //! 2. the base revision is the committed revision (`STALE_BASE_REVISION`, CL-D02-5; checked here at
@@ -193,11 +194,7 @@ impl OpenTransaction {
         {
             return Some(TransactionCode::StaleBaseRevision);
         }
-        let mut defined = BTreeSet::new();
-        let duplicate = self.operations.iter().any(|operation| match operation {
-            Operation::Node { id, .. } => !defined.insert(id.as_str()),
-            _ => false,
-        });
+        let duplicate = second_definition(&self.operations).is_some();
         (duplicate && !choices.injects(Fault::RuiDuplicateNodeAccepted))
             .then_some(TransactionCode::DuplicateNode)
     }
@@ -262,10 +259,10 @@ impl OpenTransaction {
     ) -> Result<Undo, TransactionCode> {
         let mut undo = Undo::default();
         let applied = apply_operations(self.operations, committed, &mut undo, limits, choices)
-            .and_then(|defined| {
+            .and_then(|()| {
                 check_graph(
                     &committed.nodes,
-                    &defined,
+                    &undo.defined_ids(),
                     root_id,
                     catalog,
                     limits,
@@ -283,17 +280,38 @@ impl OpenTransaction {
 }
 
 /// What puts a committed snapshot back as it was before `apply` changed it: each node id the
-/// transaction set or deleted with its previous definition, in order, and the data document as
-/// it was before the first data operation (copied only by a transaction that has one).
+/// transaction set or deleted with its previous definition, and what undoes each data operation,
+/// both in the order applied (and undone in reverse).
 #[derive(Default)]
 struct Undo {
-    nodes: Vec<(String, Option<Node>)>,
-    data: Option<Value>,
+    nodes: Vec<NodeUndo>,
+    data: Vec<pointer::Undo>,
+}
+
+/// A node id the transaction set or deleted, with its previous definition.
+struct NodeUndo {
+    id: String,
+    before: Option<Node>,
+    /// A node record set it (rather than a `delete node`).
+    defined: bool,
 }
 
 impl Undo {
+    /// The ids the transaction defined, each once, in id order (the order check 5 takes them in).
+    fn defined_ids(&self) -> Vec<&str> {
+        let mut ids: Vec<&str> = self
+            .nodes
+            .iter()
+            .filter(|node| node.defined)
+            .map(|node| node.id.as_str())
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        ids
+    }
+
     fn restore(self, committed: &mut Snapshot) {
-        for (id, before) in self.nodes.into_iter().rev() {
+        for NodeUndo { id, before, .. } in self.nodes.into_iter().rev() {
             match before {
                 Some(node) => {
                     committed.nodes.insert(id, node);
@@ -303,39 +321,47 @@ impl Undo {
                 }
             }
         }
-        if let Some(data) = self.data {
-            committed.data = data;
+        for change in self.data.into_iter().rev() {
+            change.restore(&mut committed.data);
         }
     }
 }
 
-/// Check 4: the operations applied in record order; the ids the transaction defined.
+/// The position of the first node record that defines an id an earlier one defined (RUI-NODE-02,
+/// CL-D02-7), if any; found before the operations are consumed, so that no id is copied.
+fn second_definition(operations: &[Operation]) -> Option<usize> {
+    fn defines(operation: &Operation) -> Option<&str> {
+        match operation {
+            Operation::Node { id, .. } => Some(id),
+            _ => None,
+        }
+    }
+    let mut defined = BTreeSet::new();
+    operations
+        .iter()
+        .position(|operation| defines(operation).is_some_and(|id| !defined.insert(id)))
+}
+
+/// Check 4: the operations applied in record order, each logged in `undo`.
 fn apply_operations(
     operations: Vec<Operation>,
     committed: &mut Snapshot,
     undo: &mut Undo,
     limits: &Limits,
     choices: &Choices,
-) -> Result<BTreeSet<String>, TransactionCode> {
+) -> Result<(), TransactionCode> {
     let reading = pointer::Reading {
         append_dash: choices.takes(Choice::RuiArrayAppend),
         scalar_parent_invalid: choices.takes(Choice::RuiScalarParentPointerInvalid),
         index_at_length_refused: choices.takes(Choice::RuiIndexAtLengthRefused),
         delete_document_resets: choices.takes(Choice::RuiDeleteDocumentResets),
     };
-    let mut defined: BTreeSet<String> = BTreeSet::new();
-    for operation in operations {
-        if matches!(
-            operation,
-            Operation::Data { .. } | Operation::DeleteData { .. }
-        ) && undo.data.is_none()
-        {
-            undo.data = Some(committed.data.clone());
-        }
+    let duplicate_at = second_definition(&operations)
+        .filter(|_| !choices.injects(Fault::RuiDuplicateNodeAccepted));
+    for (at, operation) in operations.into_iter().enumerate() {
         match operation {
             Operation::Node { id, node } => {
-                if !defined.insert(id.clone()) && !choices.injects(Fault::RuiDuplicateNodeAccepted)
-                {
+                if duplicate_at == Some(at) {
                     return Err(TransactionCode::DuplicateNode);
                 }
                 // Replacing a definition keeps the map's key: no copy of the id.
@@ -343,7 +369,11 @@ fn apply_operations(
                     Some(slot) => Some(std::mem::replace(slot, node)),
                     None => committed.nodes.insert(id.clone(), node),
                 };
-                undo.nodes.push((id, before));
+                undo.nodes.push(NodeUndo {
+                    id,
+                    before,
+                    defined: true,
+                });
             }
             Operation::DeleteNode { id } => {
                 limits.check_id(&id)?;
@@ -351,34 +381,41 @@ fn apply_operations(
                     .nodes
                     .remove(&id)
                     .ok_or(TransactionCode::DeleteAbsent)?;
-                undo.nodes.push((id, Some(before)));
+                undo.nodes.push(NodeUndo {
+                    id,
+                    before: Some(before),
+                    defined: false,
+                });
             }
             Operation::Data { pointer, value } => {
                 limits.check_value(&value)?;
-                if let SetEffect::Appended { len } =
-                    pointer::set_with(&mut committed.data, &pointer, value, reading)?
-                {
+                let (effect, change) =
+                    pointer::set_undoable(&mut committed.data, pointer, value, reading)?;
+                // Logged before the array bound is checked: that check fails after the append.
+                undo.data.push(change);
+                if let SetEffect::Appended { len } = effect {
                     limits.check_array_len(len)?;
                 }
             }
             Operation::DeleteData { pointer } => {
-                pointer::remove_with(&mut committed.data, &pointer, reading)?
+                let change = pointer::remove_undoable(&mut committed.data, pointer, reading)?;
+                undo.data.push(change);
             }
         }
     }
-    Ok(defined)
+    Ok(())
 }
 
 /// Checks 5 and 6 on the graph the operations left.
 fn check_graph(
     nodes: &BTreeMap<String, Node>,
-    defined: &BTreeSet<String>,
+    defined: &[&str],
     root_id: &str,
     catalog: &Catalog,
     limits: &Limits,
     choices: &Choices,
 ) -> Result<(), TransactionCode> {
-    for id in defined {
+    for &id in defined {
         if let Some(node) = nodes.get(id) {
             match check_node(id, node, catalog, limits) {
                 Err(TransactionCode::UnknownComponent)
@@ -438,5 +475,37 @@ fn check_revisions(
     match found.into_iter().find(|(broken, _)| *broken) {
         Some((_, code)) => Err(code),
         None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        // RUI-NODE-02, CL-D02-7: the first node record whose id an earlier node record defined,
+        // found from borrowed ids (issue 29 §3), against a plain reading of the rule; a delete in
+        // between changes nothing.
+        #[test]
+        fn the_second_definition_is_the_first_repeated_node_id(
+            ops in prop::collection::vec((0..12usize, any::<bool>()), 0..40),
+        ) {
+            let operations: Vec<Operation> = ops
+                .iter()
+                .map(|&(id, define)| {
+                    let id = format!("n{id}");
+                    if define {
+                        Operation::Node { id, node: Node::new("Stack".into(), Default::default(), Vec::new()) }
+                    } else {
+                        Operation::DeleteNode { id }
+                    }
+                })
+                .collect();
+            let expected = ops.iter().enumerate().position(|(at, &(id, define))| {
+                define && ops[..at].iter().any(|&(earlier, defined)| defined && earlier == id)
+            });
+            prop_assert_eq!(second_definition(&operations), expected);
+        }
     }
 }
