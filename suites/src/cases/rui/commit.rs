@@ -1,14 +1,15 @@
 //! Section `rui.commit`: newRevision must equal baseRevision + 1 (RUI-COMMIT-01, CL-D02-6); the
 //! base revision must be the committed one (RUI-RECOV-05, CL-D02-5, CL-D05-5); the runtime applies
 //! all staged operations, validates the resulting graph, then swaps atomically (RUI-COMMIT-02..04,
-//! CL-D02-9): a failing commit applies nothing, not even its valid data records.
+//! CL-D02-9): a failing commit applies nothing, not even its valid data records, and leaves an
+//! array of the committed data as it was after replacing and removing its elements.
 
 use serde_json::{json, Value};
 
 use super::support::observe::{committed, expect, logs, n, nodes, State};
 use super::support::stream::{Framing, Script};
 use super::support::tuples::Tx;
-use super::support::{base_state, base_tx, case, code, failing, Found, Prior};
+use super::support::{base_state, base_tx, case, code, failing, failing_after, Found, Prior};
 use crate::case::{Case, Section, Strictness};
 use crate::pattern::one_of;
 
@@ -29,6 +30,7 @@ pub fn section() -> Section {
         stale_and_mismatch(),
         atomic_on_invalid_root(),
         atomic_on_data_failure(),
+        atomic_on_array_changes(),
         root_can_change(),
         validates_resulting_graph(),
         swap_after_validation(),
@@ -210,6 +212,42 @@ fn atomic_on_data_failure() -> Case {
         "t1",
         json!(code::DATA_PARENT_MISSING),
         Found::AtOrAfter(3),
+    ))
+}
+
+/// The changes a failing commit undoes are inside an array the committed data already holds: an
+/// element replaced, one removed (the later ones move up) and the moved one replaced. An
+/// implementation that stages on a shallow copy of the data document, or undoes array changes
+/// wrongly, leaves the committed array changed.
+fn atomic_on_array_changes() -> Case {
+    let t1 = Tx::begin("t1", 1).data("/list", json!([1, 2, 3])).commit(2, "r");
+    let tx = Tx::begin("t2", 2)
+        .data("/list/0", json!("x"))
+        .delete_data("/list/1")
+        .data("/list/1", json!({ "y": 1 }))
+        .data("/cfg/theme", json!("dark"))
+        .commit(3, "r");
+    let mut state = base_state();
+    state.graph["revision"] = json!(2);
+    state.revision = 2;
+    state.data = json!({ "title": "Home", "list": [1, 2, 3] });
+    case(
+        SECTION,
+        "atomic-on-array-changes",
+        1,
+        F,
+        "a failing commit leaves a committed array as it was after changing it",
+        &["RUI-COMMIT-04", "CL-D02-9", "CL-D05-6", "PRJ-RUI-DATA-01"],
+    )
+    .steps(failing_after(
+        F,
+        &[base_tx(), t1],
+        vec![committed("t0", 1), committed("t1", 2)],
+        state,
+        &tx,
+        "t2",
+        json!(code::DATA_PARENT_MISSING),
+        Found::AtOrAfter(4),
     ))
 }
 
