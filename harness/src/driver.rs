@@ -189,18 +189,28 @@ pub const PIPELINING: &str = "pipelining";
 /// Decodes the optional `pipelining` member of a handshake response `decode_hello` accepted:
 /// absent, `false` or `true`; anything else is refused (a misspelt mode must not pass unseen).
 pub fn decode_pipelining(line: &str) -> Result<bool, String> {
-    let value: Value = serde_json::from_str(line).map_err(|e| format!("handshake response is not JSON: {e}"))?;
-    match value.get(PIPELINING) {
-        None | Some(Value::Bool(false)) => Ok(false),
-        Some(Value::Bool(true)) => Ok(true),
-        Some(_) => Err(format!("{PIPELINING} must be true or false")),
-    }
+    decode_flag(line, PIPELINING)
 }
 
 /// Declares pipelining in a handshake response (adapter side; `encode_hello`'s output).
 pub fn declare_pipelining(hello: &mut Value) {
+    declare_flag(hello, PIPELINING);
+}
+
+/// An optional boolean member of a handshake response: absent or `false` is `false`; anything
+/// but a boolean is refused.
+fn decode_flag(line: &str, member: &str) -> Result<bool, String> {
+    let value: Value = serde_json::from_str(line).map_err(|e| format!("handshake response is not JSON: {e}"))?;
+    match value.get(member) {
+        None | Some(Value::Bool(false)) => Ok(false),
+        Some(Value::Bool(true)) => Ok(true),
+        Some(_) => Err(format!("{member} must be true or false")),
+    }
+}
+
+fn declare_flag(hello: &mut Value, member: &str) {
     if let Some(object) = hello.as_object_mut() {
-        object.insert(PIPELINING.into(), Value::Bool(true));
+        object.insert(member.into(), Value::Bool(true));
     }
 }
 
@@ -227,19 +237,12 @@ pub fn case_mark(case: &str) -> String {
 /// Decodes the optional `caseMarks` member of a handshake response `decode_hello` accepted:
 /// absent, `false` or `true`; anything else is refused.
 pub fn decode_case_marks(line: &str) -> Result<bool, String> {
-    let value: Value = serde_json::from_str(line).map_err(|e| format!("handshake response is not JSON: {e}"))?;
-    match value.get(CASE_MARKS) {
-        None | Some(Value::Bool(false)) => Ok(false),
-        Some(Value::Bool(true)) => Ok(true),
-        Some(_) => Err(format!("{CASE_MARKS} must be true or false")),
-    }
+    decode_flag(line, CASE_MARKS)
 }
 
 /// Declares case marks in a handshake response (adapter side; `encode_hello`'s output).
 pub fn declare_case_marks(hello: &mut Value) {
-    if let Some(object) = hello.as_object_mut() {
-        object.insert(CASE_MARKS.into(), Value::Bool(true));
-    }
+    declare_flag(hello, CASE_MARKS);
 }
 
 /// The optional handshake member `limitsMeasure` (PRJ-RUI-LIMIT-14/15): absent is the default
