@@ -24,6 +24,7 @@ pub fn section() -> Section {
     .cases(vec![
         creates_member(),
         replaces_member(),
+        values_kept_as_given(),
         replaces_without_merge(),
         parent_created_earlier(),
         array_element_replaced(),
@@ -129,6 +130,28 @@ fn replaces_member() -> Case {
         &["RUI-DATA-01", "CL-D03-1"],
     )
     .steps(data_after_base(tx, json!({ "title": { "text": "Away" } })))
+}
+
+/// The value a data record sets is kept as given, of every JSON kind: a negative or fractional
+/// number is no more turned into null or an integer than a boolean or an empty string is.
+fn values_kept_as_given() -> Case {
+    let value = json!({
+        "n": -5,
+        "zero": 0,
+        "f": -2.25,
+        "half": 0.5,
+        "list": [-1, true, false, "", null, { "deep": -100 }],
+    });
+    let tx = Tx::begin("t1", 1).data("/v", value.clone()).commit(2, "r");
+    case(
+        SECTION,
+        "values-kept-as-given",
+        1,
+        F,
+        "data keeps a value as given: negative, fractional, boolean and empty",
+        &["RUI-DATA-01", "CL-D03-1"],
+    )
+    .steps(data_after_base(tx, json!({ "title": "Home", "v": value })))
 }
 
 fn replaces_without_merge() -> Case {
