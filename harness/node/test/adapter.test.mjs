@@ -139,11 +139,14 @@ test('each start is marked on stderr before anything the case writes (harness/dr
   const mark = '\x1ercip-rui-driver start test.case.001\n';
   assert.equal(d.stderr.includes(mark), false, 'no mark before a start');
   assert.deepEqual(await d.start({ definition: definition([], { id: 'chatty' }) }), { reply: 'done' });
+  const chatty = 'chatty implementation writes to stdout';
+  assert.ok(await d.stderrUntil((text) => text.includes(chatty)), `the implementation's words are on stderr: ${JSON.stringify(d.stderr)}`);
   const at = d.stderr.indexOf(mark);
   assert.ok(at >= 0, `the mark is on stderr: ${JSON.stringify(d.stderr)}`);
-  assert.ok(d.stderr.indexOf('chatty implementation writes to stdout') > at, 'what the implementation writes at creation follows the mark');
+  assert.ok(d.stderr.indexOf(chatty) > at, 'what the implementation writes at creation follows the mark');
   assert.deepEqual(await d.send({ cmd: 'finish' }), { reply: 'done' });
   assert.deepEqual(await d.start({ definition: definition() }), { reply: 'done' });
+  await d.stderrUntil((text) => text.split(mark).length - 1 >= 2);
   assert.equal(d.stderr.split(mark).length - 1, 2, 'one mark per start');
 }));
 
@@ -152,8 +155,8 @@ test('whatever the implementation prints goes to stderr, never between response 
   const s = { definition: definition([], { id: 'chatty' }) };
   assert.deepEqual(await d.start(s), { reply: 'done' });
   assert.equal((await d.observe({ expect: 'events' })).length, 0);
-  assert.match(d.stderr, /chatty implementation writes to stdout/);
-  assert.match(d.stderr, /and writes raw bytes too/);
+  assert.ok(await d.stderrUntil((text) => /chatty implementation writes to stdout/.test(text)), `stderr: ${JSON.stringify(d.stderr)}`);
+  assert.ok(await d.stderrUntil((text) => /and writes raw bytes too/.test(text)), `stderr: ${JSON.stringify(d.stderr)}`);
 }));
 
 // ------------------------------------------------------------------------------------------------

@@ -103,6 +103,18 @@ export class Driver {
     return reply;
   }
 
+  /**
+   * Waits until the adapter's stderr, read asynchronously, satisfies `holds` (what it wrote before
+   * a response may be read after it); resolves with whether it does within `ms`.
+   */
+  async stderrUntil(holds, ms = 2000) {
+    const until = Date.now() + ms;
+    while (!holds(this.stderr) && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    return holds(this.stderr);
+  }
+
   /** Writes several requests in one write (pipelined), then reads one response per request. */
   async sendMany(requests) {
     this.child.stdin.write(requests.map((r) => `${JSON.stringify(r)}\n`).join(''));

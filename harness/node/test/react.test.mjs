@@ -147,7 +147,7 @@ test('a React warning makes the step that caused it an adapter error, never a pa
   const reply = await d.step(render(provider([cap('c', 1)])));
   assert.equal(reply.reply, 'error');
   assert.match(reply.message, /React console\.error: Each child in a list should have a unique "key" prop/);
-  assert.match(d.stderr, /unique "key" prop/, 'the warning still reaches stderr');
+  assert.ok(await d.stderrUntil((text) => /unique "key" prop/.test(text)), 'the warning still reaches stderr');
   assert.deepEqual(await d.step({ expect: 'boundary', key: 'x' }), { reply: 'observed', value: 'none' }, 'the adapter carries on');
 }, { entry: REACT_DOUBLE, bug: 'keyless-children' }));
 
@@ -164,7 +164,7 @@ test('an error no boundary catches makes the react step answer threw; the root i
   await d.startOk(setup());
   await d.act(render(provider([cap('c', 1), { kind: 'client-user', key: 'u' }])));
   assert.deepEqual(await d.step(render(provider([cap('c', 2), { kind: 'throw', key: 't' }]))), { reply: 'threw' });
-  assert.match(d.stderr, /React reported an uncaught error: .*throw element t/);
+  assert.ok(await d.stderrUntil((text) => /React reported an uncaught error: .*throw element t/.test(text)), `stderr: ${JSON.stringify(d.stderr)}`);
   await d.act(call('i1'));
   assert.equal((await outcomeOf(d, 'i1')).code, 'CAPABILITY_UNBOUND', 'React unmounted the whole root');
   assert.equal(await d.observe({ expect: 'hook-client', key: 'u' }), 'setup', 'u committed once');
