@@ -297,15 +297,16 @@ pub fn run_prepared(adapter: &mut dyn Adapter, case: &Case, prepared: Prepared, 
         judge.framing = framing;
         let result = judge.run(adapter, steps, &mut run);
         // A run that sent nothing (its limits cannot be put in the implementation's measure)
-        // has no case to finish.
+        // has no case to finish and no stderr of its own: taking it would take, with case
+        // marks, the text of the case sent ahead after it.
         if run.translated.is_ok() {
             adapter.finish();
-        }
-        if let Some(text) = adapter.take_stderr() {
-            stderr.push(match framing {
-                Some(f) => format!("(framed as {f})\n{text}"),
-                None => text,
-            });
+            if let Some(text) = adapter.take_stderr() {
+                stderr.push(match framing {
+                    Some(f) => format!("(framed as {f})\n{text}"),
+                    None => text,
+                });
+            }
         }
         if recorded.is_none() {
             recorded = judge.recorder.take();
