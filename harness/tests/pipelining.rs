@@ -83,23 +83,25 @@ fn run(script: &Script<'_>, pipelining: Pipelining, context: &str) -> (Vec<Strin
     assert_eq!(adapter.pipelining(), pipelining == Pipelining::IfDeclared);
     let results: Vec<String> = ["rcip.test.one.001", "rcip.test.two.001"]
         .iter()
-        .map(|id| {
-            let result = run_case(&mut adapter, &case(id, steps(context)));
-            // The adapter's stderr is the case's (`stderr`), not part of the reason (issue 27 §4).
-            format!(
-                "{} {:?} differences {} checks {} stderr {:?}",
-                result.verdict,
-                result.reason,
-                result.differences.len(),
-                result.checks,
-                result.stderr.as_deref().unwrap_or("")
-            )
-        })
+        .map(|id| described(&run_case(&mut adapter, &case(id, steps(context)))))
         .collect();
     drop(adapter);
     let count = std::fs::read_to_string(&launches).unwrap_or_default().lines().count();
     let _ = std::fs::remove_file(&launches);
     (results, count)
+}
+
+/// What the scenarios compare of a case's result. The adapter's stderr is the case's (`stderr`),
+/// not part of the reason (issue 27 §4).
+fn described(result: &harness::runner::CaseResult) -> String {
+    format!(
+        "{} {:?} differences {} checks {} stderr {:?}",
+        result.verdict,
+        result.reason,
+        result.differences.len(),
+        result.checks,
+        result.stderr.as_deref().unwrap_or("")
+    )
 }
 
 /// Distinguishes the files of the tests of this binary, which run in parallel.
@@ -202,20 +204,7 @@ fn run_session(script: &Script<'_>, pipelining: Pipelining, marked: bool) -> (Ve
         Ok(Box::new(adapter))
     };
     let session = harness::session::run_cases(&selected, 1, 0, &factory, &|_| None, &|_, _| {}).expect("session");
-    let results = session
-        .results
-        .iter()
-        .map(|result| {
-            format!(
-                "{} {:?} differences {} checks {} stderr {:?}",
-                result.verdict,
-                result.reason,
-                result.differences.len(),
-                result.checks,
-                result.stderr.as_deref().unwrap_or("")
-            )
-        })
-        .collect();
+    let results = session.results.iter().map(described).collect();
     let count = std::fs::read_to_string(&launches).unwrap_or_default().lines().count();
     let _ = std::fs::remove_file(&launches);
     (results, count)
