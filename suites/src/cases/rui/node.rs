@@ -24,6 +24,7 @@ pub fn section() -> Section {
         duplicate_of_committed_node(),
         redefine_across_transactions(),
         children_order_kept(),
+        many_children_order_kept(),
         props_kept_verbatim(),
         null_prop_kept(),
         unmentioned_node_unchanged(),
@@ -236,6 +237,33 @@ fn redefine_across_transactions() -> Case {
         F,
         "one definition per transaction may redefine an id each time",
         &["RUI-NODE-01", "RUI-INV-01", "CL-D02-7"],
+    )
+    .steps(s.steps())
+}
+
+/// A list of twenty distinct children, more than a short list: every child is kept, in order,
+/// and none is taken for a repeated one.
+fn many_children_order_kept() -> Case {
+    let ids: Vec<String> = (0..20).rev().map(|i| format!("c{i}")).collect();
+    let children: Vec<&str> = ids.iter().map(String::as_str).collect();
+    let mut tx = Tx::begin("t1", 0).node("r", "Stack", json!({}), &children);
+    let mut expected = vec![("r", n("Stack", json!({}), &children))];
+    for id in &children {
+        tx = tx.node(id, "Text", json!({ "text": id }), &[]);
+        expected.push((id, n("Text", json!({ "text": id }), &[])));
+    }
+    let mut s = Script::new(F);
+    s.records(&tx.commit(1, "r"));
+    s.end();
+    s.extend(State::new(1, "r", nodes(expected), json!({})).expect());
+    s.extend(logs(vec![committed("t1", 1)], vec![], vec![]));
+    case(
+        SECTION,
+        "many-children-order-kept",
+        1,
+        F,
+        "a list of twenty distinct children is kept whole and in order",
+        &["CL-D01-3", "RUI-COMMIT-02"],
     )
     .steps(s.steps())
 }
