@@ -114,8 +114,12 @@ pub fn open(path: &Path) -> Result<File, FileError> {
 }
 
 /// Reads at most `limit` bytes of `reader`; more is an error naming `path`.
-fn read_bounded(path: &Path, reader: impl Read, limit: u64) -> Result<Vec<u8>, FileError> {
-    let mut bytes = Vec::new();
+/// `expected`: the size the file system reports, if any: read into a buffer of that size at once
+/// rather than one that doubles from a few bytes (a read and a copy per doubling).
+fn read_bounded(path: &Path, reader: impl Read, limit: u64, expected: Option<u64>) -> Result<Vec<u8>, FileError> {
+    // One byte more than expected, so that the end of the file is seen without growing.
+    let capacity = expected.map_or(0, |size| size.min(limit).saturating_add(1));
+    let mut bytes = Vec::with_capacity(usize::try_from(capacity).unwrap_or(0));
     reader
         .take(limit.saturating_add(1))
         .read_to_end(&mut bytes)
@@ -131,12 +135,11 @@ pub fn read(path: &Path, limit: u64) -> Result<Vec<u8>, FileError> {
     let file = open(path)?;
     // The size the file system reports refuses a large file without reading it; the bounded
     // read still holds for a file that grows, or one (in /proc) that reports no size.
-    if let Ok(meta) = file.metadata() {
-        if meta.len() > limit {
-            return Err(FileError::new(path, format!("is larger than {limit} bytes: refused")));
-        }
+    let expected = file.metadata().ok().map(|meta| meta.len());
+    if expected.is_some_and(|size| size > limit) {
+        return Err(FileError::new(path, format!("is larger than {limit} bytes: refused")));
     }
-    read_bounded(path, file, limit)
+    read_bounded(path, file, limit, expected)
 }
 
 fn utf8(path: &Path, bytes: Vec<u8>) -> Result<String, FileError> {
@@ -176,7 +179,7 @@ pub fn open_input(name: &str) -> Result<Input, FileError> {
 pub fn read_input(name: &str, limit: u64) -> Result<String, FileError> {
     if name == "-" {
         let stdin = Path::new("(standard input)");
-        utf8(stdin, read_bounded(stdin, std::io::stdin(), limit)?)
+        utf8(stdin, read_bounded(stdin, std::io::stdin(), limit, None)?)
     } else {
         read_string(Path::new(name), limit)
     }
@@ -515,7 +518,7 @@ mod tests {
         assert_eq!(error.to_string(), format!("{} is larger than 100 bytes: refused", path.display()));
         assert_eq!(read(&path, 101).unwrap().len(), 101);
         // A file that reports no size (procfs) is still bounded by what is read.
-        let error = read_bounded(&path, &b"0123456789"[..], 4).unwrap_err();
+        let error = read_bounded(&path, &b"0123456789"[..], 4, None).unwrap_err();
         assert!(error.reason.contains("larger than 4 bytes"));
     }
 

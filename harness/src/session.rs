@@ -97,7 +97,9 @@ pub fn run_cases_recorded(
                         stop.store(true, Ordering::SeqCst);
                         return;
                     }
-                    if adapter.sends_cases_ahead() {
+                    // Refilled once half of it was run, not after every case: a batch of
+                    // cases goes out in one write, and the adapter answers it in one.
+                    if adapter.sends_cases_ahead() && ahead.len() <= CASES_AHEAD / 2 {
                         while ahead.len() < CASES_AHEAD && ahead.back().is_none_or(|(_, p)| p.as_ref().map_or(true, Prepared::announced_whole)) {
                             let index = next.fetch_add(1, Ordering::SeqCst);
                             let Some(case) = cases.get(index) else { break };

@@ -19,6 +19,11 @@ const DRAIN_BYTES: usize = 1024 * 1024;
 
 /// Read buffer for the adapter's stdout: large enough that a typical response arrives in one read.
 const STDOUT_BUFFER_BYTES: usize = 64 * 1024;
+/// The capacity asked for the adapter's stdin and stdout pipes (Linux's default unprivileged
+/// maximum; the default capacity is 64 KiB). Eight cases sent ahead often hold more than 64 KiB of
+/// requests: in a larger pipe they go out in one write instead of several, each after a wait in
+/// poll(2) for the adapter to read. Asking is best effort: a smaller pipe only costs those waits.
+const PIPE_BYTES: usize = 1024 * 1024;
 
 pub(super) struct Running {
     pub(super) child: Child,
@@ -89,6 +94,8 @@ impl Running {
             rustix::fs::fcntl_setfl(&stdin, flags | rustix::fs::OFlags::NONBLOCK)
                 .map_err(|e| format!("cannot configure the adapter's stdin: {e}"))?;
             let stdout = child.stdout.take().ok_or("no stdout pipe")?;
+            let _ = rustix::pipe::fcntl_setpipe_size(&stdin, PIPE_BYTES);
+            let _ = rustix::pipe::fcntl_setpipe_size(&stdout, PIPE_BYTES);
             let stderr = child.stderr.take().ok_or("no stderr pipe")?;
             // Read when poll(2) says so, and to its current end when a case ends.
             let flags = rustix::fs::fcntl_getfl(&stderr).map_err(|e| format!("cannot configure the adapter's stderr: {e}"))?;
@@ -134,7 +141,14 @@ impl Running {
                     self.stderr = None;
                     return;
                 }
-                Ok(n) => self.stream.push(&buffer[..n]),
+                Ok(n) => {
+                    self.stream.push(&buffer[..n]);
+                    // A pipe's read returns less than asked only when it was emptied: asking
+                    // again would only say so (one system call per case for nothing).
+                    if n < buffer.len() {
+                        return;
+                    }
+                }
                 Err(e) if e.kind() == ErrorKind::Interrupted => {}
                 Err(e) if e.kind() == ErrorKind::WouldBlock => return,
                 Err(_) => {

@@ -495,7 +495,11 @@ impl ProcessAdapter {
     /// without marks; with marks, what belongs to the case that just finished.
     fn collect_stderr(&mut self) {
         let Some(running) = self.running.as_mut() else { return };
-        running.drain_stderr();
+        // A read of an empty pipe per case costs a system call for nothing when the adapter's
+        // later marks already say where this case's text ends.
+        if !running.stream.next_case_closed() {
+            running.drain_stderr();
+        }
         let (before, own) = running.stream.take_case();
         self.keep_case_text(before, own);
     }
@@ -567,9 +571,8 @@ impl Adapter for ProcessAdapter {
         let Ok(lines) = lines else { return false };
         self.script.extend(lines.into_iter().map(|(line, call)| Scripted { line, call, sent: false }));
         self.next_ahead = steps.len();
-        if self.cases_ahead {
-            self.send_script();
-        }
+        // Written by the next `start` (`start_announced`), with every case announced before it:
+        // the runner announces cases in batches, and a batch goes out in one write.
         true
     }
 

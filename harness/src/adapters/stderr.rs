@@ -115,6 +115,12 @@ impl Stream {
         }
     }
 
+    /// Whether the text of the case taken next is complete without reading further: the mark of
+    /// a later case has already arrived (with marks; the adapter writes them in batches).
+    pub(super) fn next_case_closed(&self) -> bool {
+        self.marks && self.segments.iter().filter(|(at_mark, _)| *at_mark).nth(1).is_some()
+    }
+
     /// Everything not yet taken, marks or not (an adapter without marks; a failed handshake).
     pub(super) fn take_all(&mut self) -> Captured {
         let mut all = Captured::default();
@@ -214,5 +220,24 @@ mod tests {
         stream.push(long.as_bytes());
         let (before, own) = stream.take_case();
         assert_eq!(before.total + own.total, long.len() as u64, "nothing lost, nothing taken for a mark");
+    }
+
+    #[test]
+    fn a_case_is_closed_only_once_a_later_mark_has_arrived() {
+        let mut stream = Stream::default();
+        stream.cut_at_marks();
+        stream.push(format!("boot\n{}one\n", driver::case_mark("c1")).as_bytes());
+        assert!(!stream.next_case_closed(), "c1 may still write: its text is not known to be whole");
+        // Half a mark is not a mark yet.
+        stream.push(&driver::case_mark("c2").as_bytes()[..4]);
+        assert!(!stream.next_case_closed());
+        stream.push(&driver::case_mark("c2").as_bytes()[4..]);
+        assert!(stream.next_case_closed(), "c2's mark ends c1's text");
+        let (before, own) = stream.take_case();
+        assert_eq!((text(before), text(own)), ("boot".to_string(), "one".to_string()));
+        assert!(!stream.next_case_closed(), "c2 is the last case begun");
+        let mut unmarked = Stream::default();
+        unmarked.push(format!("{}{}", driver::case_mark("c1"), driver::case_mark("c2")).as_bytes());
+        assert!(!unmarked.next_case_closed(), "without marks, text is never cut");
     }
 }

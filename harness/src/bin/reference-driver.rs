@@ -25,6 +25,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
 use std::process::ExitCode;
+use std::sync::Mutex;
 
 use clap::Parser;
 use serde_json::Value;
@@ -139,7 +140,7 @@ fn handle(adapter: &mut ReferenceAdapter, renaming: Option<&Renaming>, running: 
         Some("start") => {
             // The case mark, before anything else the case does (`harness/driver/README.md`,
             // "Case marks"): whatever the reference writes to stderr for the case follows it.
-            let _ = io::stderr().write_all(driver::case_mark(field("case").and_then(Value::as_str).unwrap_or("")).as_bytes());
+            mark(field("case").and_then(Value::as_str).unwrap_or(""));
             let protocol = match field("protocol").and_then(Value::as_str) {
                 Some("rcip") => Protocol::Rcip,
                 Some("rui") => Protocol::Rui,
@@ -173,6 +174,11 @@ fn handle(adapter: &mut ReferenceAdapter, renaming: Option<&Renaming>, running: 
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let report_panic = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        write_marks();
+        report_panic(info);
+    }));
     if cli.choices == "list" {
         print!("{}", choices_table());
         return ExitCode::SUCCESS;
@@ -208,7 +214,45 @@ fn main() -> ExitCode {
     ExitCode::SUCCESS
 }
 
-fn serve(mut adapter: ReferenceAdapter, renaming: Option<&Renaming>) {
+/// Case marks not yet written to stderr. They go out just before the answers they precede are
+/// flushed (`serve`), in one write with them rather than one system call per case (the harness
+/// wakes up for each); a panic writes them before its message (`main`), which therefore still
+/// follows its case's mark.
+static PENDING_MARKS: Mutex<Vec<u8>> = Mutex::new(Vec::new());
+
+/// The case mark of `case` (`harness/driver/README.md`, "Case marks"), held until `write_marks`.
+fn mark(case: &str) {
+    if let Ok(mut pending) = PENDING_MARKS.lock() {
+        pending.extend_from_slice(driver::case_mark(case).as_bytes());
+    }
+}
+
+/// Writes the pending case marks to stderr. `try_lock`: called by the panic hook too, which
+/// must not wait on a lock its own thread may hold.
+fn write_marks() {
+    if let Ok(mut pending) = PENDING_MARKS.try_lock() {
+        if !pending.is_empty() {
+            let _ = io::stderr().write_all(&pending);
+            pending.clear();
+        }
+    }
+}
+
+/// Writes the answers held in `stdout`, after the case marks that precede them. `false`: stdout
+/// is closed.
+fn send_answers(stdout: &mut impl Write) -> bool {
+    write_marks();
+    stdout.flush().is_ok()
+}
+
+/// Answers requests until `bye` or the end of stdin, then writes what is still held.
+fn serve(adapter: ReferenceAdapter, renaming: Option<&Renaming>) {
+    let mut stdout = io::BufWriter::with_capacity(64 * 1024, io::stdout().lock());
+    answer_requests(adapter, renaming, &mut stdout);
+    send_answers(&mut stdout);
+}
+
+fn answer_requests(mut adapter: ReferenceAdapter, renaming: Option<&Renaming>, stdout: &mut impl Write) {
     // A buffered reader of our own over stdin, so it can tell whether a request is already
     // buffered before waiting awake for the next one (driver::spin_until_readable).
     let Ok(stdin) = rustix::io::dup(io::stdin()) else { return };
@@ -217,11 +261,11 @@ fn serve(mut adapter: ReferenceAdapter, renaming: Option<&Renaming>) {
     let mut requests = BufReader::with_capacity(64 * 1024, File::from(stdin));
     // Answers are flushed when no further request is already buffered: a pipelining harness
     // (`harness/driver/README.md`, "Pipelining") gets the answers to what it sent ahead in one
-    // write, and one sending a request at a time gets each answer at once.
-    let mut stdout = io::BufWriter::with_capacity(64 * 1024, io::stdout().lock());
+    // write, and one sending a request at a time gets each answer at once. They are also flushed
+    // at each `finish` (below).
     let mut running = None;
     loop {
-        if !requests.buffer().contains(&b'\n') && stdout.flush().is_err() {
+        if !requests.buffer().contains(&b'\n') && !send_answers(stdout) {
             return;
         }
         if requests.buffer().is_empty() {
@@ -248,18 +292,24 @@ fn serve(mut adapter: ReferenceAdapter, renaming: Option<&Renaming>) {
         if line.trim().is_empty() {
             continue;
         }
+        let mut case_ended = false;
         let response = match serde_json::from_str::<Value>(&line) {
-            Ok(request) => match handle(&mut adapter, renaming, &mut running, &request) {
-                Some(response) => response,
-                None => {
-                    let _ = stdout.flush();
-                    return;
+            Ok(request) => {
+                case_ended = request.get("cmd").and_then(Value::as_str) == Some("finish");
+                match handle(&mut adapter, renaming, &mut running, &request) {
+                    Some(response) => response,
+                    None => return,
                 }
-            },
+            }
             Err(e) => driver::encode_reply(Err(format!("request is not JSON: {e}"))),
         };
         let text = serde_json::to_string(&response).unwrap_or_else(|_| r#"{"reply":"error","message":"unencodable"}"#.into());
         if writeln!(stdout, "{text}").is_err() {
+            return;
+        }
+        // A case's answers go out as soon as it is finished, not with the rest of what was sent
+        // ahead: the harness judges them while this runs the next cases.
+        if case_ended && !send_answers(stdout) {
             return;
         }
     }
