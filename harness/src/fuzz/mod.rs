@@ -185,7 +185,9 @@ pub fn fuzz(
             outcome.budget_stopped = true;
             break;
         }
-        while drawn < settings.cases && ahead.len() < window && ahead.back().is_none_or(|d| d.prepared.announced_whole()) {
+        // Topped up once half of it was run, as `session` does: a batch goes out in one write.
+        let top_up = ahead.len() <= window / 2;
+        while top_up && drawn < settings.cases && ahead.len() < window && ahead.back().is_none_or(|d| d.prepared.announced_whole()) {
             let slot = (draw % settings.targets.len() as u64) as usize;
             let target = settings.targets[slot];
             let choices = draw::choices(target, settings.seed, draw, settings.max_steps(target));
