@@ -52,6 +52,17 @@ pub struct Implementation {
     pub codes: Option<crate::codes::CodeMap>,
 }
 
+/// A step announced ahead of its turn (`Adapter::announce_case`, `Adapter::send_ahead`).
+#[derive(Debug, Clone, Copy)]
+pub struct Ahead<'a> {
+    pub step: &'a Value,
+    /// Asked for only if the step before it is answered `done` (the second and later request of
+    /// a framed `feed: records` step sent as WebSocket messages). Announced only to an adapter
+    /// that `sends_conditional_steps`. When the step before it is answered otherwise, the runner
+    /// goes on with the next step it asks for (or `finish`), and the adapter drops this one.
+    pub if_done: bool,
+}
+
 /// The answer to one request (start a case, or one step).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Reply {
@@ -102,7 +113,14 @@ pub trait Adapter {
     /// driven request by request (`start`, `step`, `finish` as they are called). The process
     /// adapter takes it when pipelining (`harness/driver/README.md`, "Pipelining", "Sending
     /// cases ahead"); others need not.
-    fn announce_case(&mut self, _case: &str, _protocol: Protocol, _setup: &Value, _steps: &[&Value], _whole: bool) -> bool {
+    fn announce_case(&mut self, _case: &str, _protocol: Protocol, _setup: &Value, _steps: &[Ahead<'_>], _whole: bool) -> bool {
+        false
+    }
+
+    /// Whether the runner may announce a step whose sending depends on the answer before it
+    /// (marked [`Ahead::if_done`]): the process adapter with an adapter declaring
+    /// `conditionalRequests` (`harness/driver/README.md`, "Conditional requests").
+    fn sends_conditional_steps(&self) -> bool {
         false
     }
 
@@ -123,8 +141,8 @@ pub trait Adapter {
     /// `harness/driver/README.md`, "Pipelining") sends them now, without waiting for the answers
     /// of the requests before them; `step` is then called with exactly these steps and returns
     /// their answers in order. The runner never announces a step whose sending depends on an
-    /// earlier answer. Others ignore it.
-    fn send_ahead(&mut self, _steps: &[&Value]) {}
+    /// earlier answer, unless the adapter `sends_conditional_steps`. Others ignore it.
+    fn send_ahead(&mut self, _steps: &[Ahead<'_>]) {}
 
     /// The case is over; release its runtime.
     fn finish(&mut self) {}

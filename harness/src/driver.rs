@@ -52,7 +52,15 @@ pub const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
 pub enum Request<'a> {
     Hello { protocol: &'a str },
     Start { case: &'a str, protocol: &'a str, setup: &'a Value },
-    Step { index: usize, step: &'a Value },
+    Step {
+        index: usize,
+        step: &'a Value,
+        /// "Conditional requests": performed only if the answer to the request before it was
+        /// `done`, else answered `skipped`. Sent only to an adapter declaring
+        /// `conditionalRequests`, and then only `true`.
+        #[serde(rename = "ifDone", skip_serializing_if = "std::ops::Not::not")]
+        if_done: bool,
+    },
     Finish,
     Bye,
 }
@@ -66,7 +74,13 @@ pub fn start<'a>(case: &'a str, protocol: Protocol, setup: &'a Value) -> Request
 }
 
 pub fn step(index: usize, step: &Value) -> Request<'_> {
-    Request::Step { index, step }
+    Request::Step { index, step, if_done: false }
+}
+
+/// A step sent ahead of the answer it depends on, to an adapter declaring
+/// `conditionalRequests` ("Conditional requests").
+pub fn step_if_done(index: usize, step: &Value) -> Request<'_> {
+    Request::Step { index, step, if_done: true }
 }
 
 pub fn finish() -> Request<'static> {
@@ -127,7 +141,7 @@ pub fn decode_hello(line: &str) -> Result<Implementation, String> {
     if let Ok("error") = string_field(object, "reply") {
         return Err(format!("adapter refused the handshake: {}", object.get("message").and_then(Value::as_str).unwrap_or("")));
     }
-    exact_keys(object, &["reply", "protocol", "implementation", "protocols", "profiles", "limits", "assistBatchBound", "limitsMeasure", "codes", "pipelining", "caseMarks"])?;
+    exact_keys(object, &["reply", "protocol", "implementation", "protocols", "profiles", "limits", "assistBatchBound", "limitsMeasure", "codes", "pipelining", "caseMarks", "conditionalRequests"])?;
     if string_field(object, "reply")? != "hello" {
         return Err("the first response must be the hello reply".into());
     }
@@ -243,6 +257,34 @@ pub fn decode_case_marks(line: &str) -> Result<bool, String> {
 /// Declares case marks in a handshake response (adapter side; `encode_hello`'s output).
 pub fn declare_case_marks(hello: &mut Value) {
     declare_flag(hello, CASE_MARKS);
+}
+
+/// The handshake member `conditionalRequests` (`harness/driver/README.md`, "Conditional
+/// requests"): the adapter honours `"ifDone": true` on a `step` request (it performs the step only
+/// if its answer to the request before it was `done`, and otherwise answers `skipped`), so that
+/// the harness may send such a step ahead of that answer.
+pub const CONDITIONAL_REQUESTS: &str = "conditionalRequests";
+
+/// Decodes the optional `conditionalRequests` member of a handshake response `decode_hello`
+/// accepted: absent, `false` or `true`; anything else is refused.
+pub fn decode_conditional_requests(line: &str) -> Result<bool, String> {
+    decode_flag(line, CONDITIONAL_REQUESTS)
+}
+
+/// Declares conditional requests in a handshake response (adapter side).
+pub fn declare_conditional_requests(hello: &mut Value) {
+    declare_flag(hello, CONDITIONAL_REQUESTS);
+}
+
+/// The answer to a conditional request the adapter did not perform.
+pub const SKIPPED: &str = r#"{"reply":"skipped"}"#;
+
+/// Whether `line` is exactly the answer `skipped`: an object whose only member is
+/// `"reply": "skipped"` (any other answer to a skipped request is a protocol violation).
+pub fn is_skipped(line: &str) -> bool {
+    serde_json::from_str::<Value>(line).is_ok_and(|value| {
+        value.as_object().is_some_and(|object| object.len() == 1 && object.get("reply").and_then(Value::as_str) == Some("skipped"))
+    })
 }
 
 /// The optional handshake member `limitsMeasure` (PRJ-RUI-LIMIT-14/15): absent is the default

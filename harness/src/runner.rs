@@ -8,7 +8,7 @@ use std::borrow::Cow;
 
 use serde_json::{json, Map, Value};
 
-use crate::adapter::{Adapter, Reply};
+use crate::adapter::{Adapter, Ahead, Reply};
 use crate::framing;
 use crate::loader::Case;
 use crate::matching::{expected_view, match_value, Mismatch};
@@ -234,7 +234,7 @@ pub fn prepare(adapter: &dyn Adapter, case: &Case) -> Prepared {
                 Ok(Cow::Owned(translated)) => Ok(Some(translated)),
                 Err(reason) => Err(reason),
             };
-            let plan = Plan::of(&body.1, framing);
+            let plan = Plan::of(&body.1, framing, adapter.sends_conditional_steps());
             runs.push(PreparedRun { framing, framed, translated, plan, announced: false });
         }
     }
@@ -352,7 +352,8 @@ fn unframed(request: &Value) -> Value {
 /// The requests of a case's steps, made before its `start` so that the adapter can be told
 /// which requests follow (`Adapter::send_ahead`): every one, up to the first whose sending
 /// depends on an earlier answer (the second and later request of a framed `feed: records` step
-/// goes only when the one before it was answered `done`).
+/// goes only when the one before it was answered `done`), or every one, those marked
+/// [`Ahead::if_done`], to an adapter that `sends_conditional_steps`.
 struct Plan {
     steps: Vec<Planned>,
     /// Every request in sending order: (step, request of that step, whether it goes only when
@@ -362,6 +363,8 @@ struct Plan {
     first: Vec<usize>,
     /// Requests of `order` before this one have been announced to the adapter.
     announced: usize,
+    /// The adapter takes requests that depend on an answer ahead of it (`Ahead::if_done`).
+    conditional_ahead: bool,
 }
 
 /// One step of the plan.
@@ -388,8 +391,9 @@ enum Unsent {
 }
 
 impl Plan {
-    fn of(steps: &[Value], framing: Option<&'static str>) -> Plan {
-        let mut plan = Plan { steps: Vec::with_capacity(steps.len()), order: Vec::new(), first: Vec::new(), announced: 0 };
+    fn of(steps: &[Value], framing: Option<&'static str>, conditional_ahead: bool) -> Plan {
+        let mut plan =
+            Plan { steps: Vec::with_capacity(steps.len()), order: Vec::new(), first: Vec::new(), announced: 0, conditional_ahead };
         // The json-seq stream written so far ends with the RS that closed its last text.
         let mut rs_open = false;
         for step in steps {
@@ -427,10 +431,14 @@ impl Plan {
         }
     }
 
-    /// Where the requests sendable from `order[from]` end: at the next that depends on an answer.
+    /// Where the requests sendable from `order[from]` end: at the next that depends on an answer
+    /// (at the end, when the adapter takes those ahead).
     fn end_from(&self, from: usize) -> usize {
         if from >= self.order.len() {
             return from;
+        }
+        if self.conditional_ahead {
+            return self.order.len();
         }
         self.order[from + 1..].iter().position(|(_, _, conditional)| *conditional).map_or(self.order.len(), |p| from + 1 + p)
     }
@@ -442,9 +450,10 @@ impl Plan {
 
     /// The requests that go with `start`, and whether they are all of the run's (so that its
     /// `finish` may follow them at once).
-    fn first_requests(&self) -> (Vec<&Value>, bool) {
+    fn first_requests(&self) -> (Vec<Ahead<'_>>, bool) {
         let end = self.first_end();
-        (self.order[..end].iter().map(|at| self.request(*at)).collect(), end == self.order.len())
+        let requests = self.order[..end].iter().map(|at| Ahead { step: self.request(*at), if_done: self.conditional_ahead && at.2 });
+        (requests.collect(), end == self.order.len())
     }
 
     /// Announces the requests from `order[from]` up to the next that depends on an answer.
@@ -453,7 +462,9 @@ impl Plan {
             return;
         }
         let end = self.end_from(from);
-        let requests: Vec<&Value> = self.order[from..end].iter().map(|at| self.request(*at)).collect();
+        // Never conditional: the first goes because the answer before it was `done`, and the
+        // others do not depend on an answer (or all went with `start`: `conditional_ahead`).
+        let requests: Vec<Ahead<'_>> = self.order[from..end].iter().map(|at| Ahead { step: self.request(*at), if_done: false }).collect();
         adapter.send_ahead(&requests);
         self.announced = end;
     }

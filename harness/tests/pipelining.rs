@@ -286,3 +286,72 @@ fn without_marks_cases_are_not_sent_ahead() {
     assert_eq!(launches, 1);
     assert!(results.iter().all(|r| r.starts_with("fail None differences 1")), "{results:?}");
 }
+
+/// A framing-neutral Rixx UI case whose `feed: records` step goes as three WebSocket messages,
+/// the second and third of which depend on the answer before them ("Conditional requests").
+fn websocket_case(id: &str) -> Case {
+    let record = |text: &str| json!({ "payload": { "text": text } });
+    let steps = vec![
+        json!({ "feed": "records", "frames": [record("[\"begin\",0,\"t1\",0]"), record("[\"node\",1,\"r\",\"Stack\",{},[]]"), record("[\"commit\",2,1,\"r\"]")] }),
+        json!({ "feed": "end" }),
+    ];
+    Case::from(common::test_case(id, Protocol::Rui, json!({ "catalog": { "id": "cards@1.0.0", "components": {} } }), steps))
+}
+
+/// Three such cases through a session, with a shell adapter declaring `conditionalRequests`
+/// (when `conditional`) that answers `threw` to the first message of each case. `honest`: it
+/// skips a step sent with `ifDone` after an answer other than `done`, as the mode requires;
+/// otherwise it performs it anyway. Returns the results, and each message the adapter performed
+/// (`case.message` lines).
+fn run_conditional(pipelining: Pipelining, conditional: bool, honest: bool) -> (Vec<String>, Vec<String>) {
+    let performed = std::env::temp_dir().join(format!("harness-conditional-{}-{pipelining:?}-{conditional}-{honest}-{}", std::process::id(), rand_suffix()));
+    let _ = std::fs::remove_file(&performed);
+    let declared = if conditional { r#","conditionalRequests":true"# } else { "" };
+    let hello = format!(
+        r#"{{"reply":"hello","protocol":"rcip-rui-driver/1","implementation":{{"name":"sh","version":"1"}},"protocols":["rui"],"profiles":["websocket"],"limits":null,"assistBatchBound":null,"pipelining":true,"caseMarks":true{declared}}}"#
+    );
+    let skip = if honest { r#"case "$l" in *'"ifDone":true'*) [ "$last" = done ] || { echo '{"reply":"skipped"}'; last=skipped; continue; };; esac;"# } else { "" };
+    let script = format!(
+        "read l; echo '{hello}'; c=0; last=; while read l; do case \"$l\" in \
+         *'\"start\"'*) c=$((c+1)); m=0; {MARK}; echo '{{\"reply\":\"done\"}}'; last=done;; \
+         *'\"step\"'*) {skip} case \"$l\" in *'\"message\"'*) m=$((m+1)); echo \"$c.$m\" >> '{0}'; if [ $m -eq 1 ]; then echo '{{\"reply\":\"threw\"}}'; last=threw; else echo '{{\"reply\":\"done\"}}'; last=done; fi;; \
+           *) echo '{{\"reply\":\"done\"}}'; last=done;; esac;; \
+         *'\"finish\"'*) echo '{{\"reply\":\"done\"}}'; last=done;; \
+         *) exit 0;; esac; done",
+        performed.display()
+    );
+    let argv = vec!["sh".to_string(), "-c".to_string(), script];
+    let cases: Vec<Case> = ["rui.test.one.001", "rui.test.two.001", "rui.test.three.001"].iter().map(|id| websocket_case(id)).collect();
+    let selected: Vec<&Case> = cases.iter().collect();
+    let factory = || -> Result<Box<dyn harness::adapter::Adapter>, String> {
+        let adapter = ProcessAdapter::launch_with(argv.clone(), Duration::from_millis(2000), None, pipelining)?;
+        Ok(Box::new(adapter))
+    };
+    let session = harness::session::run_cases(&selected, 1, 0, &factory, &|_| None, &|_, _| {}).expect("session");
+    let results = session.results.iter().map(described).collect();
+    let messages = std::fs::read_to_string(&performed).unwrap_or_default().lines().map(str::to_string).collect();
+    let _ = std::fs::remove_file(&performed);
+    (results, messages)
+}
+
+#[test]
+fn conditional_steps_sent_ahead_are_skipped_after_an_answer_other_than_done() {
+    let one_at_a_time = run_conditional(Pipelining::Off, true, true);
+    // One at a time, the second and third messages never go: the first was answered `threw`.
+    assert_eq!(one_at_a_time.1, ["1.1", "2.1", "3.1"], "{one_at_a_time:?}");
+    assert!(one_at_a_time.0.iter().all(|r| r.starts_with("fail")), "{one_at_a_time:?}");
+    // Sent ahead with `ifDone`, they go and are skipped: the same results, the same messages
+    // performed; and without `conditionalRequests` they wait for the answer as before.
+    assert_eq!(run_conditional(Pipelining::IfDeclared, true, true), one_at_a_time, "sent ahead with ifDone");
+    assert_eq!(run_conditional(Pipelining::IfDeclared, false, true), one_at_a_time, "without conditionalRequests");
+}
+
+#[test]
+fn a_conditional_step_performed_instead_of_skipped_breaks_the_case() {
+    let (results, messages) = run_conditional(Pipelining::IfDeclared, true, false);
+    // The adapter performed messages it had to skip: the harness cannot judge what followed.
+    assert!(messages.contains(&"1.2".to_string()), "{messages:?}");
+    for result in &results {
+        assert!(result.starts_with("errored") && result.contains("instead of skipped"), "{results:?}");
+    }
+}

@@ -68,8 +68,11 @@ pub(super) enum Answer {
     /// `error` is broken, as a `finish` answered so is when requests go one at a time.
     Finish,
     /// Read and dropped: a step sent ahead of an answer that ended its case. Any well-formed
-    /// answer will do, `error` included (the case may have no runtime).
+    /// answer will do, `error` and `skipped` included (the case may have no runtime).
     Unused,
+    /// Read and dropped: a step sent with `ifDone` after an answer other than `done`, which the
+    /// adapter must answer `skipped` ("Conditional requests"); anything else breaks the case.
+    Skipped,
 }
 
 impl Running {

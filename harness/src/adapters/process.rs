@@ -36,7 +36,7 @@ use serde_json::Value;
 
 use super::pipes::{Answer, Running};
 use super::stderr::Captured;
-use crate::adapter::{Adapter, AdapterError, Implementation, Protocol, Reply};
+use crate::adapter::{Adapter, AdapterError, Ahead, Implementation, Protocol, Reply};
 use crate::driver;
 
 /// The harness's line between what an adapter wrote before a case's `start` and during the case.
@@ -63,6 +63,9 @@ pub struct ProcessAdapter {
     /// Pipelining with case marks: whole cases are sent ahead of the answers to earlier ones
     /// ("Sending cases ahead").
     cases_ahead: bool,
+    /// Pipelining with `conditionalRequests`: steps that go only after a `done` answer are sent
+    /// ahead of it, marked `ifDone` ("Conditional requests").
+    conditional_steps: bool,
     /// Pipelining: the requests announced ([`Adapter::announce_case`], [`Adapter::send_ahead`])
     /// that the runner has not asked for yet, in order. Those sent to the running process are a
     /// prefix of it; the rest go when it runs (again, after a restart).
@@ -89,7 +92,7 @@ enum Call {
     /// A step: its `index`, and the address of the step value announced: `step` is asked for
     /// that same value (the runner's plan holds it until the case ends), so it needs no second
     /// encoding to compare.
-    Step { index: usize, step: usize },
+    Step { index: usize, step: usize, if_done: bool },
     Finish,
 }
 
@@ -124,6 +127,7 @@ pub enum Pipelining {
 struct Declared {
     pipelining: bool,
     case_marks: bool,
+    conditional_requests: bool,
 }
 
 /// How a request's answer could not be had.
@@ -190,6 +194,7 @@ impl ProcessAdapter {
             pipelining: declared.pipelining && pipelining == Pipelining::IfDeclared,
             case_marks: declared.case_marks,
             cases_ahead: declared.pipelining && declared.case_marks && pipelining == Pipelining::IfDeclared,
+            conditional_steps: declared.pipelining && declared.conditional_requests && pipelining == Pipelining::IfDeclared,
             script: VecDeque::new(),
             next_ahead: 0,
             case_open: false,
@@ -216,7 +221,11 @@ impl ProcessAdapter {
     fn handshake(mut running: Running, timeout: Duration, run_deadline: Option<Instant>) -> Result<(Running, Implementation, Declared), (String, bool)> {
         let answer = exchange(&mut running, &driver::hello(), timeout, run_deadline);
         let declared = answer.and_then(|line| {
-            let declared = Declared { pipelining: driver::decode_pipelining(&line)?, case_marks: driver::decode_case_marks(&line)? };
+            let declared = Declared {
+                pipelining: driver::decode_pipelining(&line)?,
+                case_marks: driver::decode_case_marks(&line)?,
+                conditional_requests: driver::decode_conditional_requests(&line)?,
+            };
             Ok((driver::decode_hello(&line)?, declared))
         });
         match declared {
@@ -253,6 +262,10 @@ impl ProcessAdapter {
         if self.case_marks != declared.case_marks {
             running.kill();
             return Err(AdapterError("the restarted adapter declares caseMarks differently".into()));
+        }
+        if self.conditional_steps && !declared.conditional_requests {
+            running.kill();
+            return Err(AdapterError("the restarted adapter no longer declares conditionalRequests".into()));
         }
         self.running = Some(running);
         Ok(())
@@ -295,9 +308,14 @@ impl ProcessAdapter {
                 ),
                 other => other,
             };
-            let reply = answer.and_then(|line| driver::decode_answer(&line));
+            let reply = answer.and_then(|line| decode_awaited(&line, awaited.kind));
             match (reply, awaited.kind) {
                 (Ok(Ok(reply)), Answer::Kept) => return Ok(reply),
+                (Ok(Ok(_)), Answer::Skipped) => continue,
+                (Ok(Err(e)) | Err(e), Answer::Skipped) => {
+                    self.timed_out |= running.timed_out;
+                    return Err(Broken::Request(e));
+                }
                 (Ok(Err(message)), Answer::Kept) => return Err(Broken::Request(format!("adapter error: {message}"))),
                 (Err(e), Answer::Kept) => {
                     self.timed_out |= running.timed_out;
@@ -453,6 +471,26 @@ impl ProcessAdapter {
         Err(AdapterError("internal: start was not sent".into()))
     }
 
+    /// Drops the conditional steps sent ahead that the runner went on past (the answer before
+    /// them was not `done`, so the adapter skipped them), up to the step at `asked`: their
+    /// answers, which must be `skipped`, are read and dropped before the next kept one.
+    fn skip_conditional_steps(&mut self, asked: usize) {
+        while let Some(Scripted { call: Call::Step { step, if_done: true, .. }, sent, .. }) = self.script.front() {
+            if *step == asked {
+                return;
+            }
+            let sent = *sent;
+            self.script.pop_front();
+            self.next_step += 1;
+            if let (true, Some(running)) = (sent, self.running.as_mut()) {
+                // Every answer before this request's was read: it is the oldest one kept.
+                if let Some(awaited) = running.awaiting.iter_mut().find(|awaited| awaited.kind == Answer::Kept) {
+                    awaited.kind = Answer::Skipped;
+                }
+            }
+        }
+    }
+
     /// Reads (and drops) the answers awaited before the next kept one: the requests of the case
     /// just finished that it did not use, and its `finish`. A broken one ends the process (the
     /// next case starts on a fresh one), as a broken `finish` does in step-by-step mode.
@@ -466,9 +504,9 @@ impl ProcessAdapter {
             let timeout = self.timeout;
             let Some(running) = self.running.as_mut() else { return };
             let Some(awaited) = running.awaiting.pop_front() else { return };
-            let answer = running.read_answer(awaited.end, deadline, timeout).and_then(|line| driver::decode_answer(&line));
+            let answer = running.read_answer(awaited.end, deadline, timeout).and_then(|line| decode_awaited(&line, awaited.kind));
             let fine = match awaited.kind {
-                Answer::Finish => matches!(answer, Ok(Ok(_))),
+                Answer::Finish | Answer::Skipped => matches!(answer, Ok(Ok(_))),
                 Answer::Unused | Answer::Kept => answer.is_ok(),
             };
             if !fine {
@@ -482,6 +520,25 @@ impl ProcessAdapter {
 /// Where a value is: identifies the step a plan sent ahead while the plan holds it.
 fn address(value: &Value) -> usize {
     value as *const Value as usize
+}
+
+/// Decodes an answer as what its request awaits: `skipped` is the answer to a conditional step
+/// the adapter had to skip (and a fine answer to one whose answer is dropped anyway), and no
+/// answer to anything else.
+fn decode_awaited(line: &str, kind: Answer) -> Result<Result<Reply, String>, String> {
+    match kind {
+        Answer::Skipped | Answer::Unused if driver::is_skipped(line) => Ok(Ok(Reply::Done)),
+        Answer::Skipped => Err(format!(
+            "a step sent with ifDone after an answer other than done was answered {} instead of skipped (harness/driver/README.md, \"Conditional requests\")",
+            crate::quote::bounded(line)
+        )),
+        Answer::Kept | Answer::Finish | Answer::Unused => driver::decode_answer(line),
+    }
+}
+
+/// The line of a step announced ahead: marked `ifDone` when it is conditional.
+fn step_line(index: usize, ahead: &Ahead<'_>) -> Result<String, AdapterError> {
+    request_line(&if ahead.if_done { driver::step_if_done(index, ahead.step) } else { driver::step(index, ahead.step) })
 }
 
 fn request_line(message: &driver::Request<'_>) -> Result<String, AdapterError> {
@@ -554,14 +611,14 @@ impl Adapter for ProcessAdapter {
         &self.implementation
     }
 
-    fn announce_case(&mut self, case: &str, protocol: Protocol, setup: &Value, steps: &[&Value], whole: bool) -> bool {
+    fn announce_case(&mut self, case: &str, protocol: Protocol, setup: &Value, steps: &[Ahead<'_>], whole: bool) -> bool {
         if !self.pipelining || (!self.cases_ahead && (self.case_open || !self.script.is_empty())) {
             return false;
         }
         let lines = (|| {
             let mut lines = vec![(request_line(&driver::start(case, protocol, setup))?, Call::Start(case.to_string()))];
-            for (index, step) in steps.iter().enumerate() {
-                lines.push((request_line(&driver::step(index, step))?, Call::Step { index, step: address(step) }));
+            for (index, ahead) in steps.iter().enumerate() {
+                lines.push((step_line(index, ahead)?, Call::Step { index, step: address(ahead.step), if_done: ahead.if_done }));
             }
             if whole {
                 lines.push((request_line(&driver::finish())?, Call::Finish));
@@ -578,6 +635,10 @@ impl Adapter for ProcessAdapter {
 
     fn sends_cases_ahead(&self) -> bool {
         self.cases_ahead
+    }
+
+    fn sends_conditional_steps(&self) -> bool {
+        self.conditional_steps
     }
 
     fn withdraw_ahead(&mut self) {
@@ -611,15 +672,15 @@ impl Adapter for ProcessAdapter {
         }
     }
 
-    fn send_ahead(&mut self, steps: &[&Value]) {
+    fn send_ahead(&mut self, steps: &[Ahead<'_>]) {
         if !self.pipelining {
             return;
         }
-        for step in steps {
+        for ahead in steps {
             let index = self.next_ahead;
-            let Ok(line) = request_line(&driver::step(index, step)) else { return };
+            let Ok(line) = step_line(index, ahead) else { return };
             self.next_ahead += 1;
-            self.script.push_back(Scripted { line, call: Call::Step { index, step: address(step) }, sent: false });
+            self.script.push_back(Scripted { line, call: Call::Step { index, step: address(ahead.step), if_done: ahead.if_done }, sent: false });
         }
         if self.case_open {
             self.send_script();
@@ -627,12 +688,13 @@ impl Adapter for ProcessAdapter {
     }
 
     fn step(&mut self, step: &Value) -> Result<Reply, AdapterError> {
+        self.skip_conditional_steps(address(step));
         let index = self.next_step;
         self.next_step += 1;
         let Some(entry) = self.script.front() else {
             return self.request_line(&request_line(&driver::step(index, step))?);
         };
-        let expected = matches!(entry.call, Call::Step { index: i, step: at } if i == index && at == address(step));
+        let expected = matches!(entry.call, Call::Step { index: i, step: at, .. } if i == index && at == address(step));
         if !expected || !entry.sent {
             // The runner keeps to what it announced; anything else would pair answers with the
             // wrong requests.

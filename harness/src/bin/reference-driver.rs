@@ -120,8 +120,15 @@ fn choices_table() -> String {
     out
 }
 
-/// Answers one request; `running` is the protocol of the case in progress.
-fn handle(adapter: &mut ReferenceAdapter, renaming: Option<&Renaming>, running: &mut Option<Protocol>, request: &Value) -> Option<Value> {
+/// Answers one request; `running` is the protocol of the case in progress, `previous_done`
+/// whether the answer to the request before this one was `done`.
+fn handle(
+    adapter: &mut ReferenceAdapter,
+    renaming: Option<&Renaming>,
+    running: &mut Option<Protocol>,
+    request: &Value,
+    previous_done: bool,
+) -> Option<Value> {
     let field = |key: &str| request.get(key);
     match field("cmd").and_then(Value::as_str) {
         Some("hello") => Some(match field("protocol").and_then(Value::as_str) {
@@ -133,6 +140,8 @@ fn handle(adapter: &mut ReferenceAdapter, renaming: Option<&Renaming>, running: 
                 driver::declare_pipelining(&mut hello);
                 // It writes a mark to its stderr for every `start` (below).
                 driver::declare_case_marks(&mut hello);
+                // It skips a step sent with `ifDone` after an answer other than `done` (below).
+                driver::declare_conditional_requests(&mut hello);
                 hello
             }
             other => driver::encode_reply(Err(format!("unsupported driver protocol {other:?}"))),
@@ -150,6 +159,10 @@ fn handle(adapter: &mut ReferenceAdapter, renaming: Option<&Renaming>, running: 
             let case = field("case").and_then(Value::as_str).unwrap_or("");
             let setup = field("setup").unwrap_or(&Value::Null);
             Some(driver::encode_reply(adapter.start(case, protocol, setup).map_err(|e| e.0)))
+        }
+        Some("step") if field("ifDone") == Some(&Value::Bool(true)) && !previous_done => {
+            // "Conditional requests": the step depends on an answer that was not `done`.
+            serde_json::from_str(driver::SKIPPED).ok()
         }
         Some("step") => {
             let step = field("step").unwrap_or(&Value::Null);
@@ -264,6 +277,7 @@ fn answer_requests(mut adapter: ReferenceAdapter, renaming: Option<&Renaming>, s
     // write, and one sending a request at a time gets each answer at once. They are also flushed
     // at each `finish` (below).
     let mut running = None;
+    let mut previous_done = false;
     loop {
         if !requests.buffer().contains(&b'\n') && !send_answers(stdout) {
             return;
@@ -283,6 +297,7 @@ fn answer_requests(mut adapter: ReferenceAdapter, renaming: Option<&Renaming>, s
                     "request is not valid UTF-8 (byte {})",
                     e.utf8_error().valid_up_to()
                 )));
+                previous_done = false;
                 if writeln!(stdout, "{reply}").is_err() {
                     return;
                 }
@@ -296,13 +311,14 @@ fn answer_requests(mut adapter: ReferenceAdapter, renaming: Option<&Renaming>, s
         let response = match serde_json::from_str::<Value>(&line) {
             Ok(request) => {
                 case_ended = request.get("cmd").and_then(Value::as_str) == Some("finish");
-                match handle(&mut adapter, renaming, &mut running, &request) {
+                match handle(&mut adapter, renaming, &mut running, &request, previous_done) {
                     Some(response) => response,
                     None => return,
                 }
             }
             Err(e) => driver::encode_reply(Err(format!("request is not JSON: {e}"))),
         };
+        previous_done = response.get("reply").and_then(Value::as_str) == Some("done");
         let text = serde_json::to_string(&response).unwrap_or_else(|_| r#"{"reply":"error","message":"unencodable"}"#.into());
         if writeln!(stdout, "{text}").is_err() {
             return;
