@@ -27,6 +27,7 @@ import { REACT_SURFACE, missingReactSurface } from './lib/react.mjs';
 import { installDom, loadReactEnvironment } from './lib/react-env.mjs';
 import { RuiCase, ruiSurface } from './lib/rui.mjs';
 import { Answers, RequestLines } from './lib/stdio.mjs';
+import { installCodeCache } from './lib/code-cache.mjs';
 
 const DRIVER_PROTOCOL = 'rcip-rui-driver/1';
 
@@ -58,6 +59,9 @@ const answers = new Answers(1, { setTimeout: globalThis.setTimeout, clearTimeout
 process.on('exit', () => {
   if (!stdoutBroken) answers.flush();
 });
+// jsdom and React load faster from a code cache (after the answers are flushed at exit, it may be
+// written).
+installCodeCache();
 
 // The implementation's own asynchronous failures must not end the adapter.
 process.on('uncaughtException', (error) => log(`uncaught exception (ignored): ${describeError(error)}`));

@@ -18,26 +18,23 @@ export const HOLD_MS = 20;
 /**
  * Request lines from a readable stream: a line ends at `\n`, and a `\r` just before it is not
  * part of the line (as readline read them before); text after the last `\n` at the end of input
- * is a line too.
+ * is a line too. Each chunk is searched once, as it arrives: the lines it completes wait in a
+ * queue, and only the unfinished last line is kept as text (joining every chunk to what was still
+ * unread made each search copy the whole backlog).
  */
 export class RequestLines {
   constructor(input) {
-    /** Decoded text not yet taken, from `at`. */
-    this.text = '';
-    this.at = 0;
-    /** Where the search for the next `\n` goes on (everything before it has none). */
-    this.searched = 0;
+    /** Whole lines read and not yet taken: `lines[head..]`. */
+    this.lines = [];
+    this.head = 0;
+    /** The text after the last `\n` read so far. */
+    this.partial = '';
     this.ended = false;
     this.failure = undefined;
     this.wake = undefined;
     input.setEncoding('utf8');
     input.on('data', (chunk) => {
-      if (this.at > 0) {
-        this.text = this.text.slice(this.at);
-        this.searched -= this.at;
-        this.at = 0;
-      }
-      this.text += chunk;
+      this.read(chunk);
       this.notify();
     });
     input.on('end', () => {
@@ -50,22 +47,34 @@ export class RequestLines {
     });
   }
 
+  read(chunk) {
+    let end = chunk.indexOf('\n');
+    if (end < 0) {
+      this.partial += chunk;
+      return;
+    }
+    this.push(this.partial + chunk.slice(0, end));
+    let start = end + 1;
+    for (end = chunk.indexOf('\n', start); end >= 0; end = chunk.indexOf('\n', start)) {
+      this.push(chunk.slice(start, end));
+      start = end + 1;
+    }
+    this.partial = chunk.slice(start);
+  }
+
+  push(line) {
+    this.lines.push(line.charCodeAt(line.length - 1) === 13 ? line.slice(0, -1) : line);
+  }
+
   notify() {
     const wake = this.wake;
     this.wake = undefined;
     if (wake !== undefined) wake();
   }
 
-  /** The index of the next `\n` already read, or -1. */
-  nextBreak() {
-    const found = this.text.indexOf('\n', this.searched);
-    this.searched = found < 0 ? this.text.length : found;
-    return found;
-  }
-
   /** Whether a whole line is already read: `take` would return it without waiting. */
   hasLine() {
-    return this.nextBreak() >= 0;
+    return this.head < this.lines.length;
   }
 
   /**
@@ -73,25 +82,20 @@ export class RequestLines {
    * text, then `null` when nothing is left.
    */
   take() {
-    const end = this.nextBreak();
-    if (end >= 0) {
-      const line = this.text.slice(this.at, end > this.at && this.text.charCodeAt(end - 1) === 13 ? end - 1 : end);
-      this.at = end + 1;
-      this.searched = this.at;
-      if (this.at === this.text.length) {
-        this.text = '';
-        this.at = 0;
-        this.searched = 0;
+    if (this.head < this.lines.length) {
+      const line = this.lines[this.head];
+      this.head += 1;
+      if (this.head === this.lines.length) {
+        this.lines = [];
+        this.head = 0;
       }
       return line;
     }
     if (this.failure !== undefined) throw this.failure;
     if (!this.ended) return undefined;
-    if (this.at < this.text.length) {
-      const rest = this.text.slice(this.at);
-      this.text = '';
-      this.at = 0;
-      this.searched = 0;
+    if (this.partial !== '') {
+      const rest = this.partial;
+      this.partial = '';
       return rest;
     }
     return null;
