@@ -92,24 +92,37 @@ function readCache(file) {
   return entries;
 }
 
-/** Writes `entries` (a Map as readCache returns) to `file` through a rename; errors are ignored. */
-function writeCache(file, entries) {
-  const index = [];
-  const blobs = [];
-  for (const [name, { source, data }] of entries) {
-    index.push([name, source, data.length]);
-    blobs.push(data);
-  }
-  const indexBytes = Buffer.from(JSON.stringify(index));
-  const length = Buffer.alloc(4);
-  length.writeUInt32LE(indexBytes.length);
-  const rest = Buffer.concat([length, indexBytes, ...blobs]);
+/**
+ * Writes the entries `collect()` returns (a Map as readCache returns) to `file` through a
+ * temporary file and a rename; errors are ignored. The temporary file is made first, so a
+ * directory that cannot be written costs no serialising.
+ */
+function writeCache(file, collect) {
   const temporary = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
+  let fd;
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(temporary, Buffer.concat([MAGIC, sha1(rest), rest]));
+    fd = fs.openSync(temporary, 'wx');
+  } catch {
+    return;
+  }
+  try {
+    const index = [];
+    const blobs = [];
+    for (const [name, { source, data }] of collect()) {
+      index.push([name, source, data.length]);
+      blobs.push(data);
+    }
+    const indexBytes = Buffer.from(JSON.stringify(index));
+    const length = Buffer.alloc(4);
+    length.writeUInt32LE(indexBytes.length);
+    const rest = Buffer.concat([length, indexBytes, ...blobs]);
+    fs.writeFileSync(fd, Buffer.concat([MAGIC, sha1(rest), rest]));
+    fs.closeSync(fd);
+    fd = undefined;
     fs.renameSync(temporary, file);
   } catch {
+    if (fd !== undefined) fs.closeSync(fd);
     fs.rmSync(temporary, { force: true });
   }
 }
@@ -198,19 +211,22 @@ export function installCodeCache(nodeModules = path.join(path.dirname(fileURLToP
 
   process.on('exit', () => {
     if (!fresh) return;
-    // Every script compiled here, with the functions compiled since (V8 compiles lazily), and the
-    // entries this process did not load (react-dom, when no case rendered).
-    const next = new Map();
-    for (const [name, entry] of entries) {
-      if (!compiled.has(name)) next.set(name, entry);
-    }
-    for (const [name, { source, script }] of compiled) {
-      try {
-        next.set(name, { source, data: script.createCachedData() });
-      } catch {
-        // No data for this one: it compiles as usual next time.
+    // Every script compiled here, with the functions compiled since (V8 compiles lazily: data
+    // made at exit rather than at load made both the start and the cases faster), and the entries
+    // this process did not load (react-dom, when no case rendered).
+    writeCache(file, () => {
+      const next = new Map();
+      for (const [name, entry] of entries) {
+        if (!compiled.has(name)) next.set(name, entry);
       }
-    }
-    writeCache(file, next);
+      for (const [name, { source, script }] of compiled) {
+        try {
+          next.set(name, { source, data: script.createCachedData() });
+        } catch {
+          // No data for this one: it compiles as usual next time.
+        }
+      }
+      return next;
+    });
   });
 }

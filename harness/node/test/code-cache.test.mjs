@@ -3,7 +3,8 @@
 // file whose text changed (even to the same length) runs its new text; a corrupt cache is ignored
 // and written again; stack traces keep the file's own lines and columns; packages outside the
 // dependencies of the adapter (the implementation's) are never compiled by it; two processes
-// starting at once without a cache both work and leave a valid one.
+// starting at once without a cache both work and leave a valid one; a cache directory that cannot
+// be made changes nothing.
 
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -119,6 +120,22 @@ test('processes starting at once without a cache all work and leave a valid cach
     for (const run of runs) assert.equal(run.react, 42);
     assert.equal(f.cacheFiles().length, 1, `no temporary file left: ${f.cacheFiles()}`);
     assert.deepEqual((await f.run()).stats, { cached: 2, compiled: 0 });
+  } finally {
+    f.cleanUp();
+  }
+});
+
+test('a cache directory that cannot be made: everything still works, compiled as without a cache', { skip: majorNode !== 20 && 'the code cache is made for Node 20 only' }, async () => {
+  const f = fixture();
+  try {
+    // A file where the directory would be (running as root, permissions would not stop it).
+    fs.writeFileSync(path.join(f.nodeModules, '.cache'), 'not a directory');
+    for (let i = 0; i < 2; i += 1) {
+      // eslint-disable-next-line no-await-in-loop
+      const run = await f.run();
+      assert.equal(run.react, 42);
+      assert.deepEqual(run.stats, { cached: 0, compiled: 2 });
+    }
   } finally {
     f.cleanUp();
   }
