@@ -9,11 +9,13 @@
 // (lib/react-env.mjs, lib/react.mjs), each step inside React's act.
 //
 // Reads one JSON request per line on stdin and writes exactly one JSON response line per request
-// on stdout (the answers to requests already read go out together: lib/stdio.mjs); everything else (its own diagnostics, and anything the implementation prints) goes to
-// stderr. Time is virtual: @sinonjs/fake-timers fakes Date and the timer functions before the
-// implementation is loaded, the clock restarts at 0 for every case, and moves only with `clock`
-// steps. Between steps the adapter lets every pending promise reaction run (real setImmediate
-// rounds until nothing new happens), as vectors/README.md asks.
+// on stdout (the answers to requests already read go out together: lib/stdio.mjs); everything
+// else (its own diagnostics, and anything the implementation prints) goes to stderr. Its own
+// CommonJS dependencies load from a code cache (lib/code-cache.mjs). Time is virtual:
+// @sinonjs/fake-timers fakes Date and the timer functions before the implementation is loaded, the
+// clock restarts at 0 for every case, and moves only with `clock` steps. Between steps the adapter
+// lets every pending promise reaction run (real setImmediate rounds until nothing new happens), as
+// vectors/README.md asks.
 
 import fs from 'node:fs';
 import path from 'node:path';
