@@ -4,7 +4,8 @@
 // and written again; stack traces keep the file's own lines and columns; packages outside the
 // dependencies of the adapter (the implementation's) are never compiled by it; two processes
 // starting at once without a cache both work and leave a valid one; a cache directory that cannot
-// be made changes nothing.
+// be made changes nothing; and a module compiled through the cache sees itself, its `require` and
+// its stack as with Node's own compilation.
 
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -29,7 +30,26 @@ function fixture() {
     fs.writeFileSync(path.join(nodeModules, file), text);
   };
   write('react/package.json', JSON.stringify({ name: 'react', version: '0.0.0', dependencies: { 'dep-a': '1' } }));
-  write('react/index.js', "'use strict';\nfunction boom() {\n  throw new Error('boom');\n}\nexports.boom = boom;\nexports.value = require('dep-a').value + 1;\n");
+  write('react/index.js', [
+    "'use strict';",
+    'function boom() {',
+    "  throw new Error('boom');",
+    '}',
+    'exports.boom = boom;',
+    "exports.value = require('dep-a').value + 1;",
+    // What a module sees of itself and of its `require`, to compare with Node's own compilation.
+    "const Module = require('module');",
+    'exports.surface = {',
+    '  self: this === exports, args: arguments.length, filename: __filename, dirname: __dirname,',
+    '  id: module.id, loaded: module.loaded, paths: module.paths, parent: module.parent && module.parent.id,',
+    '  keys: Object.keys(require), resolveKeys: Object.keys(require.resolve), main: require.main,',
+    "  resolved: require.resolve('dep-a'), lookup: require.resolve.paths('dep-a'),",
+    '  extensions: require.extensions === Module._extensions, cache: require.cache === Module._cache,',
+    "  cached: Object.keys(require.cache).filter((name) => name.includes('dep-a')),",
+    "  strict: (function () { return this === undefined; })(),",
+    '};',
+    '',
+  ].join('\n'));
   write('dep-a/package.json', JSON.stringify({ name: 'dep-a', version: '1.0.0' }));
   write('dep-a/index.js', 'exports.value = 41;\n');
   write('other/package.json', JSON.stringify({ name: 'other', version: '1.0.0' }));
@@ -38,17 +58,17 @@ function fixture() {
   fs.writeFileSync(script, [
     `import { createRequire } from 'node:module';`,
     `import { codeCacheStats, installCodeCache } from ${JSON.stringify(pathToFileURL(CODE_CACHE).href)};`,
-    `installCodeCache(${JSON.stringify(nodeModules)});`,
+    `if (process.argv[2] !== 'plain') installCodeCache(${JSON.stringify(nodeModules)});`,
     `const require = createRequire(${JSON.stringify(path.join(dir, 'main.js'))});`,
     `const react = require('react');`,
     `let stack;`,
     `try { react.boom(); } catch (error) { stack = error.stack; }`,
-    `console.log(JSON.stringify({ react: react.value, other: require('other').value, stack, stats: codeCacheStats }));`,
+    `console.log(JSON.stringify({ react: react.value, other: require('other').value, stack, surface: react.surface, stats: codeCacheStats }));`,
     '',
   ].join('\n'));
   const cacheDirectory = path.join(nodeModules, '.cache', 'rcip-node-adapter');
-  const run = () => new Promise((resolve, reject) => {
-    execFile(process.execPath, [script], (error, stdout, stderr) => {
+  const run = (...args) => new Promise((resolve, reject) => {
+    execFile(process.execPath, [script, ...args], (error, stdout, stderr) => {
       if (error) reject(new Error(`${error.message}\n${stderr}`));
       else resolve(JSON.parse(stdout));
     });
@@ -73,6 +93,14 @@ test('the cache is written at exit and used by the next process; only the depend
     assert.equal(second.react, 42);
     assert.equal(second.stack, first.stack);
     assert.match(first.stack, /react[\\/]index\.js:3:9\)/, `the line and column of the throw in the file itself: ${first.stack}`);
+    // Node's own compilation (no cache installed): the same module, the same require, the same stack.
+    const plain = await f.run('plain');
+    assert.deepEqual(plain.stats, { cached: 0, compiled: 0 });
+    assert.deepEqual(first.surface, plain.surface);
+    assert.deepEqual(second.surface, plain.surface);
+    assert.equal(plain.surface.self, true);
+    assert.equal(plain.surface.strict, true);
+    assert.equal(first.stack, plain.stack);
   } finally {
     f.cleanUp();
   }
