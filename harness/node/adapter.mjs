@@ -9,16 +9,17 @@
 // (lib/react-env.mjs, lib/react.mjs), each step inside React's act.
 //
 // Reads one JSON request per line on stdin and writes exactly one JSON response line per request
-// on stdout; everything else (its own diagnostics, and anything the implementation prints) goes to
-// stderr. Time is virtual: @sinonjs/fake-timers fakes Date and the timer functions before the
-// implementation is loaded, the clock restarts at 0 for every case, and moves only with `clock`
-// steps. Between steps the adapter lets every pending promise reaction run (real setImmediate
-// rounds until nothing new happens), as vectors/README.md asks.
+// on stdout (the answers to requests already read go out together: lib/stdio.mjs); everything
+// else (its own diagnostics, and anything the implementation prints) goes to stderr. Its own
+// CommonJS dependencies load from a code cache (lib/code-cache.mjs). Time is virtual:
+// @sinonjs/fake-timers fakes Date and the timer functions before the implementation is loaded, the
+// clock restarts at 0 for every case, and moves only with `clock` steps. Between steps the adapter
+// lets every pending promise reaction run (real setImmediate rounds until nothing new happens), as
+// vectors/README.md asks.
 
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { createInterface } from 'node:readline';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import FakeTimers from '@sinonjs/fake-timers';
 
@@ -27,6 +28,8 @@ import { RcipCase, describeError, unsupported } from './lib/rcip.mjs';
 import { REACT_SURFACE, missingReactSurface } from './lib/react.mjs';
 import { installDom, loadReactEnvironment } from './lib/react-env.mjs';
 import { RuiCase, ruiSurface } from './lib/rui.mjs';
+import { Answers, RequestLines } from './lib/stdio.mjs';
+import { installCodeCache } from './lib/code-cache.mjs';
 
 const DRIVER_PROTOCOL = 'rcip-rui-driver/1';
 
@@ -35,14 +38,32 @@ const QUIET_ROUNDS = 16;
 /** ... and in any case after this many rounds (an implementation that never goes quiet). */
 const MAX_ROUNDS = 200;
 
-// stdout carries responses only: whatever else tries to write there goes to stderr.
-const respond = process.stdout.write.bind(process.stdout);
+// stdout carries responses only (written to its file descriptor by `answers`): whatever else tries
+// to write there goes to stderr.
 process.stdout.write = (...args) => process.stderr.write(...args);
 for (const name of ['log', 'info', 'debug']) console[name] = (...args) => console.error(...args);
 
 function log(message) {
   process.stderr.write(`[node-adapter] ${message}\n`);
 }
+
+/**
+ * The responses, held while further requests are already read (lib/stdio.mjs), with the real
+ * timers (taken before fake-timers replaces them). Whatever is held is written when the process
+ * exits however it exits (`bye`, the end of input, a fatal error, the implementation calling
+ * process.exit): nothing answered is lost.
+ */
+let stdoutBroken = false;
+const answers = new Answers(1, { setTimeout: globalThis.setTimeout, clearTimeout: globalThis.clearTimeout }, (failure) => {
+  if (!stdoutBroken) log(`cannot write to stdout (answers dropped from now on): ${describeError(failure)}`);
+  stdoutBroken = true;
+});
+process.on('exit', () => {
+  if (!stdoutBroken) answers.flush();
+});
+// jsdom and React load faster from a code cache (after the answers are flushed at exit, it may be
+// written).
+installCodeCache();
 
 // The implementation's own asynchronous failures must not end the adapter.
 process.on('uncaughtException', (error) => log(`uncaught exception (ignored): ${describeError(error)}`));
@@ -249,8 +270,8 @@ async function load(options) {
       limits: rui === undefined ? null : rui.limits,
       // CL-C01 RECOMMENDED N = 8 when the module declares Assist without exporting its bound.
       assistBatchBound: assistExport === undefined ? null : Math.min(32, Math.max(1, boundExport === undefined ? 8 : module[boundExport])),
-      // Requests are answered strictly in order, one at a time (`main`), and readline keeps
-      // reading while one is handled: the harness may send ahead (harness/driver/README.md,
+      // Requests are answered strictly in order, one at a time (`main`), and stdin is read
+      // while one is handled (lib/stdio.mjs): the harness may send ahead (harness/driver/README.md,
       // "Pipelining"); each start is marked on stderr (`answer`), so whole cases may go ahead.
       pipelining: true,
       caseMarks: true,
@@ -435,8 +456,18 @@ async function main() {
     loadError = describeError(failure);
     log(loadError);
   }
-  const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
-  for await (const line of lines) {
+  // Answers are flushed when no further request is already read (as in reference-driver): a
+  // harness sending ahead gets the answers to what it sent in one write, and one sending a
+  // request at a time gets each answer at once.
+  const requests = new RequestLines(process.stdin);
+  for (;;) {
+    const line = requests.take();
+    if (line === null) break;
+    if (line === undefined) {
+      answers.flush();
+      await requests.more();
+      continue;
+    }
     if (line.trim() === '') continue;
     const reply = await answer(line);
     if (reply === 'bye') break;
@@ -446,10 +477,10 @@ async function main() {
     } catch (failure) {
       text = JSON.stringify(error(`cannot encode the reply: ${describeError(failure)}`));
     }
-    respond(`${text}\n`);
+    if (!stdoutBroken) answers.add(text);
+    if (!requests.hasLine()) answers.flush();
   }
-  lines.close();
-  respond('', () => process.exit(0));
+  process.exit(0);
 }
 
 main().catch((failure) => {
