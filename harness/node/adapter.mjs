@@ -232,6 +232,10 @@ function nothingPending() {
 let implementation;
 let loadError;
 let current;
+/** Whether the answer to the request before the one being answered was `done` (`ifDone`). */
+let previousDone = false;
+/** The request being answered ends a case (`finish`): its answers go out at once (`main`). */
+let caseFinished = false;
 
 async function load(options) {
   // With --react the implementation runs in a browser-like process from the start: a module that
@@ -275,6 +279,8 @@ async function load(options) {
       // "Pipelining"); each start is marked on stderr (`answer`), so whole cases may go ahead.
       pipelining: true,
       caseMarks: true,
+      // A step marked `ifDone` after an answer other than `done` is skipped (`answer`).
+      conditionalRequests: true,
     },
   };
 }
@@ -291,6 +297,7 @@ function ruiHello(url, options, rui) {
     assistBatchBound: null,
     pipelining: true,
     caseMarks: true,
+    conditionalRequests: true,
   };
 }
 
@@ -409,6 +416,7 @@ async function handle(request) {
     case 'finish':
       if (current !== undefined) current.dispose();
       current = undefined;
+      caseFinished = true;
       return { reply: 'done' };
     default:
       return error(`unknown cmd ${JSON.stringify(request.cmd)}`);
@@ -423,6 +431,11 @@ async function answer(line) {
     return error(`request is not JSON: ${parseError.message}`);
   }
   if (request && request.cmd === 'bye') return 'bye';
+  if (request && request.cmd === 'step' && request.ifDone === true && !previousDone) {
+    // harness/driver/README.md, "Conditional requests": the step was sent ahead of the answer it
+    // depends on, and that answer was not `done`: the implementation never sees it.
+    return { reply: 'skipped' };
+  }
   if (request && request.cmd === 'start') {
     // The case mark (harness/driver/README.md, "Sending cases ahead"), before anything the case
     // does: process.stderr is synchronous on pipes and carries the implementation's own writes
@@ -471,6 +484,7 @@ async function main() {
     if (line.trim() === '') continue;
     const reply = await answer(line);
     if (reply === 'bye') break;
+    previousDone = reply !== null && typeof reply === 'object' && reply.reply === 'done';
     let text;
     try {
       text = JSON.stringify(reply);
@@ -478,7 +492,10 @@ async function main() {
       text = JSON.stringify(error(`cannot encode the reply: ${describeError(failure)}`));
     }
     if (!stdoutBroken) answers.add(text);
-    if (!requests.hasLine()) answers.flush();
+    // Also at the end of each case: the harness judges it while the next ones run (it sends
+    // several cases in one write, harness/driver/README.md, "Sending cases ahead").
+    if (!requests.hasLine() || caseFinished) answers.flush();
+    caseFinished = false;
   }
   process.exit(0);
 }

@@ -33,7 +33,7 @@ async function withDriver(body, options) {
 // Handshake, framing, bye
 // ------------------------------------------------------------------------------------------------
 
-test('handshake declares rcip, the events profile, no limits, no Assist bound, pipelining and case marks', () => withDriver(async (d) => {
+test('handshake declares rcip, the events profile, no limits, no Assist bound, pipelining, case marks and conditional requests', () => withDriver(async (d) => {
   assert.deepEqual(await d.hello(), {
     reply: 'hello',
     protocol: PROTOCOL,
@@ -44,6 +44,7 @@ test('handshake declares rcip, the events profile, no limits, no Assist bound, p
     assistBatchBound: null,
     pipelining: true,
     caseMarks: true,
+    conditionalRequests: true,
   });
 }));
 

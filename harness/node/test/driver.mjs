@@ -39,8 +39,9 @@ export function canonicalText(value) {
 }
 
 const RESPONSE_MEMBERS = {
-  hello: ['reply', 'protocol', 'implementation', 'protocols', 'profiles', 'limits', 'assistBatchBound', 'pipelining', 'caseMarks'],
+  hello: ['reply', 'protocol', 'implementation', 'protocols', 'profiles', 'limits', 'assistBatchBound', 'pipelining', 'caseMarks', 'conditionalRequests'],
   done: ['reply'],
+  skipped: ['reply'],
   threw: ['reply'],
   observed: ['reply', 'value'],
   unsupported: ['reply', 'reason'],

@@ -36,6 +36,7 @@ test('a consumer-only module declares rui, its framings and limits; RCIP cases a
   assert.equal(hello.limits.maxDepth, 16);
   assert.equal(hello.pipelining, true);
   assert.equal(hello.caseMarks, true);
+  assert.equal(hello.conditionalRequests, true);
   assert.equal((await d.start({ definition: {} }, 'rcip')).reply, 'unsupported');
   assert.equal((await start(d, { framing: 'sse', catalog: CATALOG })).reply, 'unsupported', 'an undeclared framing');
   assert.equal((await start(d, { framing: 'jsonl', catalog: { id: 'throws', components: {} } })).reply, 'threw');
@@ -72,6 +73,29 @@ test('feeds, the gated policy, dispatch and observations map one to one', () => 
     { frame: 0, result: 'accepted' }, { frame: 1, result: 'quarantined', code: 'Q' }, { frame: 2, result: 'rejected', code: 'R' },
   ]);
   assert.equal((await d.step({ feed: 'message', data: { text: '[]' } })).reply, 'error', 'a message in a jsonl case');
+}));
+
+test('a step marked ifDone runs only after a done answer, and is skipped otherwise', () => withDriver(DOUBLE, async (d) => {
+  // harness/driver/README.md, "Conditional requests".
+  await d.hello();
+  assert.deepEqual(await start(d, { framing: 'websocket', catalog: CATALOG }), { reply: 'done' });
+  const message = (text, index) => ({ cmd: 'step', index, step: { feed: 'message', data: { text } }, ifDone: true });
+  // Sent together, as the harness sends them ahead: the first follows `done` (the start).
+  assert.deepEqual(await d.sendMany([message('[1]', 0), message('[2]', 1)]), [{ reply: 'done' }, { reply: 'done' }]);
+  // A bytes feed in a WebSocket case is the adapter's `error`: the steps after it are skipped,
+  // a chain of them too, and an unmarked step is performed as always.
+  const [bytes, ...rest] = await d.sendMany([
+    { cmd: 'step', index: 2, step: { feed: 'bytes', data: { text: 'x' } } },
+    message('[3]', 3),
+    message('[4]', 4),
+    { cmd: 'step', index: 5, step: { feed: 'message', data: { text: '[5]' } } },
+    message('[6]', 6),
+  ]);
+  assert.equal(bytes.reply, 'error');
+  assert.deepEqual(rest, [{ reply: 'skipped' }, { reply: 'skipped' }, { reply: 'done' }, { reply: 'done' }]);
+  const graph = await d.observe({ expect: 'graph' });
+  const written = graph.nodes.r.props.calls.filter((c) => c.call === 'message').map((c) => Buffer.from(c.hex, 'hex').toString());
+  assert.deepEqual(written, ['[1]', '[2]', '[5]', '[6]'], 'the implementation never saw the skipped messages');
 }));
 
 test('a module whose RUI_FRAMINGS names an unknown framing refuses the handshake', async () => {
