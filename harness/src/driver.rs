@@ -398,6 +398,29 @@ mod tests {
     }
 
     #[test]
+    fn conditional_requests_are_optional_only_a_boolean_and_mark_steps_with_if_done() {
+        let mut hello = json!({"reply": "hello", "protocol": DRIVER_PROTOCOL, "implementation": {"name": "x", "version": "1"}, "protocols": ["rui"], "profiles": [], "limits": null, "assistBatchBound": null});
+        assert_eq!(decode_conditional_requests(&hello.to_string()), Ok(false), "absent: not declared");
+        declare_conditional_requests(&mut hello);
+        assert!(decode_hello(&hello.to_string()).is_ok(), "conditionalRequests is a known member of the handshake");
+        assert_eq!(decode_conditional_requests(&hello.to_string()), Ok(true));
+        hello["conditionalRequests"] = json!(1);
+        assert!(decode_conditional_requests(&hello.to_string()).is_err());
+        let step = json!({"feed": "message", "data": {"text": "[]"}});
+        assert_eq!(serde_json::to_string(&self::step(2, &step)).unwrap(), r#"{"cmd":"step","index":2,"step":{"feed":"message","data":{"text":"[]"}}}"#);
+        assert_eq!(
+            serde_json::to_string(&step_if_done(3, &step)).unwrap(),
+            r#"{"cmd":"step","index":3,"step":{"feed":"message","data":{"text":"[]"}},"ifDone":true}"#
+        );
+        // `skipped` is exactly that object, and no answer `decode_answer` takes.
+        assert!(is_skipped(SKIPPED) && is_skipped(r#" { "reply" : "skipped" } "#));
+        for not in [r#"{"reply":"skipped","why":"x"}"#, r#"{"reply":"done"}"#, r#"["skipped"]"#, "skipped", ""] {
+            assert!(!is_skipped(not), "{not}");
+        }
+        assert!(decode_answer(SKIPPED).is_err());
+    }
+
+    #[test]
     fn an_error_reply_is_a_well_formed_answer_a_malformed_one_is_not() {
         assert_eq!(decode_answer(r#"{"reply":"error","message":"m"}"#), Ok(Err("m".to_string())));
         assert_eq!(decode_reply(r#"{"reply":"error","message":"m"}"#), Err("adapter error: m".to_string()));

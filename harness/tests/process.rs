@@ -296,6 +296,48 @@ fn the_reference_driver_answers_a_request_that_is_not_utf8_with_an_error() {
 }
 
 #[test]
+fn the_reference_driver_skips_a_step_marked_if_done_after_an_answer_other_than_done() {
+    // harness/driver/README.md, "Conditional requests".
+    use std::io::{BufRead, BufReader, Write};
+    let mut driver = std::process::Command::new(env!("CARGO_BIN_EXE_reference-driver"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let message = |index: usize, text: &str, if_done: bool| {
+        let mut request = json!({"cmd": "step", "index": index, "step": {"feed": "message", "data": {"text": text}}});
+        if if_done {
+            request["ifDone"] = json!(true);
+        }
+        request
+    };
+    let requests = [
+        json!({"cmd": "hello", "protocol": "rcip-rui-driver/1"}),
+        json!({"cmd": "start", "case": "rui.t.001", "protocol": "rui", "setup": {"framing": "websocket", "catalog": {"id": "c@1.0.0", "components": {}}}}),
+        // A byte stream in a WebSocket case: the driver's `error`, so the two after it are skipped.
+        json!({"cmd": "step", "index": 0, "step": {"feed": "bytes", "data": {"text": "x"}}}),
+        message(1, r#"["begin",0,"t1",0]"#, true),
+        message(2, "[]", true),
+        message(3, r#"["begin",0,"t1",0]"#, false),
+        message(4, r#"["commit",1,0,null]"#, true),
+        json!({"cmd": "step", "index": 5, "step": {"expect": "frames"}}),
+    ];
+    let mut stdin = driver.stdin.take().unwrap();
+    for request in &requests {
+        writeln!(stdin, "{request}").unwrap();
+    }
+    drop(stdin);
+    let answers: Vec<String> = BufReader::new(driver.stdout.take().unwrap()).lines().map(Result::unwrap).collect();
+    let _ = driver.wait();
+    assert!(answers[0].contains("\"conditionalRequests\":true"), "declared in the handshake: {}", answers[0]);
+    assert!(answers[2].contains("\"reply\":\"error\""), "{answers:?}");
+    assert_eq!(&answers[3..7], [r#"{"reply":"skipped"}"#, r#"{"reply":"skipped"}"#, r#"{"reply":"done"}"#, r#"{"reply":"done"}"#]);
+    // Only the two messages performed reached the consumer.
+    assert_eq!(answers[7], r#"{"reply":"observed","value":[{"frame":0,"result":"accepted"},{"frame":1,"result":"accepted"}]}"#);
+}
+
+#[test]
 fn an_adapter_that_writes_to_stderr_without_end_still_times_out() {
     // Never answers the step, and keeps stderr always readable.
     let mut adapter = launch(shell_adapter("yes 'noise' >&2"));
