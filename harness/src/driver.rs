@@ -370,42 +370,36 @@ mod tests {
         assert_eq!(declared.profiles.len(), PROFILES.len());
     }
 
+    /// An optional handshake flag: absent or `false` is `false`, `declare` makes it `true` and
+    /// the handshake still decodes, and anything but a boolean is refused.
+    fn assert_optional_flag(member: &str, decode: fn(&str) -> Result<bool, String>, declare: fn(&mut Value)) {
+        let mut hello: Value = serde_json::from_str(&hello_with(json!([]))).unwrap();
+        assert_eq!(decode(&hello.to_string()), Ok(false), "{member} absent");
+        declare(&mut hello);
+        assert!(decode_hello(&hello.to_string()).is_ok(), "{member} is a known member of the handshake");
+        assert_eq!(decode(&hello.to_string()), Ok(true));
+        for wrong in [json!("yes"), json!(1), json!(null)] {
+            hello[member] = wrong;
+            assert!(decode(&hello.to_string()).is_err(), "{member}");
+        }
+        hello[member] = json!(false);
+        assert_eq!(decode(&hello.to_string()), Ok(false));
+    }
+
     #[test]
     fn pipelining_is_optional_and_only_a_boolean() {
-        let mut hello: Value = serde_json::from_str(&hello_with(json!([]))).unwrap();
-        assert_eq!(decode_pipelining(&hello.to_string()), Ok(false), "absent: one request at a time");
-        declare_pipelining(&mut hello);
-        assert!(decode_hello(&hello.to_string()).is_ok(), "the member is accepted by the handshake");
-        assert_eq!(decode_pipelining(&hello.to_string()), Ok(true));
-        for wrong in [json!("yes"), json!(1), json!(null)] {
-            hello[PIPELINING] = wrong;
-            assert!(decode_pipelining(&hello.to_string()).is_err());
-        }
-        hello[PIPELINING] = json!(false);
-        assert_eq!(decode_pipelining(&hello.to_string()), Ok(false));
+        assert_optional_flag(PIPELINING, decode_pipelining, declare_pipelining);
     }
 
     #[test]
     fn case_marks_are_optional_and_only_a_boolean() {
-        let mut hello = json!({"reply": "hello", "protocol": DRIVER_PROTOCOL, "implementation": {"name": "x", "version": "1"}, "protocols": ["rcip"], "profiles": [], "limits": null, "assistBatchBound": null});
-        assert_eq!(decode_case_marks(&hello.to_string()), Ok(false), "absent: no marks");
-        declare_case_marks(&mut hello);
-        assert!(decode_hello(&hello.to_string()).is_ok(), "caseMarks is a known member of the handshake");
-        assert_eq!(decode_case_marks(&hello.to_string()), Ok(true));
-        hello["caseMarks"] = json!("yes");
-        assert!(decode_case_marks(&hello.to_string()).is_err());
+        assert_optional_flag(CASE_MARKS, decode_case_marks, declare_case_marks);
         assert_eq!(case_mark("rcip.a.001"), "\u{1e}rcip-rui-driver start rcip.a.001\n");
     }
 
     #[test]
     fn conditional_requests_are_optional_only_a_boolean_and_mark_steps_with_if_done() {
-        let mut hello = json!({"reply": "hello", "protocol": DRIVER_PROTOCOL, "implementation": {"name": "x", "version": "1"}, "protocols": ["rui"], "profiles": [], "limits": null, "assistBatchBound": null});
-        assert_eq!(decode_conditional_requests(&hello.to_string()), Ok(false), "absent: not declared");
-        declare_conditional_requests(&mut hello);
-        assert!(decode_hello(&hello.to_string()).is_ok(), "conditionalRequests is a known member of the handshake");
-        assert_eq!(decode_conditional_requests(&hello.to_string()), Ok(true));
-        hello["conditionalRequests"] = json!(1);
-        assert!(decode_conditional_requests(&hello.to_string()).is_err());
+        assert_optional_flag(CONDITIONAL_REQUESTS, decode_conditional_requests, declare_conditional_requests);
         let step = json!({"feed": "message", "data": {"text": "[]"}});
         assert_eq!(serde_json::to_string(&self::step(2, &step)).unwrap(), r#"{"cmd":"step","index":2,"step":{"feed":"message","data":{"text":"[]"}}}"#);
         assert_eq!(

@@ -28,6 +28,13 @@ use crate::verdict::Verdict;
 /// waits for the harness judging the previous ones; few enough that a restart repeats little.
 pub const CASES_AHEAD: usize = 16;
 
+/// Whether cases announced ahead (`ahead` of at most `window`) are topped up now: once half of
+/// them were run, not after every case, so that a batch of cases goes out in one write. Used by
+/// the runs of a session and by `fuzz`.
+pub fn time_to_top_up(ahead: usize, window: usize) -> bool {
+    ahead <= window / 2
+}
+
 /// Builds one adapter for one job.
 pub type AdapterFactory<'f> = dyn Fn() -> Result<Box<dyn Adapter>, String> + Sync + 'f;
 
@@ -97,9 +104,7 @@ pub fn run_cases_recorded(
                         stop.store(true, Ordering::SeqCst);
                         return;
                     }
-                    // Refilled once half of it was run, not after every case: a batch of
-                    // cases goes out in one write, and the adapter answers it in one.
-                    if adapter.sends_cases_ahead() && ahead.len() <= CASES_AHEAD / 2 {
+                    if adapter.sends_cases_ahead() && time_to_top_up(ahead.len(), CASES_AHEAD) {
                         while ahead.len() < CASES_AHEAD && ahead.back().is_none_or(|(_, p)| p.as_ref().map_or(true, Prepared::announced_whole)) {
                             let index = next.fetch_add(1, Ordering::SeqCst);
                             let Some(case) = cases.get(index) else { break };

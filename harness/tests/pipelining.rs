@@ -197,17 +197,25 @@ fn run_session(script: &Script<'_>, pipelining: Pipelining, marked: bool) -> (Ve
     let _ = std::fs::remove_file(&launches);
     let argv = if marked { script.argv_marked(&launches) } else { script.argv(&launches) };
     let cases: Vec<Case> = ["rcip.test.one.001", "rcip.test.two.001", "rcip.test.three.001"].iter().map(|id| case(id, steps("x"))).collect();
-    let selected: Vec<&Case> = cases.iter().collect();
-    let factory = || -> Result<Box<dyn harness::adapter::Adapter>, String> {
-        let adapter = ProcessAdapter::launch_with(argv.clone(), Duration::from_millis(500), None, pipelining)?;
+    let results = session_results(&cases, &argv, pipelining, Duration::from_millis(500), |adapter| {
         assert_eq!(adapter.cases_ahead(), marked && pipelining == Pipelining::IfDeclared);
-        Ok(Box::new(adapter))
-    };
-    let session = harness::session::run_cases(&selected, 1, 0, &factory, &|_| None, &|_, _| {}).expect("session");
-    let results = session.results.iter().map(described).collect();
+    });
     let count = std::fs::read_to_string(&launches).unwrap_or_default().lines().count();
     let _ = std::fs::remove_file(&launches);
     (results, count)
+}
+
+/// What `cases` gave through a session on the adapter `argv` (`check` looks at each adapter
+/// launched).
+fn session_results(cases: &[Case], argv: &[String], pipelining: Pipelining, timeout: Duration, check: impl Fn(&ProcessAdapter) + Sync) -> Vec<String> {
+    let selected: Vec<&Case> = cases.iter().collect();
+    let factory = || -> Result<Box<dyn harness::adapter::Adapter>, String> {
+        let adapter = ProcessAdapter::launch_with(argv.to_vec(), timeout, None, pipelining)?;
+        check(&adapter);
+        Ok(Box::new(adapter))
+    };
+    let session = harness::session::run_cases(&selected, 1, 0, &factory, &|_| None, &|_, _| {}).expect("session");
+    session.results.iter().map(described).collect()
 }
 
 /// Runs the three cases one request at a time and with whole cases sent ahead (the adapter
@@ -322,13 +330,7 @@ fn run_conditional(pipelining: Pipelining, conditional: bool, honest: bool) -> (
     );
     let argv = vec!["sh".to_string(), "-c".to_string(), script];
     let cases: Vec<Case> = ["rui.test.one.001", "rui.test.two.001", "rui.test.three.001"].iter().map(|id| websocket_case(id)).collect();
-    let selected: Vec<&Case> = cases.iter().collect();
-    let factory = || -> Result<Box<dyn harness::adapter::Adapter>, String> {
-        let adapter = ProcessAdapter::launch_with(argv.clone(), Duration::from_millis(2000), None, pipelining)?;
-        Ok(Box::new(adapter))
-    };
-    let session = harness::session::run_cases(&selected, 1, 0, &factory, &|_| None, &|_, _| {}).expect("session");
-    let results = session.results.iter().map(described).collect();
+    let results = session_results(&cases, &argv, pipelining, Duration::from_millis(2000), |_| {});
     let messages = std::fs::read_to_string(&performed).unwrap_or_default().lines().map(str::to_string).collect();
     let _ = std::fs::remove_file(&performed);
     (results, messages)

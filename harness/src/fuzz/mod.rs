@@ -185,8 +185,7 @@ pub fn fuzz(
             outcome.budget_stopped = true;
             break;
         }
-        // Topped up once half of it was run, as `session` does: a batch goes out in one write.
-        let top_up = ahead.len() <= window / 2;
+        let top_up = crate::session::time_to_top_up(ahead.len(), window);
         while top_up && drawn < settings.cases && ahead.len() < window && ahead.back().is_none_or(|d| d.prepared.announced_whole()) {
             let slot = (draw % settings.targets.len() as u64) as usize;
             let target = settings.targets[slot];
