@@ -2,7 +2,7 @@
 //! base revision must be the committed one (RUI-RECOV-05, CL-D02-5, CL-D05-5); the runtime applies
 //! all staged operations, validates the resulting graph, then swaps atomically (RUI-COMMIT-02..04,
 //! CL-D02-9): a failing commit applies nothing, not even its valid data records, and leaves an
-//! array of the committed data as it was after replacing and removing its elements.
+//! array of the committed data as it was after replacing, removing or appending its elements.
 
 use serde_json::{json, Value};
 
@@ -11,7 +11,7 @@ use super::support::stream::{Framing, Script};
 use super::support::tuples::Tx;
 use super::support::{base_state, base_tx, case, code, failing, failing_after, Found, Prior};
 use crate::case::{Case, Section, Strictness};
-use crate::pattern::one_of;
+use crate::pattern::{any, one_of};
 
 const SECTION: &str = "commit";
 const F: Framing = Framing::Any;
@@ -31,6 +31,7 @@ pub fn section() -> Section {
         atomic_on_invalid_root(),
         atomic_on_data_failure(),
         atomic_on_array_changes(),
+        atomic_on_array_append(),
         root_can_change(),
         validates_resulting_graph(),
         swap_after_validation(),
@@ -248,6 +249,42 @@ fn atomic_on_array_changes() -> Case {
         "t2",
         json!(code::DATA_PARENT_MISSING),
         Found::AtOrAfter(4),
+    ))
+}
+
+/// A failing commit that first grew a committed array by the element at its length. Whether
+/// that record appends (PRJ-RUI-DATA-07, RECOMMENDED) or is refused (CL-D03-1 read as creating
+/// members only) is open, and so is the code when it is refused; either way the transaction fails
+/// (at the refused record, at the missing parent after it, or at commit: PRJ-RUI-TX-08) and the
+/// committed array keeps its length: an implementation that stages in place and does not take an
+/// appended element back leaves it longer (RUI-COMMIT-04, CL-D02-9, CL-D05-6).
+fn atomic_on_array_append() -> Case {
+    let t1 = Tx::begin("t1", 1).data("/list", json!([1, 2, 3])).commit(2, "r");
+    let tx = Tx::begin("t2", 2)
+        .data("/list/3", json!(4))
+        .data("/cfg/theme", json!("dark"))
+        .commit(3, "r");
+    let mut state = base_state();
+    state.graph["revision"] = json!(2);
+    state.revision = 2;
+    state.data = json!({ "title": "Home", "list": [1, 2, 3] });
+    case(
+        SECTION,
+        "atomic-on-array-append",
+        1,
+        F,
+        "a failing commit takes back an element appended to a committed array",
+        &["RUI-COMMIT-04", "CL-D02-9", "CL-D05-6", "CL-D03-1"],
+    )
+    .steps(failing_after(
+        F,
+        &[base_tx(), t1],
+        vec![committed("t0", 1), committed("t1", 2)],
+        state,
+        &tx,
+        "t2",
+        any(),
+        Found::AtAnyOrAfter(&[1, 2]),
     ))
 }
 

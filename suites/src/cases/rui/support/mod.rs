@@ -149,6 +149,9 @@ pub enum Found {
     /// Found at the record with this index or only at commit (PRJ-RUI-TX-08): the later
     /// records are either all rejected as outside a transaction or not at all.
     AtOrAfter(usize),
+    /// As `AtOrAfter`, where which record fails depends on a reading left open: found at one of
+    /// the records with these indexes, or only at commit.
+    AtAnyOrAfter(&'static [usize]),
 }
 
 /// The steps of a case in which `tx` (transaction `tx_id`) fails with `code` (a code, or a
@@ -228,6 +231,10 @@ pub fn failing_after(
                 Vec::new(),
                 &frames[index + 1..],
             ));
+        }
+        Found::AtAnyOrAfter(indexes) => {
+            let tails: Vec<&[usize]> = indexes.iter().map(|index| &frames[index + 1..]).collect();
+            script.push(observe::rejections_at_any_or_late(Vec::new(), &tails));
         }
     }
     script.steps()

@@ -180,14 +180,21 @@ pub fn logs(
 /// commit (PRJ-RUI-TX-08): either nothing is rejected, or every record after the offending one
 /// is rejected as outside a transaction. `frames` are those later records.
 pub fn rejections_early_or_late(before: Vec<Value>, frames: &[usize]) -> Value {
-    if frames.is_empty() {
+    rejections_at_any_or_late(before, &[frames])
+}
+
+/// [`rejections_early_or_late`] for a failure whose offending record depends on a reading the
+/// texts leave open: `tails` are the records after each record that may be the offending one.
+pub fn rejections_at_any_or_late(before: Vec<Value>, tails: &[&[usize]]) -> Value {
+    let mut options = vec![Value::Array(before.clone())];
+    for tail in tails.iter().filter(|tail| !tail.is_empty()) {
+        let mut early = before.clone();
+        early.extend(outside(tail));
+        options.push(Value::Array(early));
+    }
+    if options.len() == 1 {
         return expect("rejections", Value::Array(before));
     }
-    let mut early = before.clone();
-    early.extend(outside(frames));
-    let step = expect(
-        "rejections",
-        one_of([Value::Array(before), Value::Array(early)]),
-    );
+    let step = expect("rejections", one_of(options));
     traced(strict(step, Strictness::ImplDefined), &["PRJ-RUI-TX-08"])
 }
